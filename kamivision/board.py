@@ -1,0 +1,418 @@
+"""Boards, lattices, moves and board files (``../shared/spec/board-format.md``).
+
+Vocabulary:
+
+* ``Cell``: a cell index, ``row * columns + column``.
+* ``CellSet``: an ``int`` used as a bitset over cells (bit ``i`` set: cell ``i`` is in the set).
+* ``ColorId``: an index into the palette; ``None`` in ``cells`` marks a blank cell.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterator, Optional, Sequence
+
+from .errors import BoardFileError, InvalidMoveError, OutputExistsError
+
+Cell = int
+CellSet = int
+ColorId = int
+
+FORMAT = "kamivision.board/1"
+LATTICES = ("triangle", "square")
+RULES = ("free", "pivot")
+MAX_COLORS = 64
+MAX_CELLS = 100_000
+_HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@$%&*+=?"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Tap cell ``(row, column)`` and recolour its region to ``color``."""
+
+    row: int
+    column: int
+    color: ColorId
+
+    def __repr__(self) -> str:
+        return f"Move(row={self.row}, column={self.column}, color={self.color})"
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One puzzle board: a lattice, a grid of colour ids (``None`` = blank) and its metadata."""
+
+    lattice: str
+    cells: tuple[tuple[Optional[ColorId], ...], ...]
+    palette: Optional[tuple[str, ...]] = None
+    name: Optional[str] = None
+    par: Optional[int] = None
+    rules: str = "free"
+    pivot: Optional[tuple[int, int]] = None
+    extra: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def rows(self) -> int:
+        return len(self.cells)
+
+    @property
+    def columns(self) -> int:
+        return len(self.cells[0]) if self.cells else 0
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.columns
+
+    def color_at(self, cell: Cell) -> Optional[ColorId]:
+        return self.cells[cell // self.columns][cell % self.columns]
+
+    def colors(self) -> list[Optional[ColorId]]:
+        """The colour of every cell, flat, in cell-index order."""
+        return [value for row in self.cells for value in row]
+
+    def colors_used(self) -> set[ColorId]:
+        return {value for row in self.cells for value in row if value is not None}
+
+    @property
+    def color_count(self) -> int:
+        """How many colour ids the board may use: the palette size, else one past the largest id."""
+        if self.palette is not None:
+            return len(self.palette)
+        used = self.colors_used()
+        return max(used) + 1 if used else 0
+
+    def neighbors(self, cell: Cell) -> list[Cell]:
+        """Cells adjacent to ``cell`` on the lattice (blank or not)."""
+        return lattice_neighbors(self.lattice, self.rows, self.columns, cell)
+
+    def pivot_cell(self) -> Cell:
+        r, c = self.pivot if self.pivot is not None else (0, 0)
+        return r * self.columns + c
+
+    def is_solved(self) -> bool:
+        """True when every non-blank cell has one colour (islands included)."""
+        return len(self.colors_used()) <= 1
+
+    def apply(self, move: Move) -> "Board":
+        """The board after ``move``: the tapped cell's connected same-colour region takes ``move.color``."""
+        check_move(self, move)
+        flat = self.colors()
+        start = move.row * self.columns + move.column
+        old = flat[start]
+        if old != move.color:
+            stack = [start]
+            flat[start] = move.color
+            while stack:
+                cell = stack.pop()
+                for n in self.neighbors(cell):
+                    if flat[n] == old:
+                        flat[n] = move.color
+                        stack.append(n)
+        return replace(self, cells=_fold(flat, self.columns))
+
+    def __repr__(self) -> str:
+        return (
+            f"Board(lattice={self.lattice!r}, cells={self.cells!r}, palette={self.palette!r}, "
+            f"name={self.name!r}, par={self.par!r}, rules={self.rules!r}, pivot={self.pivot!r})"
+        )
+
+    def __str__(self) -> str:
+        """The board as letters (``a`` = colour 0, ``.`` = blank), one line per row."""
+        return "\n".join(
+            "".join("." if v is None else LETTERS[v % len(LETTERS)] for v in row) for row in self.cells
+        )
+
+
+def _fold(flat: Sequence[Optional[ColorId]], columns: int) -> tuple[tuple[Optional[ColorId], ...], ...]:
+    return tuple(tuple(flat[i : i + columns]) for i in range(0, len(flat), columns))
+
+
+def check_move(board: Board, move: Move) -> None:
+    """Raise :class:`InvalidMoveError` unless ``move`` taps a non-blank cell with a valid colour."""
+    if not (0 <= move.row < board.rows and 0 <= move.column < board.columns):
+        raise InvalidMoveError(f"move {move!r} is off the {board.rows}x{board.columns} board")
+    if board.cells[move.row][move.column] is None:
+        raise InvalidMoveError(f"move {move!r} taps a blank cell")
+    if not (0 <= move.color < max(board.color_count, 1)):
+        raise InvalidMoveError(f"move {move!r} uses colour {move.color}, outside the palette")
+
+
+def lattice_neighbors(lattice: str, rows: int, columns: int, cell: Cell) -> list[Cell]:
+    """Neighbours of ``cell`` as in the spec.
+
+    Triangle: ``(r±1, c)``, plus ``(r, c-1)`` when the cell points right (``r + c`` even) or
+    ``(r, c+1)`` when it points left.  Square: the four orthogonal cells.
+    """
+    r, c = divmod(cell, columns)
+    out = []
+    if r > 0:
+        out.append(cell - columns)
+    if r + 1 < rows:
+        out.append(cell + columns)
+    if lattice == "triangle":
+        if (r + c) % 2 == 0:
+            if c > 0:
+                out.append(cell - 1)
+        elif c + 1 < columns:
+            out.append(cell + 1)
+    else:
+        if c > 0:
+            out.append(cell - 1)
+        if c + 1 < columns:
+            out.append(cell + 1)
+    return out
+
+
+def points_right(row: int, column: int) -> bool:
+    """Triangle ``(row, column)`` points right when ``row + column`` is even (the spec's convention)."""
+    return (row + column) % 2 == 0
+
+
+def triangle_centroid(row: int, column: int, width: float, height: float) -> tuple[float, float]:
+    """Centroid ``(x, y)`` of triangle ``(row, column)`` on a board ``width`` x ``height`` pixels."""
+    s = height / 14.0
+    dx = width / 60.0
+    x = (column + 0.5) * width / 10.0 + (-dx if points_right(row, column) else dx)
+    return x, row * s / 2.0
+
+
+def triangle_corners(row: int, column: int, width: float, height: float) -> list[tuple[float, float]]:
+    """The three corners ``(x, y)`` of triangle ``(row, column)``; the vertical edge comes first."""
+    s = height / 14.0
+    x0, x1 = column * width / 10.0, (column + 1) * width / 10.0
+    y0, ym, y1 = (row - 1) * s / 2.0, row * s / 2.0, (row + 1) * s / 2.0
+    if points_right(row, column):
+        return [(x0, y0), (x0, y1), (x1, ym)]
+    return [(x1, y0), (x1, y1), (x0, ym)]
+
+
+TRIANGLE_ASPECT = 14.0 / (5.0 * math.sqrt(3.0))  # board height / width
+
+
+# ---------------------------------------------------------------- board files
+
+
+def board_from_dict(obj: Any, origin: str = "<board>") -> Board:
+    """Validate a board object (as parsed from JSON) and build a :class:`Board`.
+
+    Every problem raises :class:`BoardFileError` with a message starting with ``origin``.
+    """
+
+    def fail(problem: str) -> BoardFileError:
+        return BoardFileError(f"{origin}: {problem}")
+
+    if not isinstance(obj, dict):
+        raise fail(f"expected a JSON object, found {type(obj).__name__}")
+    fmt = obj.get("format")
+    if fmt != FORMAT:
+        raise fail(f"format is {fmt!r}, expected {FORMAT!r}")
+    lattice = obj.get("lattice")
+    if lattice not in LATTICES:
+        raise fail(f"unknown lattice {lattice!r}, expected one of {', '.join(LATTICES)}")
+    rows, columns = obj.get("rows"), obj.get("columns")
+    for key, value in (("rows", rows), ("columns", columns)):
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise fail(f"{key} is {value!r}, expected a positive whole number")
+    if rows * columns > MAX_CELLS:
+        raise fail(f"{rows}x{columns} is too large (at most {MAX_CELLS} cells)")
+    palette = obj.get("palette")
+    if palette is not None:
+        if not isinstance(palette, list) or not palette:
+            raise fail("palette must be a non-empty list of '#rrggbb' colours or null")
+        if len(palette) > MAX_COLORS:
+            raise fail(f"palette has {len(palette)} colours, at most {MAX_COLORS} are supported")
+        for i, color in enumerate(palette):
+            if not isinstance(color, str) or not _HEX_COLOR.match(color):
+                raise fail(f"palette entry {i} is {color!r}, expected '#rrggbb'")
+        palette = tuple(color.lower() for color in palette)
+    cells = obj.get("cells")
+    if not isinstance(cells, list):
+        raise fail("cells is missing or not a list of rows")
+    if len(cells) != rows:
+        raise fail(f"cells has {len(cells)} rows, expected {rows}")
+    limit = len(palette) if palette is not None else MAX_COLORS
+    grid = []
+    for r, row in enumerate(cells):
+        if not isinstance(row, list):
+            raise fail(f"row {r} is not a list")
+        if len(row) != columns:
+            raise fail(f"row {r} has {len(row)} cells, expected {columns}")
+        for c, value in enumerate(row):
+            if value is None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise fail(f"cell ({r}, {c}) is {value!r}, expected a colour id or null")
+            if not 0 <= value < limit:
+                where = f"the {limit}-colour palette" if palette is not None else f"0..{limit - 1}"
+                raise fail(f"cell ({r}, {c}) has colour {value}, outside {where}")
+        grid.append(tuple(row))
+    if all(value is None for row in grid for value in row):
+        raise fail("the board is empty: every cell is blank")
+    name = obj.get("name")
+    if name is not None and not isinstance(name, str):
+        raise fail(f"name is {name!r}, expected text")
+    par = obj.get("par")
+    if par is not None and (not isinstance(par, int) or isinstance(par, bool) or par < 0):
+        raise fail(f"par is {par!r}, expected a whole number >= 0 or null")
+    rules = obj.get("rules", "free")
+    if rules is None:
+        rules = "free"
+    if rules not in RULES:
+        raise fail(f"unknown rules {rules!r}, expected one of {', '.join(RULES)}")
+    pivot = obj.get("pivot")
+    if pivot is not None:
+        if (
+            not isinstance(pivot, list)
+            or len(pivot) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pivot)
+        ):
+            raise fail(f"pivot is {pivot!r}, expected [row, column]")
+        if not (0 <= pivot[0] < rows and 0 <= pivot[1] < columns):
+            raise fail(f"pivot {pivot} is off the {rows}x{columns} board")
+        if grid[pivot[0]][pivot[1]] is None:
+            raise fail(f"pivot {pivot} is a blank cell")
+        pivot = (pivot[0], pivot[1])
+    elif rules == "pivot" and grid[0][0] is None:
+        raise fail("rules are 'pivot' and the default pivot [0, 0] is a blank cell")
+    known = {"format", "name", "lattice", "rows", "columns", "palette", "cells", "par", "rules", "pivot"}
+    extra = {k: v for k, v in obj.items() if k not in known}
+    return Board(
+        lattice=lattice,
+        cells=tuple(grid),
+        palette=palette,
+        name=name,
+        par=par,
+        rules=rules,
+        pivot=pivot,
+        extra=extra,
+    )
+
+
+def board_to_dict(board: Board) -> dict:
+    """The board as a JSON-ready object in ``kamivision.board/1`` form (extra fields kept)."""
+    obj: dict[str, Any] = {"format": FORMAT}
+    if board.name is not None:
+        obj["name"] = board.name
+    obj.update(
+        lattice=board.lattice,
+        rows=board.rows,
+        columns=board.columns,
+        palette=list(board.palette) if board.palette is not None else None,
+        cells=[list(row) for row in board.cells],
+        par=board.par,
+        rules=board.rules,
+    )
+    if board.pivot is not None:
+        obj["pivot"] = list(board.pivot)
+    for key, value in board.extra.items():
+        obj.setdefault(key, value)
+    return obj
+
+
+def dump_board(board: Board) -> str:
+    """Board file text: one row of cells per line, so files stay readable and diff well."""
+    obj = board_to_dict(board)
+    cells = obj.pop("cells")
+    head = json.dumps(obj, indent=1)
+    rows = ",\n".join("  " + json.dumps(row) for row in cells)
+    return head[:-2] + ',\n "cells": [\n' + rows + "\n ]\n}\n"
+
+
+def read_board(path: str | os.PathLike) -> Board:
+    """Read and validate a board file; any problem raises :class:`BoardFileError` naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BoardFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise BoardFileError(f"{path}: is a folder, expected a board file") from None
+    except UnicodeDecodeError:
+        raise BoardFileError(f"{path}: not a text file (expected JSON)") from None
+    except OSError as exc:
+        raise BoardFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    return board_from_dict(obj, str(path))
+
+
+def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) -> Path:
+    """Write ``data`` to ``path`` through a temporary file and a rename.
+
+    Raises :class:`OutputExistsError` when ``path`` exists and ``overwrite`` is false, so
+    nothing the user has is replaced without being asked.
+    """
+    path = Path(path)
+    if path.exists() and not overwrite:
+        raise OutputExistsError(f"{path}: already exists (use --force to overwrite)")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise OutputExistsError(f"{path}: folder {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if not overwrite:
+            # link() refuses an existing target, so a file created meanwhile is not clobbered.
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise OutputExistsError(f"{path}: already exists (use --force to overwrite)") from None
+            except OSError:
+                os.replace(tmp, path)
+                return path
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def write_board(board: Board, path: str | os.PathLike, overwrite: bool = False) -> Path:
+    """Write ``board`` as a board file, atomically; never replaces a file unless ``overwrite``."""
+    return write_atomic(path, dump_board(board).encode("utf-8"), overwrite=overwrite)
+
+
+def iter_cells(board: Board) -> Iterator[tuple[int, int, Optional[ColorId]]]:
+    for r, row in enumerate(board.cells):
+        for c, value in enumerate(row):
+            yield r, c, value
+
+
+def make_board(
+    rows_of_colors: Sequence[Sequence[Optional[ColorId]]], lattice: str = "triangle", **kwargs: Any
+) -> Board:
+    """Build a validated board from a grid (a convenience for tests and code)."""
+    grid = [list(row) for row in rows_of_colors]
+    obj = {
+        "format": FORMAT,
+        "lattice": lattice,
+        "rows": len(grid),
+        "columns": len(grid[0]) if grid else 0,
+        "cells": grid,
+    }
+    for key, value in kwargs.items():
+        if value is not None:
+            obj[key] = list(value) if isinstance(value, tuple) else value
+    return board_from_dict(obj, "<board>")
+
+
+def parse_board(text: str, lattice: str = "triangle", **kwargs: Any) -> Board:
+    """Build a board from letters as :meth:`Board.__str__` draws it (``.`` = blank)."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    grid = [[None if ch == "." else LETTERS.index(ch) for ch in line] for line in lines]
+    return make_board(grid, lattice=lattice, **kwargs)

@@ -1,0 +1,156 @@
+"""Optimal solving: board -> region graph -> islands -> A* -> moves on cells.
+
+Islands (parts of the board separated by blanks) are independent: a move touches one
+island only, so an optimal solution is, for the best common final colour ``x``, an optimal
+solution of each island that ends in ``x`` if one exists, else an optimal one followed by a
+single recolouring to ``x``.  Each island is solved on its own by A*.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..board import Board, Move
+from ..errors import KamiError
+from ..graph import bits, build_regions, region_cells, tap_cell
+from .search import Budget, Path, Progress, SearchStopped, astar, solve_island
+from .state import Island
+
+__all__ = ["Solution", "solve"]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The moves found for a board and what is known about their optimality."""
+
+    moves: tuple[Move, ...]
+    optimal: bool
+    lower_bound: int
+    expanded: int
+    seconds: float
+    regions: int
+    islands: int
+    par: Optional[int] = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+
+def _local_island(graph, mask: int) -> tuple[Island, list[int]]:
+    regions = list(bits(mask))
+    index = {g: i for i, g in enumerate(regions)}
+    adjacency = []
+    for g in regions:
+        local = 0
+        for j in bits(graph.adjacency[g]):
+            local |= 1 << index[j]
+        adjacency.append(local)
+    colors = bytes(graph.colors[g] for g in regions)
+    return Island(colors, tuple(adjacency)), regions
+
+
+def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:
+    """Every colour in which the island can end after ``length`` moves (the optimum)."""
+    reached = {_end_color(island, path)}
+    sentinel: Path = []
+    for color in sorted(set(island.colors) - reached):
+        found = astar(island, budget, goal_color=color, upper=(length + 1, sentinel))
+        if found is not None and found is not sentinel:
+            reached.add(color)
+    return reached
+
+
+def _end_color(island: Island, path: Path) -> int:
+    return path[-1][1] if path else island.colors[0]
+
+
+def solve(
+    board: Board,
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> Solution:
+    """Find a shortest solution of ``board`` (rules ``free``) and prove it optimal.
+
+    When ``max_seconds`` or ``max_nodes`` stops the search, the best solution found is
+    returned with ``optimal=False`` and the lower bound proven so far.
+    """
+    if board.rules != "free":
+        raise KamiError(f"rules {board.rules!r} are not supported by the solver yet (only 'free')")
+    started = time.perf_counter()
+    budget = Budget(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+    graph = build_regions(board)
+    masks = graph.islands()
+    solved: list[tuple[list[int], Island, Path, int, bool]] = []
+    for mask in masks:
+        island, regions = _local_island(graph, mask)
+        if len(island) == 1:
+            solved.append((regions, island, [], 0, True))
+            continue
+        path, bound, proven = solve_island(island, budget)
+        assert path is not None  # merging moves always reach one region
+        solved.append((regions, island, path, bound, proven))
+    proven_all = all(item[4] for item in solved)
+    notes: list[str] = []
+    # The common final colour: islands that can end in it at their optimum cost nothing more.
+    finals: list[set[int]] = []
+    for regions, island, path, bound, proven in solved:
+        if len(masks) > 1 and proven_all and len(island) > 1:
+            try:
+                finals.append(_final_colors(island, path, len(path), budget))
+            except SearchStopped:
+                proven_all = False
+                finals.append({_end_color(island, path)})
+        else:
+            finals.append({_end_color(island, path)})
+    candidates = sorted(set().union(*finals))
+    target = max(candidates, key=lambda x: sum(x in f for f in finals))
+    extra = sum(target not in f for f in finals)
+    lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
+    moves = _replay(board, graph, solved, finals, target)
+    if not proven_all:
+        notes.append("a limit stopped the search: the moves are the best found, not proven optimal")
+    return Solution(
+        moves=tuple(moves),
+        optimal=proven_all,
+        lower_bound=min(lower, len(moves)),
+        expanded=budget.expanded,
+        seconds=time.perf_counter() - started,
+        regions=len(graph),
+        islands=len(masks),
+        par=board.par,
+        notes=tuple(notes),
+    )
+
+
+def _replay(board: Board, graph, solved, finals, target: int) -> list[Move]:
+    """Turn island paths into moves on cells, re-solving islands that must end in ``target``."""
+    moves: list[Move] = []
+    current = board
+    for (regions, island, path, _, proven), final in zip(solved, finals):
+        if target in final and _end_color(island, path) != target and proven:
+            sentinel: Path = []
+            other = astar(island, Budget(), goal_color=target, upper=(len(path) + 1, sentinel))
+            if other is not None and other is not sentinel:
+                path = other
+        for local, color in path:
+            start = (graph.cells[regions[local]] & -graph.cells[regions[local]]).bit_length() - 1
+            moves.append(_tap(current, start, color))
+            current = current.apply(moves[-1])
+        if _end_color(island, path) != target:
+            start = (graph.cells[regions[0]] & -graph.cells[regions[0]]).bit_length() - 1
+            moves.append(_tap(current, start, target))
+            current = current.apply(moves[-1])
+    if not current.is_solved():  # pragma: no cover - a bug, not a user error
+        raise AssertionError("the moves found do not solve the board")
+    return moves
+
+
+def _tap(board: Board, cell: int, color: int) -> Move:
+    inside = tap_cell(board, region_cells(board, cell))
+    r, c = divmod(inside, board.columns)
+    return Move(r, c, color)

@@ -1,0 +1,79 @@
+import random
+
+import pytest
+
+from kamivision.board import Move, parse_board, read_board
+from kamivision.errors import KamiError
+from kamivision.solver import solve
+
+from .boards import bfs_optimum, random_board
+from .conftest import shared_path
+
+
+def replay(board, moves):
+    for move in moves:
+        board = board.apply(move)
+    return board
+
+
+@pytest.mark.parametrize("lattice", ["triangle", "square"])
+def test_solver_equals_exhaustive_search_on_random_small_boards(lattice):
+    """Every pruning rule (merging moves only, island reconciliation) against plain BFS."""
+    rng = random.Random(20261122 + len(lattice))
+    checked = 0
+    for trial in range(400):
+        rows, columns = rng.choice([(3, 3), (3, 4), (4, 4), (4, 3), (2, 5), (5, 3)])
+        colors = rng.choice([2, 3, 3, 4])
+        blank = rng.choice([0.0, 0.0, 0.15, 0.3])
+        board = random_board(rng, lattice, rows, columns, colors, blank)
+        expected = bfs_optimum(board, limit=9)
+        if expected is None:
+            continue
+        solution = solve(board)
+        assert solution.optimal, board
+        assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
+        assert solution.lower_bound == expected
+        assert replay(board, solution.moves).is_solved()
+        checked += 1
+    assert checked >= 350
+
+
+def test_islands_share_a_final_colour():
+    # Two islands: 'ab' can end in a or b with one move; 'c' alone must be recoloured.
+    board = parse_board("ab.c", lattice="square")
+    solution = solve(board)
+    assert solution.length == 2 and solution.optimal
+    assert replay(board, solution.moves).is_solved()
+
+
+def test_single_colour_board_needs_no_move():
+    solution = solve(parse_board("aa\naa", lattice="square"))
+    assert solution.length == 0 and solution.optimal
+
+
+def test_limits_give_an_unproven_best_solution():
+    board = read_board(shared_path("data", "kami2-journey", "19-3-Bud3.json"))
+    solution = solve(board, max_nodes=50)
+    assert not solution.optimal
+    assert solution.lower_bound <= 17 <= solution.length
+    assert replay(board, solution.moves).is_solved()
+
+
+def test_pivot_rules_are_refused_clearly():
+    board = parse_board("ab\nba", lattice="square", rules="pivot")
+    with pytest.raises(KamiError, match="rules 'pivot' are not supported"):
+        solve(board)
+
+
+# Journey levels with their par (the game's target) that the suite proves quickly.
+QUICK_LEVELS = ["06-5-Tritarg5", "11-6-Corners6", "13-1-Nuc1", "09-4-Islands4", "16-3-SJoin3"]
+
+
+@pytest.mark.parametrize("name", QUICK_LEVELS)
+def test_journey_levels_are_solved_at_par(name):
+    board = read_board(shared_path("data", "kami2-journey", f"{name}.json"))
+    solution = solve(board, max_seconds=60)
+    assert solution.optimal
+    assert solution.length == board.par
+    assert replay(board, solution.moves).is_solved()
+    assert all(isinstance(m, Move) for m in solution.moves)
