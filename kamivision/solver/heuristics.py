@@ -71,3 +71,98 @@ def lower_bound(state: Contracted) -> int:
     a = color_bound(state)
     b = diameter_bound(state)
     return a if a > b else b
+
+
+def distances(adj: list[int], source: int, size: int) -> tuple[list[int], int, int]:
+    """Breadth-first distances from ``source`` over adjacency bitsets.
+
+    Returns ``(dist, farthest, eccentricity)``; ``dist`` has ``size`` entries, ``-1`` where
+    unreached (non-representatives).
+    """
+    dist = [-1] * size
+    dist[source] = 0
+    seen = frontier = 1 << source
+    depth = 0
+    last = source
+    while True:
+        grown = 0
+        f = frontier
+        while f:
+            low = f & -f
+            grown |= adj[low.bit_length() - 1]
+            f ^= low
+        grown &= ~seen
+        if not grown:
+            return dist, last, depth
+        depth += 1
+        seen |= grown
+        frontier = grown
+        last = (grown & -grown).bit_length() - 1
+        while grown:
+            low = grown & -grown
+            dist[low.bit_length() - 1] = depth
+            grown ^= low
+
+
+Pair = tuple[list[int], list[int], int]  # distances from u, distances from v, d(u, v)
+
+
+def far_pairs(state: Contracted) -> list[Pair]:
+    """Pairs of far-apart regions found by sweeps, with their distance arrays.
+
+    A sweep starts at the lowest region, takes the farthest region ``a``, then the farthest
+    ``b`` from ``a`` and the farthest ``c`` from ``b``: the pairs are ``(a, b)`` and ``(b, c)``.
+    """
+    reps = state.reps
+    size = len(state.adj)
+    if reps & (reps - 1) == 0:
+        return []
+    start = (reps & -reps).bit_length() - 1
+    _, a, _ = distances(state.adj, start, size)
+    dist_a, b, d_ab = distances(state.adj, a, size)
+    dist_b, c, d_bc = distances(state.adj, b, size)
+    pairs = [(dist_a, dist_b, d_ab)]
+    if d_bc > d_ab or c != a:
+        dist_c, _, _ = distances(state.adj, c, size)
+        pairs.append((dist_b, dist_c, d_bc))
+    return pairs
+
+
+def pair_bound(pairs: list[Pair]) -> int:
+    """``ceil(d(u, v) / 2)`` over the pairs: admissible like :func:`diameter_bound`, since
+    ``d(u, v)`` never exceeds the diameter."""
+    best = 0
+    for _, _, d in pairs:
+        if d > best:
+            best = d
+    return (best + 1) // 2
+
+
+def pair_bound_after(pairs: list[Pair], merged: int) -> int:
+    """The pair bound of the state after a move that contracts the regions ``merged``.
+
+    Contracting a connected set ``S`` into one node changes the distance of two regions
+    ``u, v`` outside it to exactly ``min(d(u, v), d(u, S) + d(S, v))``: a shortest path in
+    the new graph either avoids the new node (a path of the old graph) or passes through it
+    once.  When ``u`` or ``v`` is in ``S`` its distance to ``S`` is 0 and the formula holds
+    too.  So this is ``ceil(d'(u, v) / 2)`` for the child, computed from the parent's
+    distance arrays, and admissible for the child as :func:`pair_bound` is.
+    """
+    best = 0
+    for du, dv, d in pairs:
+        mu = mv = d
+        m = merged
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            if du[i] < mu:
+                mu = du[i]
+            if dv[i] < mv:
+                mv = dv[i]
+            m ^= low
+        nd = mu + mv
+        if nd > d:
+            nd = d
+        if nd > best:
+            best = nd
+    return (best + 1) // 2

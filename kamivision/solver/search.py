@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .heuristics import diameter_bound, lower_bound
+from .heuristics import diameter_bound, far_pairs, pair_bound, pair_bound_after
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
@@ -62,14 +62,29 @@ def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:
     :func:`~kamivision.solver.heuristics.color_bound`, which it refines); the diameter bound
     holds whatever the final colour.
     """
-    if goal_color is None:
-        return lower_bound(state)
-    present = set(state.color)
-    present.discard(255)
-    present.discard(goal_color)
-    a = len(present)
+    a = _colors_left(_color_counts(state), goal_color)
     b = diameter_bound(state)
     return a if a > b else b
+
+
+def _color_counts(state: Contracted) -> dict[int, int]:
+    """How many current regions each colour has."""
+    counts: dict[int, int] = {}
+    color = state.color
+    reps = state.reps
+    while reps:
+        low = reps & -reps
+        c = color[low.bit_length() - 1]
+        counts[c] = counts.get(c, 0) + 1
+        reps ^= low
+    return counts
+
+
+def _colors_left(counts: dict[int, int], goal_color: Optional[int]) -> int:
+    """The colour bound: colours present minus one, or minus the goal colour when given."""
+    if goal_color is None:
+        return len(counts) - 1
+    return len(counts) - (1 if goal_color in counts else 0)
 
 
 def is_goal(state: Contracted, goal_color: Optional[int]) -> bool:
@@ -79,31 +94,37 @@ def is_goal(state: Contracted, goal_color: Optional[int]) -> bool:
     return goal_color is None or state.color[reps.bit_length() - 1] == goal_color
 
 
-def beam_search(island: Island, width: int = 48, goal_color: Optional[int] = None) -> Optional[Path]:
-    """A quick, unproven solution: keep the ``width`` best states per depth by (bound, regions).
+def beam_search(island: Island, width: int = 24, goal_color: Optional[int] = None) -> Optional[Path]:
+    """A quick, unproven solution: keep the ``width`` best states per depth.
 
-    Returns ``None`` when no goal is reachable (only possible with a ``goal_color`` the
-    island's merging moves cannot produce).
+    Children are ranked by the cheap colour bound and their region count; the best
+    ``2 * width`` of them are then ranked by the full bound.  Returns ``None`` when no goal is
+    reachable (only possible with a ``goal_color`` the island's merging moves cannot produce).
     """
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
     beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
     while beam:
-        children: dict[bytes, tuple[tuple[int, int], Contracted, Path]] = {}
+        children: dict[bytes, tuple[tuple[int, int], Contracted, int, int, int, Path]] = {}
         for key, state, path in beam:
+            counts = _color_counts(state)
             for rep, color, merged in merging_moves(state):
-                child = apply_merge(state, rep, color, merged)
-                child_path = path + [(rep, color)]
-                if is_goal(child, goal_color):
-                    return child_path
+                if merged == state.reps and (goal_color is None or color == goal_color):
+                    return path + [(rep, color)]
                 child_key = key_after(key, state.members[rep], color)
                 if child_key in children:
                     continue
-                score = (goal_bound(child, goal_color), child.reps.bit_count())
-                children[child_key] = (score, child, child_path)
-        ranked = sorted(children.items(), key=lambda item: item[1][0])[:width]
-        beam = [(key, state, path) for key, (_, state, path) in ranked]
+                left = len(counts) - (1 if counts[state.color[rep]] == 1 else 0)
+                regions = (state.reps & ~merged).bit_count() + 1
+                children[child_key] = ((left, regions), state, rep, color, merged, path)
+        ranked = sorted(children.items(), key=lambda item: item[1][0])[: 2 * width]
+        scored = []
+        for key, (cheap, state, rep, color, merged, path) in ranked:
+            child = apply_merge(state, rep, color, merged)
+            scored.append(((goal_bound(child, goal_color), cheap[1]), key, child, path + [(rep, color)]))
+        scored.sort(key=lambda item: item[0])
+        beam = [(key, child, path) for _, key, child, path in scored[:width]]
     return None
 
 
@@ -113,13 +134,19 @@ def astar(
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, Path]] = None,
 ) -> Optional[Path]:
-    """An optimal path to one region (of ``goal_color`` when given), or ``None``.
+    """An optimal path to one region (of ``goal_color`` when given), or ``None`` if none exists.
 
     ``upper`` is a known solution ``(length, path)``: only strictly shorter ones are
-    searched for, and ``upper``'s path is returned when none exists.  ``None`` means no
-    solution exists at all (or none shorter than ``upper`` when ``upper`` is ``None``... which
-    cannot happen: without ``upper`` every node may be queued).
+    searched for, and ``upper``'s path is returned when none exists.
     Raises :class:`SearchStopped` when the budget runs out.
+
+    The full bound of a child is computed lazily.  A child is queued with
+    ``max(h(parent) - 1, colour bound of the child)``, which is admissible (a move lowers
+    the true distance to the goal by at most one, so ``h(parent) - 1`` is a lower bound for
+    the child too; this is the "pathmax" rule).  When it comes off the queue its diameter
+    bound is computed; if that raises ``f`` it goes back in with the higher value.
+    States are reopened when reached again by a shorter path, so optimality does not depend
+    on the bound being consistent.
     """
     root_key = island.colors
     root = contract(island, root_key)
@@ -131,33 +158,72 @@ def astar(
         return upper[1]
     parent: dict[bytes, Optional[tuple[bytes, int, int]]] = {root_key: None}
     best_g: dict[bytes, int] = {root_key: 0}
-    heap: list[tuple[int, int, int, bytes]] = [(h0, 0, 0, root_key)]
+    # Entries: (f, -g, tie, key, h, state or (parent state, rep, colour, merged)).
+    heap: list = [(h0, 0, 0, root_key, h0, root)]
     tie = 0
+    push = heapq.heappush
+    pop = heapq.heappop
     while heap:
-        f, neg_g, _, key = heapq.heappop(heap)
+        f, neg_g, _, key, h, info = pop(heap)
         g = -neg_g
-        if best_g.get(key, g) < g:
+        if best_g[key] < g:
             continue  # a shorter path to this state was queued after this entry
+        if type(info) is tuple:
+            state = apply_merge(*info)
+            full = diameter_bound(state)
+            if full > h:
+                h = full
+                if limit is not None and g + h >= limit:
+                    continue
+                tie += 1
+                push(heap, (g + h, neg_g, tie, key, h, state))
+                continue
+        else:
+            state = info
         budget.charge(f)
-        state = root if key is root_key else contract(island, key)
         ng = g + 1
-        for rep, color, merged in merging_moves(state):
-            child = apply_merge(state, rep, color, merged)
-            child_key = key_after(key, state.members[rep], color)
-            if is_goal(child, goal_color):
-                # ng <= f <= every f in the queue (the parent is no goal, so h >= 1): optimal.
-                parent[child_key] = (key, rep, color)
-                return _trace(parent, child_key)
+        pairs = far_pairs(state)
+        if pair_bound(pairs) > h:
+            h = pair_bound(pairs)
+            if limit is not None and g + h >= limit:
+                continue
+        counts = _color_counts(state)
+        ncolors = len(counts)
+        reps = state.reps
+        color = state.color
+        members = state.members
+        inherited = h - 1
+        for rep, c, merged in merging_moves(state):
+            if merged == reps:
+                if goal_color is None or c == goal_color:
+                    # ng <= f <= every f in the queue (the parent is no goal, so h >= 1): optimal.
+                    child_key = key_after(key, members[rep], c)
+                    parent[child_key] = (key, rep, c)
+                    return _trace(parent, child_key)
+                continue  # one region of the wrong colour: the goal colour is lost
+            child_key = key_after(key, members[rep], c)
             old = best_g.get(child_key)
             if old is not None and old <= ng:
                 continue
-            h = goal_bound(child, goal_color)
-            if limit is not None and ng + h >= limit:
+            # The colour bound of the child: its colours are the parent's, less the tapped
+            # region's colour if that region was its last; minus one (or minus the goal colour).
+            left = ncolors - (1 if counts[color[rep]] == 1 else 0)
+            if goal_color is None or goal_color == c or (
+                goal_color in counts and not (counts[goal_color] == 1 and color[rep] == goal_color)
+            ):
+                left -= 1
+            hc = left if left > inherited else inherited
+            if limit is not None and ng + hc >= limit:
                 continue
+            hd = pair_bound_after(pairs, merged)
+            if hd > hc:
+                hc = hd
+                if limit is not None and ng + hc >= limit:
+                    continue
             best_g[child_key] = ng
-            parent[child_key] = (key, rep, color)
+            parent[child_key] = (key, rep, c)
             tie += 1
-            heapq.heappush(heap, (ng + h, -ng, tie, child_key))
+            push(heap, (ng + hc, -ng, tie, child_key, hc, (state, rep, c, merged)))
     return upper[1] if upper is not None else None
 
 
@@ -173,7 +239,7 @@ def _trace(parent: dict, key: bytes) -> Path:
 
 
 def solve_island(
-    island: Island, budget: Budget, goal_color: Optional[int] = None, width: int = 48
+    island: Island, budget: Budget, goal_color: Optional[int] = None, width: int = 24
 ) -> tuple[Optional[Path], int, bool]:
     """(path, lower bound, proven) for one island; the path is the beam's when stopped early."""
     quick = beam_search(island, width=width, goal_color=goal_color)
