@@ -4,7 +4,8 @@ import pytest
 
 from kamivision.board import Move, parse_board, read_board
 from kamivision.errors import KamiError
-from kamivision.solver import solve
+from kamivision.graph import build_regions
+from kamivision.solver import _local_island, search, solve
 
 from .boards import bfs_optimum, random_board
 from .conftest import shared_path
@@ -16,8 +17,18 @@ def replay(board, moves):
     return board
 
 
+@pytest.fixture(params=["c", "python"])
+def core(request, monkeypatch):
+    """Run a test with the compiled A* core and again with the pure-Python search."""
+    if request.param == "c" and search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    if request.param == "python":
+        monkeypatch.setattr(search, "_core", None)
+    return request.param
+
+
 @pytest.mark.parametrize("lattice", ["triangle", "square"])
-def test_solver_equals_exhaustive_search_on_random_small_boards(lattice):
+def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, core):
     """Every pruning rule (merging moves only, island reconciliation) against plain BFS."""
     rng = random.Random(20261122 + len(lattice))
     checked = 0
@@ -36,6 +47,30 @@ def test_solver_equals_exhaustive_search_on_random_small_boards(lattice):
         assert replay(board, solution.moves).is_solved()
         checked += 1
     assert checked >= 350
+
+
+def test_compiled_core_equals_python_search_on_larger_islands():
+    """The compiled A* and the Python A* give paths of equal length, for every goal colour."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(60):
+        lattice = rng.choice(["triangle", "square"])
+        board = random_board(rng, lattice, rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4), 0.1)
+        graph = build_regions(board)
+        for mask in graph.islands():
+            island, _ = _local_island(graph, mask)
+            if len(island) < 2 or len(island) > 22:
+                continue
+            for goal in [None, *sorted(set(island.colors))]:
+                fast = search.astar(island, search.Budget(), goal, use_core=True)
+                slow = search.astar(island, search.Budget(), goal, use_core=False)
+                assert (fast is None) == (slow is None)
+                if fast is not None:
+                    assert len(fast) == len(slow)
+                    compared += 1
+    assert compared >= 100
 
 
 def test_islands_share_a_final_colour():
@@ -77,3 +112,12 @@ def test_journey_levels_are_solved_at_par(name):
     assert solution.length == board.par
     assert replay(board, solution.moves).is_solved()
     assert all(isinstance(m, Move) for m in solution.moves)
+
+
+def test_compiled_core_is_built_where_a_compiler_exists():
+    """The core is optional for users, but a machine with gcc must have built it."""
+    import shutil
+
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler here: the pure-Python search is in use")
+    assert search.CORE == "c", "gcc is on PATH but kamivision.solver._core was not built"

@@ -19,6 +19,16 @@ from typing import Callable, Optional
 from .heuristics import diameter_bound, far_pairs, pair_bound, pair_bound_after
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
+try:
+    from . import _core
+except ImportError:  # built without a C compiler: the pure-Python search below is used
+    _core = None
+
+#: Which A* runs: "c" (the compiled core, kamivision/solver/_core.c) or "python".
+CORE = "c" if _core is not None else "python"
+#: Memory the compiled core may use for stored states before it stops (bytes).
+MAX_BYTES = 8 << 30
+
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
 Progress = Callable[[dict], None]
 
@@ -128,7 +138,7 @@ def beam_search(island: Island, width: int = 24, goal_color: Optional[int] = Non
     return None
 
 
-def astar(
+def astar_python(
     island: Island,
     budget: Budget,
     goal_color: Optional[int] = None,
@@ -227,6 +237,54 @@ def astar(
     return upper[1] if upper is not None else None
 
 
+def astar(
+    island: Island,
+    budget: Budget,
+    goal_color: Optional[int] = None,
+    upper: Optional[tuple[int, Path]] = None,
+    use_core: Optional[bool] = None,
+) -> Optional[Path]:
+    """An optimal path to one region, by the compiled core when built, else by
+    :func:`astar_python` (same search, same bounds, same answers; see its docstring)."""
+    if use_core is None:
+        use_core = _core is not None
+    if not use_core or len(island) > 512:  # the core's bitsets hold 512 regions
+        return astar_python(island, budget, goal_color, upper)
+    root = contract(island, island.colors)
+    if is_goal(root, goal_color):
+        return []
+    words = max(1, (len(island) + 63) // 64)
+    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+    seconds = -1.0
+    if budget.max_seconds is not None:
+        seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
+    nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
+    report = None
+    if budget.progress is not None:
+        base, callback, offset = budget.expanded, budget.progress, time.perf_counter() - budget.start
+
+        def report(expanded: int, bound: int, seconds: float) -> None:
+            callback({"expanded": base + expanded, "bound": bound, "seconds": offset + seconds})
+
+    status, path, expanded, bound = _core.astar(
+        island.colors,
+        adjacency,
+        words,
+        -1 if goal_color is None else goal_color,
+        -1 if upper is None else upper[0],
+        nodes,
+        seconds,
+        MAX_BYTES,
+        report,
+    )
+    budget.expanded += expanded
+    if status == 2:
+        raise SearchStopped(bound)
+    if status == 1:
+        return upper[1] if upper is not None else None
+    return [tuple(move) for move in path]
+
+
 def _trace(parent: dict, key: bytes) -> Path:
     path: Path = []
     link = parent[key]
@@ -241,13 +299,22 @@ def _trace(parent: dict, key: bytes) -> Path:
 def solve_island(
     island: Island, budget: Budget, goal_color: Optional[int] = None, width: int = 24
 ) -> tuple[Optional[Path], int, bool]:
-    """(path, lower bound, proven) for one island; the path is the beam's when stopped early."""
-    quick = beam_search(island, width=width, goal_color=goal_color)
+    """(path, lower bound, proven) for one island; the path is the beam's when stopped early.
+
+    The Python search starts from the beam's solution as an upper bound, which prunes its
+    queue; the compiled core, which never stores nodes above the current ``f``, runs the
+    beam only when a limit stops it, to have a solution to give.
+    """
+    quick = None
+    if _core is None:
+        quick = beam_search(island, width=width, goal_color=goal_color)
     upper = (len(quick), quick) if quick is not None else None
     try:
         path = astar(island, budget, goal_color=goal_color, upper=upper)
     except SearchStopped as stop:
-        bound = stop.bound if upper is None else min(stop.bound, upper[0])
+        if quick is None:
+            quick = beam_search(island, width=width, goal_color=goal_color)
+        bound = stop.bound if quick is None else min(stop.bound, len(quick))
         return quick, bound, False
     if path is None:
         return None, 0, True

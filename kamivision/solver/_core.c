@@ -1,0 +1,630 @@
+/* The A* inner loop of kamivision.solver.search, compiled.
+ *
+ * It runs the same search as the Python reference `search.astar` (same state keys, same
+ * merging moves, same admissible bounds, same upper-bound pruning), only faster; the Python
+ * docstrings carry the admissibility arguments.  Results are checked against the Python
+ * search and plain breadth-first search in tests/test_solver.py.
+ *
+ *   astar(colors, adjacency, words, goal, limit, max_nodes, max_seconds, max_bytes, progress)
+ *     colors     bytes, colour of every original region of one island (n <= 64 * MAXW)
+ *     adjacency  bytes, n * words little-endian uint64 bitsets over original regions
+ *     goal       goal colour, or -1 for any
+ *     limit      only solutions shorter than this are searched for (-1: no limit)
+ *     max_nodes  expansions allowed (-1: no limit); max_seconds (< 0: no limit)
+ *     max_bytes  memory allowed for stored states (the search stops beyond it)
+ *     progress   None or a callable(expanded, bound, seconds) called every 4096 expansions
+ *   returns (status, path, expanded, bound):
+ *     status 0: path found (a list of (representative, colour)), optimal below `limit`
+ *     status 1: no solution shorter than `limit` (or none at all)
+ *     status 2: a limit stopped the search; `bound` is the lower bound proven so far
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXW 8
+#define MAXN (64 * MAXW)
+#define MAXF 256
+
+typedef uint64_t word;
+
+static inline int lowbit(word w) { return __builtin_ctzll(w); }
+
+/* ---- the island and a contracted state ---------------------------------------------- */
+
+typedef struct {
+    int n, W;
+    const word *adj0; /* n * W */
+    int goal;
+} Island;
+
+typedef struct {
+    word reps[MAXW];
+    int16_t rep_of[MAXN];
+    word members[MAXN][MAXW];
+    word adj[MAXN][MAXW];
+    uint8_t color[MAXN];
+} State;
+
+static void contract(const Island *is, const uint8_t *key, State *s) {
+    int n = is->n, W = is->W;
+    int16_t stack[MAXN];
+    memset(s->reps, 0, sizeof(s->reps));
+    for (int i = 0; i < n; i++) s->rep_of[i] = -1;
+    for (int start = 0; start < n; start++) {
+        if (s->rep_of[start] >= 0) continue;
+        uint8_t c = key[start];
+        word *m = s->members[start];
+        memset(m, 0, W * sizeof(word));
+        m[start >> 6] |= (word)1 << (start & 63);
+        s->rep_of[start] = (int16_t)start;
+        int top = 0;
+        stack[top++] = (int16_t)start;
+        while (top) {
+            int i = stack[--top];
+            const word *a = is->adj0 + (size_t)i * W;
+            for (int w = 0; w < W; w++) {
+                word x = a[w];
+                while (x) {
+                    int j = (w << 6) | lowbit(x);
+                    x &= x - 1;
+                    if (s->rep_of[j] < 0 && key[j] == c) {
+                        s->rep_of[j] = (int16_t)start;
+                        m[j >> 6] |= (word)1 << (j & 63);
+                        stack[top++] = (int16_t)j;
+                    }
+                }
+            }
+        }
+        s->reps[start >> 6] |= (word)1 << (start & 63);
+        s->color[start] = c;
+        memset(s->adj[start], 0, W * sizeof(word));
+    }
+    for (int i = 0; i < n; i++) {
+        int r = s->rep_of[i];
+        const word *a = is->adj0 + (size_t)i * W;
+        for (int w = 0; w < W; w++) {
+            word x = a[w];
+            while (x) {
+                int j = (w << 6) | lowbit(x);
+                x &= x - 1;
+                int rr = s->rep_of[j];
+                if (rr != r) s->adj[r][rr >> 6] |= (word)1 << (rr & 63);
+            }
+        }
+    }
+}
+
+static int popcount_w(const word *b, int W) {
+    int k = 0;
+    for (int w = 0; w < W; w++) k += __builtin_popcountll(b[w]);
+    return k;
+}
+
+/* Breadth-first distances over the contracted graph from `src`; returns the eccentricity
+ * and sets *far to the lowest region of the last layer (as the Python `distances`). */
+static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far) {
+    int W = is->W;
+    word seen[MAXW] = {0}, frontier[MAXW] = {0}, grown[MAXW];
+    for (int w = 0; w < W; w++) {
+        word x = s->reps[w];
+        while (x) {
+            int j = (w << 6) | lowbit(x);
+            x &= x - 1;
+            dist[j] = -1;
+        }
+    }
+    dist[src] = 0;
+    seen[src >> 6] = frontier[src >> 6] = (word)1 << (src & 63);
+    int depth = 0;
+    *far = src;
+    for (;;) {
+        memset(grown, 0, sizeof(grown));
+        for (int w = 0; w < W; w++) {
+            word x = frontier[w];
+            while (x) {
+                int j = (w << 6) | lowbit(x);
+                x &= x - 1;
+                for (int v = 0; v < W; v++) grown[v] |= s->adj[j][v];
+            }
+        }
+        int any = 0;
+        for (int w = 0; w < W; w++) {
+            grown[w] &= ~seen[w];
+            any |= grown[w] != 0;
+        }
+        if (!any) return depth;
+        depth++;
+        int first = -1;
+        for (int w = 0; w < W; w++) {
+            seen[w] |= grown[w];
+            frontier[w] = grown[w];
+            word x = grown[w];
+            while (x) {
+                int j = (w << 6) | lowbit(x);
+                x &= x - 1;
+                if (first < 0) first = j;
+                dist[j] = (int16_t)depth;
+            }
+        }
+        *far = first;
+    }
+}
+
+typedef struct {
+    int count;
+    int16_t *du[2], *dv[2];
+    int d[2];
+} Pairs;
+
+/* Far-apart pairs by sweeps, as the Python `far_pairs`. */
+static void far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pairs *p) {
+    int W = is->W, start = -1;
+    for (int w = 0; w < W && start < 0; w++)
+        if (s->reps[w]) start = (w << 6) | lowbit(s->reps[w]);
+    p->count = 0;
+    if (popcount_w(s->reps, W) <= 1) return;
+    int a, b, c, dummy;
+    distances(is, s, start, buf[3], &a);
+    int d_ab = distances(is, s, a, buf[0], &b);
+    int d_bc = distances(is, s, b, buf[1], &c);
+    p->du[0] = buf[0];
+    p->dv[0] = buf[1];
+    p->d[0] = d_ab;
+    p->count = 1;
+    if (d_bc > d_ab || c != a) {
+        distances(is, s, c, buf[2], &dummy);
+        p->du[1] = buf[1];
+        p->dv[1] = buf[2];
+        p->d[1] = d_bc;
+        p->count = 2;
+    }
+}
+
+static int pair_bound(const Pairs *p) {
+    int best = 0;
+    for (int k = 0; k < p->count; k++)
+        if (p->d[k] > best) best = p->d[k];
+    return (best + 1) / 2;
+}
+
+/* The pair bound of the child that contracts `merged` (exact distances, see Python). */
+static int pair_bound_after(const Pairs *p, const word *merged, int W) {
+    int best = 0;
+    for (int k = 0; k < p->count; k++) {
+        int mu = p->d[k], mv = p->d[k];
+        for (int w = 0; w < W; w++) {
+            word x = merged[w];
+            while (x) {
+                int i = (w << 6) | lowbit(x);
+                x &= x - 1;
+                if (p->du[k][i] < mu) mu = p->du[k][i];
+                if (p->dv[k][i] < mv) mv = p->dv[k][i];
+            }
+        }
+        int nd = mu + mv;
+        if (nd > p->d[k]) nd = p->d[k];
+        if (nd > best) best = nd;
+    }
+    return (best + 1) / 2;
+}
+
+/* ---- stored states: an arena of keys and an open-addressing hash table ------------- */
+
+typedef struct {
+    int32_t parent;
+    int16_t rep;
+    uint8_t color;
+    uint8_t g;
+    uint8_t h;
+} Node;
+
+typedef struct {
+    int n;
+    size_t count, cap;
+    uint8_t *keys;
+    Node *nodes;
+    uint64_t *hashes;
+    uint32_t *table; /* node index + 1, 0 = empty */
+    size_t tcap;     /* power of two */
+} Store;
+
+static uint64_t hash_key(const uint8_t *key, int n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < n; i++) {
+        h ^= key[i];
+        h *= 1099511628211ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+static int store_init(Store *st, int n) {
+    memset(st, 0, sizeof(*st));
+    st->n = n;
+    st->cap = 1024;
+    st->keys = malloc(st->cap * (size_t)n);
+    st->nodes = malloc(st->cap * sizeof(Node));
+    st->hashes = malloc(st->cap * sizeof(uint64_t));
+    st->tcap = 4096;
+    st->table = calloc(st->tcap, sizeof(uint32_t));
+    return st->keys && st->nodes && st->hashes && st->table;
+}
+
+static void store_free(Store *st) {
+    free(st->keys);
+    free(st->nodes);
+    free(st->hashes);
+    free(st->table);
+}
+
+static size_t store_bytes(const Store *st) {
+    return st->cap * ((size_t)st->n + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
+}
+
+/* Index of `key` or -1; *slot is where it is or would go. */
+static int64_t store_find(const Store *st, const uint8_t *key, uint64_t h, size_t *slot) {
+    size_t mask = st->tcap - 1, i = h & mask;
+    for (;;) {
+        uint32_t e = st->table[i];
+        if (e == 0) {
+            *slot = i;
+            return -1;
+        }
+        size_t k = e - 1;
+        if (st->hashes[k] == h && memcmp(st->keys + k * st->n, key, st->n) == 0) {
+            *slot = i;
+            return (int64_t)k;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static int store_grow_table(Store *st) {
+    size_t tcap = st->tcap * 2;
+    uint32_t *t = calloc(tcap, sizeof(uint32_t));
+    if (!t) return 0;
+    for (size_t k = 0; k < st->count; k++) {
+        size_t i = st->hashes[k] & (tcap - 1);
+        while (t[i]) i = (i + 1) & (tcap - 1);
+        t[i] = (uint32_t)(k + 1);
+    }
+    free(st->table);
+    st->table = t;
+    st->tcap = tcap;
+    return 1;
+}
+
+/* Add a new state; returns its index or -1 when out of memory. */
+static int64_t store_add(Store *st, const uint8_t *key, uint64_t h, size_t slot) {
+    if (st->count == st->cap) {
+        size_t cap = st->cap * 2;
+        uint8_t *keys = realloc(st->keys, cap * (size_t)st->n);
+        if (!keys) return -1;
+        st->keys = keys;
+        Node *nodes = realloc(st->nodes, cap * sizeof(Node));
+        if (!nodes) return -1;
+        st->nodes = nodes;
+        uint64_t *hashes = realloc(st->hashes, cap * sizeof(uint64_t));
+        if (!hashes) return -1;
+        st->hashes = hashes;
+        st->cap = cap;
+    }
+    size_t k = st->count++;
+    memcpy(st->keys + k * st->n, key, st->n);
+    st->hashes[k] = h;
+    st->table[slot] = (uint32_t)(k + 1);
+    if (st->count * 2 > st->tcap && !store_grow_table(st)) return -1;
+    return (int64_t)k;
+}
+
+/* ---- the queue: buckets by f, then by g (deepest first), LIFO within ------------------ */
+
+typedef struct {
+    uint32_t node;
+    uint8_t g, h;
+} Entry;
+
+typedef struct {
+    Entry *items;
+    size_t len, cap;
+} Stack;
+
+typedef struct {
+    Stack b[MAXF][MAXF]; /* [f][g] */
+    int top_g[MAXF];     /* highest g that may be non-empty, per f */
+    size_t size;
+    int min_f;
+} Queue;
+
+static int queue_push(Queue *q, int f, Entry e) {
+    Stack *s = &q->b[f][e.g];
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        Entry *items = realloc(s->items, cap * sizeof(Entry));
+        if (!items) return 0;
+        s->items = items;
+        s->cap = cap;
+    }
+    s->items[s->len++] = e;
+    if (e.g > q->top_g[f]) q->top_g[f] = e.g;
+    if (f < q->min_f) q->min_f = f;
+    q->size++;
+    return 1;
+}
+
+static int queue_pop(Queue *q, int *f, Entry *e) {
+    if (q->size == 0) return 0;
+    for (;;) {
+        int m = q->min_f;
+        while (q->top_g[m] >= 0) {
+            Stack *s = &q->b[m][q->top_g[m]];
+            if (s->len) {
+                *e = s->items[--s->len];
+                *f = m;
+                q->size--;
+                return 1;
+            }
+            q->top_g[m]--;
+        }
+        q->min_f++;
+    }
+}
+
+static void queue_free(Queue *q) {
+    for (int f = 0; f < MAXF; f++)
+        for (int g = 0; g < MAXF; g++) free(q->b[f][g].items);
+    free(q);
+}
+
+/* ---- the search ---------------------------------------------------------------------- */
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static PyObject *trace(const Store *st, int64_t k, int rep, int color) {
+    int len = 1;
+    for (int64_t j = k; st->nodes[j].parent >= 0; j = st->nodes[j].parent) len++;
+    PyObject *path = PyList_New(len);
+    if (!path) return NULL;
+    PyList_SET_ITEM(path, len - 1, Py_BuildValue("(ii)", rep, color));
+    int i = len - 2;
+    for (int64_t j = k; st->nodes[j].parent >= 0; j = st->nodes[j].parent, i--)
+        PyList_SET_ITEM(path, i, Py_BuildValue("(ii)", st->nodes[j].rep, st->nodes[j].color));
+    return path;
+}
+
+static PyObject *core_astar(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W, goal, limit;
+    long long max_nodes, max_bytes;
+    double max_seconds;
+    PyObject *progress;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
+                          &max_nodes, &max_seconds, &max_bytes, &progress))
+        return NULL;
+    if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
+        PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
+        return NULL;
+    }
+    if (limit < 0 || limit >= MAXF - 2) limit = MAXF - 2;
+
+    Island is = {(int)n, W, (const word *)adjacency, goal};
+    State *s = malloc(sizeof(State));
+    int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t) * 4 * MAXN);
+    uint8_t *child = malloc(n);
+    Queue *q = calloc(1, sizeof(Queue));
+    Store st;
+    int ok = s && dbuf && child && q && store_init(&st, (int)n);
+    if (!ok) {
+        free(s);
+        free(dbuf);
+        free(child);
+        if (q) queue_free(q);
+        return PyErr_NoMemory();
+    }
+    for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
+    q->min_f = MAXF - 1;
+
+    double started = now();
+    long long expanded = 0;
+    int status = 1, bound = 0;
+    PyObject *path = NULL;
+    int error = 0;
+
+    /* The root. */
+    size_t slot;
+    uint64_t h0hash = hash_key(colors, (int)n);
+    store_find(&st, colors, h0hash, &slot);
+    int64_t root = store_add(&st, colors, h0hash, slot);
+    st.nodes[root] = (Node){-1, -1, 0, 0, 0};
+    queue_push(q, 0, (Entry){(uint32_t)root, 0, 0});
+
+    int counts[256];
+    int npresent;
+    Pairs pairs;
+    word groups[256][MAXW];
+    uint8_t gcolors[256];
+
+    Entry e;
+    int f;
+    while (queue_pop(q, &f, &e)) {
+        Node *node = &st.nodes[e.node];
+        if (node->g != e.g) continue; /* reached again by a shorter path since */
+        int g = e.g, h = e.h;
+        memcpy(child, st.keys + (size_t)e.node * n, n);
+        contract(&is, child, s);
+        far_pairs(&is, s, dbuf, &pairs);
+        int pb = pair_bound(&pairs);
+        if (pb > h) h = pb;
+        /* The colour bound of this state. */
+        npresent = 0;
+        memset(counts, 0, sizeof(counts));
+        for (int w = 0; w < W; w++) {
+            word x = s->reps[w];
+            while (x) {
+                int j = (w << 6) | lowbit(x);
+                x &= x - 1;
+                if (counts[s->color[j]]++ == 0) npresent++;
+            }
+        }
+        int cb = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
+        if (cb > h) h = cb;
+        if (g + h > f) {
+            if (g + h < limit) {
+                node->h = (uint8_t)h;
+                if (!queue_push(q, g + h, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
+            }
+            continue;
+        }
+        /* Expand. */
+        expanded++;
+        if ((expanded & 4095) == 0) {
+            double el = now() - started;
+            if (PyErr_CheckSignals() < 0) {
+                error = 1;
+                goto done;
+            }
+            if (progress != Py_None) {
+                PyObject *r = PyObject_CallFunction(progress, "Lid", expanded, f, el);
+                if (!r) {
+                    error = 1;
+                    goto done;
+                }
+                Py_DECREF(r);
+            }
+            if (max_seconds >= 0 && el > max_seconds) {
+                status = 2;
+                bound = f;
+                goto done;
+            }
+            if (max_bytes >= 0 && (long long)store_bytes(&st) > max_bytes) {
+                status = 2;
+                bound = f;
+                goto done;
+            }
+        }
+        if (max_nodes >= 0 && expanded > max_nodes) {
+            status = 2;
+            bound = f;
+            goto done;
+        }
+        int ng = g + 1, inherited = h - 1, next_f = MAXF;
+        for (int w = 0; w < W; w++) {
+            word x = s->reps[w];
+            while (x) {
+                int r = (w << 6) | lowbit(x);
+                x &= x - 1;
+                /* Neighbours of r grouped by colour. */
+                int ng_colors = 0;
+                for (int v = 0; v < W; v++) {
+                    word y = s->adj[r][v];
+                    while (y) {
+                        int j = (v << 6) | lowbit(y);
+                        y &= y - 1;
+                        uint8_t c = s->color[j];
+                        int k = 0;
+                        while (k < ng_colors && gcolors[k] != c) k++;
+                        if (k == ng_colors) {
+                            gcolors[ng_colors++] = c;
+                            memset(groups[k], 0, W * sizeof(word));
+                            groups[k][r >> 6] |= (word)1 << (r & 63);
+                        }
+                        groups[k][v] |= (word)1 << (j & 63);
+                    }
+                }
+                for (int k = 0; k < ng_colors; k++) {
+                    int c = gcolors[k];
+                    const word *merged = groups[k];
+                    int all = 1;
+                    for (int v = 0; v < W; v++)
+                        if (merged[v] != s->reps[v]) all = 0;
+                    if (all) {
+                        if (goal < 0 || c == goal) {
+                            path = trace(&st, e.node, r, c);
+                            if (!path) error = 1;
+                            status = 0;
+                            goto done;
+                        }
+                        continue;
+                    }
+                    /* The child's bound, before its key is built. */
+                    int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
+                    if (goal < 0 || goal == c ||
+                        (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
+                        left -= 1;
+                    int hc = left > inherited ? left : inherited;
+                    if (ng + hc >= limit) continue;
+                    if (ng + hc <= f) {
+                        int hd = pair_bound_after(&pairs, merged, W);
+                        if (hd > hc) hc = hd;
+                    }
+                    int fc = ng + hc;
+                    if (fc >= limit) continue;
+                    if (fc != f) {
+                        /* Partial expansion: children above f wait for the parent's next turn;
+                         * children below f were made on an earlier turn. */
+                        if (fc > f && fc < next_f) next_f = fc;
+                        continue;
+                    }
+                    memcpy(child, st.keys + (size_t)e.node * n, n);
+                    for (int v = 0; v < W; v++) {
+                        word y = s->members[r][v];
+                        while (y) {
+                            child[(v << 6) | lowbit(y)] = (uint8_t)c;
+                            y &= y - 1;
+                        }
+                    }
+                    uint64_t hk = hash_key(child, (int)n);
+                    int64_t old = store_find(&st, child, hk, &slot);
+                    if (old >= 0 && st.nodes[old].g <= ng) continue;
+                    int64_t k2 = old;
+                    if (k2 < 0) {
+                        k2 = store_add(&st, child, hk, slot);
+                        if (k2 < 0) goto nomem;
+                        node = &st.nodes[e.node]; /* the arena may have moved */
+                    }
+                    st.nodes[k2] = (Node){(int32_t)e.node, (int16_t)r, (uint8_t)c, (uint8_t)ng, (uint8_t)hc};
+                    if (!queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) goto nomem;
+                }
+            }
+        }
+        if (next_f < limit && !queue_push(q, next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
+    }
+    status = 1;
+    goto done;
+nomem:
+    status = 2;
+    bound = f;
+done:
+    store_free(&st);
+    queue_free(q);
+    free(s);
+    free(dbuf);
+    free(child);
+    if (error) {
+        Py_XDECREF(path);
+        return NULL;
+    }
+    if (status == 1 && limit < MAXF - 2) bound = limit;
+    if (!path) {
+        path = Py_None;
+        Py_INCREF(path);
+    }
+    return Py_BuildValue("(iNLi)", status, path, expanded, bound);
+}
+
+static PyMethodDef methods[] = {
+    {"astar", core_astar, METH_VARARGS, "A* over one island (see kamivision/solver/_core.c)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "Compiled A* core of kamivision.", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
