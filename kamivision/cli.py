@@ -14,8 +14,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .board import board_to_dict, read_board
+from .board import board_to_dict, read_board, write_atomic, write_board
 from .errors import KamiError
+from .render import DEFAULT_DEVICE, DEVICES, encode, render
 from .report import format_solution
 from .solver import Solution, solve
 
@@ -90,6 +91,35 @@ def solve_command(
         typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
     else:
         typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
+
+
+@app.command("render")
+def render_command(
+    source: Annotated[Path, typer.Argument(help="A board file (.json).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The screenshot to write (.png or .jpg).")],
+    device: Annotated[str, typer.Option(help=f"Phone layout: {', '.join(DEVICES)}.")] = DEFAULT_DEVICE,
+    seed: Annotated[int, typer.Option(help="Seed of the paper texture and shading.")] = 0,
+    moves: Annotated[Optional[int], typer.Option(min=0, help="Moves-left counter (default: par).")] = None,
+    selected: Annotated[int, typer.Option(min=0, help="Swatch with the folded corner.")] = 0,
+    jpeg_quality: Annotated[Optional[int], typer.Option(min=1, max=100, help="Write JPEG at this quality.")] = None,
+    scale: Annotated[Optional[float], typer.Option(min=0.1, max=4.0, help="Rescale the screenshot.")] = None,
+    truth: Annotated[bool, typer.Option(help="Also write the board file beside it (SHOT.json).")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite existing files.")] = False,
+) -> None:
+    """Draw a board as a realistic phone screenshot."""
+    try:
+        if device not in DEVICES:
+            raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
+        board = read_board(source)
+        image, _ = render(board, device, seed=seed, moves=moves, selected=selected)
+        data = encode(image, output.suffix, jpeg_quality=jpeg_quality, scale=scale)
+        write_atomic(output, data, overwrite=force)
+        if truth:
+            write_board(board, output.with_suffix(".json"), overwrite=force)
+    except KamiError as error:
+        _fail(error)
+        return
+    typer.echo(f"wrote {output}" + (f" and {output.with_suffix('.json')}" if truth else ""))
 
 
 def main() -> None:

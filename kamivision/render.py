@@ -1,0 +1,438 @@
+"""Draw a board as a phone screenshot of KAMI 2 (or KAMI 1 for square boards).
+
+The proportions come from real screenshots (``../shared/data/screenshots``): on 16:9
+phones the board starts at the top of the screen and the footer at ``1.612 W``; on iPhone X
+class phones a status strip of ``0.112 W`` sits above the board, the footer starts at
+``1.7404 W`` with the four buttons in a 2 x 2 block ``0.297 W`` wide, and a home-indicator
+strip of ``0.109 W`` closes the screen.  The lattice follows ``../shared/spec/board-format.md``:
+the board is the screen's width, ``1.6166 W`` tall nominally, with the footer drawn over
+the last row.
+
+The picture is built in layers with numpy: a label image says which cell each pixel
+belongs to; each cell gets its paper colour, a fold shading of its own and the screen's
+light (brighter at the top); paper grain and mottling come from seeded noise; edges are
+darkened faintly between triangles of one colour and more between colours; blank cells
+show the game's pale gradient background.  Everything is deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from .board import TRIANGLE_ASPECT, Board, points_right
+
+# Paper colours seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
+PAPER_COLORS = [
+    "#e7dcc5",  # cream
+    "#e3662c",  # orange
+    "#1e4c54",  # dark teal
+    "#33c4b3",  # turquoise
+    "#c8345f",  # magenta
+    "#e9a23b",  # amber
+    "#2e2b27",  # charcoal
+    "#5b9f77",  # green
+    "#a33a3e",  # red
+    "#f0d889",  # pale yellow
+    "#9fb68d",  # sage
+    "#6a4a7c",  # purple
+    "#3a6fa5",  # blue
+    "#d98fa0",  # pink
+]
+
+FOOTER_RGB = (34, 25, 15)
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A phone screen and the proportions of its layout (fractions of the width)."""
+
+    name: str
+    width: int
+    height: int
+    style: str  # "classic" (16:9, one row of buttons) or "notch" (2 x 2 buttons)
+    top: float = 0.0  # status strip above the board
+    footer_top: float = 1.612
+    footer_bottom: Optional[float] = None  # None: to the bottom of the screen
+    buttons: float = 0.4  # width of the button block
+    nav_bar: str = ""  # "home" (iPhone X indicator) or "android" (three buttons)
+
+
+DEVICES: dict[str, Device] = {
+    d.name: d
+    for d in [
+        Device("iphone-se", 640, 1136, "classic"),
+        Device("iphone-8", 750, 1334, "classic"),
+        Device("iphone-8-plus", 1242, 2208, "classic"),
+        Device("android-1080p", 1080, 1920, "classic"),
+        Device("iphone-x", 1125, 2436, "notch", 0.112, 1.7404, 2.0559, 0.297, "home"),
+        Device("iphone-xr", 828, 1792, "notch", 0.112, 1.7404, 2.0559, 0.297, "home"),
+        Device("android-notch", 1080, 2280, "notch", 0.07, 1.6950, 2.0111, 0.297, "android"),
+    ]
+}
+DEFAULT_DEVICE = "iphone-8"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where things are on a rendered screen, in pixels (``x, y, w, h`` rectangles)."""
+
+    width: int
+    height: int
+    board: tuple[float, float, float, float]  # nominal board: x, y, w, h (h = 1.6166 w)
+    footer: tuple[int, int, int, int]
+    buttons: tuple[int, int, int, int]
+    counter: tuple[int, int, int, int]
+    swatches: tuple[tuple[int, int, int, int], ...]
+    extra: dict = field(default_factory=dict)
+
+
+def hex_to_rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def board_palette(board: Board, seed: int = 0) -> list[str]:
+    """The board's palette, or a seeded choice of KAMI paper colours for its colour ids."""
+    used = max((v for row in board.cells for v in row if v is not None), default=0) + 1
+    if board.palette is not None:
+        return list(board.palette)
+    rng = np.random.default_rng(seed + 7919)
+    order = rng.permutation(len(PAPER_COLORS))
+    return [PAPER_COLORS[i] for i in order[:used]]
+
+
+def layout_for(device: Device, colors: int, lattice: str = "triangle", rows: int = 29, columns: int = 10) -> Layout:
+    w, h = device.width, device.height
+    top = device.top * w
+    footer_top = round(device.footer_top * w)
+    footer_bottom = h if device.footer_bottom is None else round(device.footer_bottom * w)
+    if lattice == "triangle":
+        board = (0.0, top, float(w), w * TRIANGLE_ASPECT)
+    else:
+        cell = min(w / columns, (footer_top - top) / rows)
+        bw, bh = cell * columns, cell * rows
+        board = ((w - bw) / 2, top + (footer_top - top - bh) / 2, bw, bh)
+    bw_px = round(device.buttons * w)
+    buttons = (0, footer_top, bw_px, footer_bottom - footer_top)
+    if device.style == "classic":
+        counter = (round(0.1 * w), footer_top, round(0.1 * w), footer_bottom - footer_top)
+    else:
+        half_w, half_h = bw_px // 2, (footer_bottom - footer_top) // 2
+        counter = (half_w, footer_top + half_h, bw_px - half_w, footer_bottom - footer_top - half_h)
+    edges = np.linspace(bw_px, w, colors + 1).round().astype(int)
+    swatches = tuple(
+        (int(edges[i]), footer_top, int(edges[i + 1] - edges[i]), footer_bottom - footer_top) for i in range(colors)
+    )
+    return Layout(w, h, board, (0, footer_top, w, footer_bottom - footer_top), buttons, counter, swatches)
+
+
+# ------------------------------------------------------------------ noise and light
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
+    """Low-frequency noise in [-1, 1]: a coarse random grid upscaled with cubic interpolation."""
+    gh = max(2, round(cells * h / max(w, 1)))
+    coarse = rng.standard_normal((gh, cells)).astype(np.float32)
+    out = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(out / 2.0, -1.0, 1.0)
+
+
+def _grain(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
+    """Paper grain: fine noise, slightly blurred so it is fibres rather than pixels."""
+    g = rng.standard_normal((h, w)).astype(np.float32)
+    sigma = max(0.5, 0.8 * scale)
+    return cv2.GaussianBlur(g, (0, 0), sigma) * 2.2
+
+
+def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """The pale gradient behind blank cells: pinkish, greenish and lilac corners."""
+    corners = np.array(
+        [
+            [238, 226, 228],  # top left: pink
+            [228, 226, 238],  # top right: lilac
+            [226, 236, 229],  # bottom left: mint
+            [236, 232, 222],  # bottom right: warm
+        ],
+        dtype=np.float32,
+    )
+    corners += rng.uniform(-5, 5, corners.shape).astype(np.float32)
+    rng.shuffle(corners)
+    coarse = corners.reshape(2, 2, 3)
+    return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+# ------------------------------------------------------------------ the board
+
+
+def _cell_polygons(
+    board: Board, box: tuple[float, float, float, float], hidden: bool = True
+) -> list[tuple[int, np.ndarray]]:
+    x0, y0, bw, bh = box
+    out = []
+    # Triangle boards continue beyond rows 0 and 28 under the strips and the footer: the
+    # hidden rows -1 and 29 are drawn as parts of the cells next to them.
+    extra = hidden and board.lattice == "triangle"
+    for r in range(-1 if extra else 0, board.rows + 1 if extra else board.rows):
+        for c in range(board.columns):
+            if board.lattice == "triangle":
+                s = bh / 14.0
+                xa, xb = x0 + c * bw / 10.0, x0 + (c + 1) * bw / 10.0
+                ya, ym, yb = y0 + (r - 1) * s / 2, y0 + r * s / 2, y0 + (r + 1) * s / 2
+                if points_right(r, c):
+                    pts = [(xa, ya), (xa, yb), (xb, ym)]
+                else:
+                    pts = [(xb, ya), (xb, yb), (xa, ym)]
+            else:
+                cw, ch = bw / board.columns, bh / board.rows
+                xa, ya = x0 + c * cw, y0 + r * ch
+                pts = [(xa, ya), (xa + cw, ya), (xa + cw, ya + ch), (xa, ya + ch)]
+            inside = min(max(r, 0), board.rows - 1)
+            out.append((inside * board.columns + c, np.array(pts, dtype=np.float64)))
+    return out
+
+
+def _label_image(board: Board, box, h: int, w: int, ss: int) -> np.ndarray:
+    """Cell index of every pixel (-1 outside the board), drawn at ``ss`` times the size."""
+    labels = np.full((h * ss, w * ss), -1, dtype=np.int32)
+    shift = 4
+    for index, pts in _cell_polygons(board, box):
+        fixed = np.round((pts * ss) * (1 << shift)).astype(np.int32)
+        cv2.fillConvexPoly(labels, fixed, int(index), lineType=cv2.LINE_8, shift=shift)
+    return labels
+
+
+def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.random.Generator) -> None:
+    h, w = img.shape[:2]
+    labels = _label_image(board, box, h, w, 1)
+    n = board.rows * board.columns
+    flat = [v for row in board.cells for v in row]
+    colors = np.array(
+        [hex_to_rgb(palette[v]) if v is not None else (0, 0, 0) for v in flat] + [(0, 0, 0)], dtype=np.float32
+    )
+    blank = np.array([v is None for v in flat] + [True])
+    lab = np.where(labels < 0, n, labels)
+    inside = ~blank[lab]
+    x0, y0, bw, bh = box
+    scale = bw / 750.0
+    # Fold shading: each cell a brightness offset and a gradient of its own.
+    offset = rng.normal(0.0, 0.035, n + 1).astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi, n + 1)
+    strength = rng.uniform(0.0, 0.05, n + 1).astype(np.float32)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx = np.zeros(n + 1, np.float32)
+    cy = np.zeros(n + 1, np.float32)
+    size = bw / 10.0
+    for index, pts in _cell_polygons(board, box, hidden=False):
+        cx[index], cy[index] = pts.mean(axis=0)
+    ux = (np.cos(angle) * strength / size).astype(np.float32)
+    uy = (np.sin(angle) * strength / size).astype(np.float32)
+    fold = offset[lab] + (xs - cx[lab]) * ux[lab] + (ys - cy[lab]) * uy[lab]
+    light = 0.07 * (1.0 - (ys - y0) / bh) - 0.02 + 0.03 * _smooth_noise(rng, h, w, 5)
+    mottle = 0.018 * _smooth_noise(rng, h, w, 40)
+    factor = 1.0 + fold + light + mottle
+    paper = colors[lab] * factor[..., None] + _grain(rng, h, w, scale)[..., None]
+    # Edges: pixels whose right or lower neighbour belongs to another cell (both sides marked).
+    cid = np.array([-1 if v is None else v for v in flat] + [-1])[lab]
+    edge_same = np.zeros((h, w), np.float32)
+    edge_diff = np.zeros((h, w), np.float32)
+    for a_sl, b_sl in (
+        ((slice(None), slice(0, -1)), (slice(None), slice(1, None))),
+        ((slice(0, -1), slice(None)), (slice(1, None), slice(None))),
+    ):
+        differ = lab[a_sl] != lab[b_sl]
+        same_color = differ & (cid[a_sl] == cid[b_sl]) & (cid[a_sl] >= 0)
+        other = (differ & ~same_color).astype(np.float32)
+        same_color = same_color.astype(np.float32)
+        for sl in (a_sl, b_sl):
+            np.maximum(edge_same[sl], same_color, out=edge_same[sl])
+            np.maximum(edge_diff[sl], other, out=edge_diff[sl])
+    k = max(1.0, 0.9 * scale)
+    edge_same = cv2.GaussianBlur(edge_same, (0, 0), k)
+    edge_diff = cv2.GaussianBlur(edge_diff, (0, 0), k)
+    paper *= (1.0 - 0.10 * edge_same - 0.12 * edge_diff)[..., None]
+    # Blank cells: the background, with paper casting a soft shadow on it.
+    back = _background(rng, h, w) + 0.8 * _grain(rng, h, w, scale)[..., None]
+    shade = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 3.0 * max(1.0, scale))
+    back *= (1.0 - 0.10 * shade)[..., None]
+    covered = labels >= 0
+    img[covered & inside] = paper[covered & inside]
+    img[covered & ~inside] = back[covered & ~inside]
+
+
+# ------------------------------------------------------------------ the footer
+
+
+def _font(size: int) -> ImageFont.ImageFont:
+    """Pillow's bundled FreeType font (Aileron, SIL Open Font Licence): no system fonts needed."""
+    return ImageFont.load_default(size=size)
+
+
+def _icon_back(draw: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill) -> None:
+    head = [(cx - 0.42 * u, cy), (cx + 0.02 * u, cy - 0.42 * u), (cx + 0.02 * u, cy + 0.42 * u)]
+    draw.polygon(head, fill=fill)
+    draw.rectangle([cx - 0.05 * u, cy - 0.17 * u, cx + 0.42 * u, cy + 0.17 * u], fill=fill)
+
+
+def _icon_restart(draw: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill) -> None:
+    r = 0.36 * u
+    width = max(2, round(0.07 * u))
+    draw.arc([cx - r, cy - r, cx + r, cy + r], start=-60, end=250, fill=fill, width=width)
+    ang = math.radians(-60)
+    tx, ty = cx + r * math.cos(ang), cy + r * math.sin(ang)
+    a = 0.2 * u
+    draw.polygon([(tx - a, ty - 0.1 * u), (tx + 0.6 * a, ty - 0.3 * u), (tx + 0.45 * a, ty + 0.55 * a)], fill=fill)
+
+
+def _icon_hint(draw: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill) -> None:
+    r = 0.27 * u
+    by = cy - 0.12 * u
+    draw.ellipse([cx - r, by - r, cx + r, by + r], fill=fill)
+    draw.polygon([(cx - 0.6 * r, by + 0.6 * r), (cx + 0.6 * r, by + 0.6 * r), (cx + 0.35 * r, by + 1.45 * r), (cx - 0.35 * r, by + 1.45 * r)], fill=fill)
+    lw = max(2, round(0.05 * u))
+    for k in range(3):
+        y = by + (1.65 + 0.35 * k) * r
+        half = (0.5 - 0.1 * k) * r
+        draw.line([(cx - half, y), (cx + half, y)], fill=fill, width=lw)
+
+
+def _draw_footer(
+    img: np.ndarray,
+    layout: Layout,
+    device: Device,
+    palette: list[str],
+    moves: Optional[int],
+    selected: Optional[int],
+    rng: np.random.Generator,
+) -> None:
+    h, w = img.shape[:2]
+    fx, fy, fw, fh = layout.footer
+    scale = w / 750.0
+    region = img[fy : fy + fh, fx : fx + fw]
+    region[:] = np.array(FOOTER_RGB, np.float32) + 1.2 * _grain(rng, fh, fw, scale)[..., None]
+    for i, (sx, sy, sw, sh) in enumerate(layout.swatches):
+        base = np.array(hex_to_rgb(palette[i]), np.float32)
+        grad = 1.0 + 0.03 * np.linspace(1, -1, sh, dtype=np.float32)[:, None]
+        mottle = 1.0 + 0.015 * _smooth_noise(rng, sh, sw, 6)
+        img[sy : sy + sh, sx : sx + sw] = base * (grad * mottle)[..., None] + _grain(rng, sh, sw, scale)[..., None]
+    pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(pil)
+    white = (238, 236, 230)
+    line = max(1, round(1.5 * scale))
+    bx, by, bw, bh = layout.buttons
+    if device.style == "classic":
+        cells = [(bx + k * bw / 4, by, bw / 4, bh) for k in range(4)]
+        for k in range(1, 5):
+            x = round(bx + k * bw / 4)
+            draw.line([(x, by), (x, by + bh)], fill=(205, 200, 192), width=line)
+        back, counter, restart, hint = cells
+    else:
+        hw, hh = bw / 2, bh / 2
+        restart, hint = (bx, by, hw, hh), (bx + hw, by, hw, hh)
+        back, counter = (bx, by + hh, hw, hh), (bx + hw, by + hh, hw, hh)
+        draw.line([(bx + hw, by), (bx + hw, by + bh)], fill=(205, 200, 192), width=line)
+        draw.line([(bx, by + hh), (bx + bw, by + hh)], fill=(205, 200, 192), width=line)
+    u = min(bw / (4 if device.style == "classic" else 2), bh / (1 if device.style == "classic" else 2))
+    for (x, y, cw, ch), icon in ((back, _icon_back), (restart, _icon_restart), (hint, _icon_hint)):
+        icon(draw, x + cw / 2, y + ch / 2, 0.75 * u, white)
+    if moves is not None:
+        x, y, cw, ch = counter
+        font = _font(max(8, round(0.36 * u)))
+        draw.text((x + cw / 2, y + ch / 2), str(moves), fill=white, font=font, anchor="mm")
+    if selected is not None and 0 <= selected < len(layout.swatches):
+        sx, sy, sw, sh = layout.swatches[selected]
+        f = 0.3 * min(sw, sh)
+        x1 = sx + sw
+        draw.polygon([(x1 - f, sy), (x1, sy), (x1, sy + f)], fill=(236, 233, 226))
+        draw.polygon([(x1 - f, sy), (x1, sy + f), (x1 - f, sy + f)], fill=(225, 172, 140))
+        draw.line([(x1 - f, sy), (x1, sy + f)], fill=(245, 222, 205), width=max(1, line))
+    img[:] = np.asarray(pil, dtype=np.float32)
+
+
+def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random.Generator) -> None:
+    h, w = img.shape[:2]
+    top = round(device.top * w)
+    if top:
+        strip = _background(rng, top, w) * 0.2 + np.array([232, 232, 234], np.float32) * 0.8
+        img[:top] = strip
+        if device.nav_bar == "android":
+            img[:top] = np.array([30, 30, 32], np.float32)
+    bottom = layout.footer[1] + layout.footer[3]
+    if bottom < h:
+        if device.nav_bar == "android":
+            img[bottom:] = np.array([8, 8, 8], np.float32)
+            cy, u = (bottom + h) / 2, (h - bottom)
+            pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+            d = ImageDraw.Draw(pil)
+            gray = (200, 200, 200)
+            for k, cx in enumerate((w * 0.25, w * 0.5, w * 0.75)):
+                r = 0.18 * u
+                if k == 0:
+                    d.polygon([(cx - r, cy), (cx + r * 0.7, cy - r), (cx + r * 0.7, cy + r)], outline=gray, width=2)
+                elif k == 1:
+                    d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=gray, width=2)
+                else:
+                    d.rectangle([cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8], outline=gray, width=2)
+            img[:] = np.asarray(pil, dtype=np.float32)
+        else:
+            img[bottom:] = _background(rng, h - bottom, w)
+            bar_w, bar_h = 0.36 * w, max(3, round(0.012 * w))
+            cy = (bottom + h) / 2 + 0.1 * (h - bottom)
+            cv2.rectangle(
+                img,
+                (round(w / 2 - bar_w / 2), round(cy - bar_h / 2)),
+                (round(w / 2 + bar_w / 2), round(cy + bar_h / 2)),
+                (12, 12, 12),
+                thickness=-1,
+                lineType=cv2.LINE_AA,
+            )
+
+
+# ------------------------------------------------------------------ the screen
+
+
+def render(
+    board: Board,
+    device: str | Device = DEFAULT_DEVICE,
+    seed: int = 0,
+    moves: Optional[int] = None,
+    selected: Optional[int] = 0,
+    palette: Optional[Sequence[str]] = None,
+) -> tuple[np.ndarray, Layout]:
+    """The screenshot (RGB, uint8) of ``board`` on ``device`` and where things are on it.
+
+    ``moves`` is the number shown on the moves-left counter (default: the board's par,
+    none when unknown); ``selected`` the swatch with the folded corner (None for none).
+    """
+    dev = DEVICES[device] if isinstance(device, str) else device
+    colors = list(palette) if palette is not None else board_palette(board, seed)
+    rng = np.random.default_rng(seed)
+    layout = layout_for(dev, len(colors), board.lattice, board.rows, board.columns)
+    img = _background(rng, dev.height, dev.width)
+    _draw_board(img, board, layout.board, colors, rng)
+    _draw_strips(img, layout, dev, rng)
+    if moves is None:
+        moves = board.par
+    _draw_footer(img, layout, dev, colors, moves, selected, rng)
+    out = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+    return out, layout
+
+
+def encode(image: np.ndarray, path_suffix: str, jpeg_quality: Optional[int] = None, scale: Optional[float] = None) -> bytes:
+    """The image as file bytes: PNG, or JPEG at ``jpeg_quality``; optionally rescaled first,
+    as real screenshots are when shared."""
+    if scale is not None and scale != 1.0:
+        h, w = image.shape[:2]
+        image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    pil = Image.fromarray(image)
+    buf = io.BytesIO()
+    if jpeg_quality is not None or path_suffix.lower() in (".jpg", ".jpeg"):
+        pil.save(buf, format="JPEG", quality=jpeg_quality or 90)
+    else:
+        pil.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
