@@ -320,9 +320,16 @@ def dump_board(board: Board) -> str:
     """Board file text: one row of cells per line, so files stay readable and diff well."""
     obj = board_to_dict(board)
     cells = obj.pop("cells")
+    source = obj.pop("source", None)
     head = json.dumps(obj, indent=1)
     rows = ",\n".join("  " + json.dumps(row) for row in cells)
-    return head[:-2] + ',\n "cells": [\n' + rows + "\n ]\n}\n"
+    text = head[:-2] + ',\n "cells": [\n' + rows + "\n ]"
+    if isinstance(source, dict):  # a reader's source block: one line per entry
+        entries = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in source.items())
+        text += ',\n "source": {\n' + entries + "\n }"
+    elif source is not None:
+        text += ',\n "source": ' + json.dumps(source)
+    return text + "\n}\n"
 
 
 def read_board(path: str | os.PathLike) -> Board:

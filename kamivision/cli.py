@@ -16,6 +16,7 @@ import typer
 
 from .board import board_to_dict, read_board, write_atomic, write_board
 from .errors import KamiError
+from .recognize import board_with_source, recognize_file
 from .render import DEFAULT_DEVICE, DEVICES, encode, render
 from .report import format_solution
 from .solver import Solution, solve
@@ -120,6 +121,32 @@ def render_command(
         _fail(error)
         return
     typer.echo(f"wrote {output}" + (f" and {output.with_suffix('.json')}" if truth else ""))
+
+
+@app.command("export")
+def export_command(
+    shot: Annotated[Path, typer.Argument(help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The board file to write (.json).")],
+    force: Annotated[bool, typer.Option(help="Overwrite an existing board file.")] = False,
+) -> None:
+    """Read the board in a screenshot and write it as a board file."""
+    try:
+        recognition = recognize_file(shot)
+        write_board(board_with_source(recognition, str(shot)), output, overwrite=force)
+    except KamiError as error:
+        _fail(error)
+        return
+    board = recognition.board
+    par = f"par {board.par}" if board.par is not None else "par not read"
+    typer.echo(f"wrote {output}: {len(board.palette or [])} colours, {par}, {_uncertain_note(recognition)}")
+
+
+def _uncertain_note(recognition) -> str:
+    cells = recognition.uncertain
+    if not cells:
+        return "every cell read with confidence"
+    shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
+    return f"{len(cells)} uncertain cell(s): {shown}; check them with 'kamivision review'"
 
 
 def main() -> None:

@@ -327,7 +327,7 @@ def _draw_footer(
     bx, by, bw, bh = layout.buttons
     if device.style == "classic":
         cells = [(bx + k * bw / 4, by, bw / 4, bh) for k in range(4)]
-        for k in range(1, 5):
+        for k in range(1, 4):
             x = round(bx + k * bw / 4)
             draw.line([(x, by), (x, by + bh)], fill=(205, 200, 192), width=line)
         back, counter, restart, hint = cells

@@ -1,0 +1,96 @@
+"""Recognition against screenshots with known answers; prints a table and totals.
+
+    python benchmarks/recognition.py ../shared/data/screenshots
+
+``DIR/truth.json`` lists ``screenshots``: ``file``, ``par`` and, when known, ``board`` (a
+board file, relative to DIR).  Cells wrong are counted up to a one-to-one renaming of the
+colours (blank cells must match exactly); the palette size is checked against the colours
+the true board uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from itertools import permutations
+from pathlib import Path
+
+from kamivision.board import read_board
+from kamivision.errors import KamiError
+from kamivision.recognize import recognize_file
+
+
+def cells_wrong(found, truth) -> int:
+    """Cells that differ under the best one-to-one renaming of colour ids (blanks exact)."""
+    ours = [v for row in found.cells for v in row]
+    theirs = [v for row in truth.cells for v in row]
+    if len(ours) != len(theirs):
+        return len(theirs)
+    a = sorted({v for v in ours if v is not None})
+    b = sorted({v for v in theirs if v is not None})
+    best = len(theirs)
+    pad = a + [None] * max(0, len(b) - len(a))
+    for perm in permutations(pad, len(b)) if len(b) <= 8 else [tuple(pad[: len(b)])]:
+        mapping = dict(zip(b, perm))
+        wrong = sum((t is None) != (o is None) or (t is not None and mapping[t] != o) for o, t in zip(ours, theirs))
+        best = min(best, wrong)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", type=Path)
+    args = parser.parse_args()
+    entries = json.loads((args.folder / "truth.json").read_text())["screenshots"]
+    header = f"{'screenshot':<44} {'size':>9} {'layout':>6} {'wrong':>5} {'uncertain':>9} {'palette':>7} {'par':>7} {'ms':>6}"
+    print(header)
+    print("-" * len(header))
+    times, boards, wrong_total, perfect, palette_ok, par_ok, failed = [], 0, 0, 0, 0, 0, 0
+    for entry in entries:
+        path = args.folder / entry["file"]
+        try:
+            rec = recognize_file(path)
+        except KamiError as error:
+            print(f"{entry['file']:<44} FAILED: {error}")
+            failed += 1
+            continue
+        times.append(rec.milliseconds)
+        wrong = "-"
+        pal = "?"
+        if entry.get("board"):
+            truth = read_board(args.folder / entry["board"])
+            wrong_n = cells_wrong(rec.board, truth)
+            wrong = str(wrong_n)
+            boards += 1
+            wrong_total += wrong_n
+            perfect += wrong_n == 0
+            used = len({v for row in truth.cells for v in row if v is not None})
+            pal_right = used == len(rec.board.palette or [])
+            palette_ok += pal_right
+            pal = "ok" if pal_right else f"{len(rec.board.palette or [])}!={used}"
+        else:
+            palette_ok += 1  # no truth board: counted by the par check only
+            pal = "n/a"
+        par_right = rec.board.par == entry.get("par")
+        par_ok += par_right
+        par = "ok" if par_right else f"{rec.board.par}!={entry.get('par')}"
+        size = f"{rec.layout.width}x{rec.layout.height}"
+        print(
+            f"{entry['file']:<44} {size:>9} {rec.layout.name:>6} {wrong:>5} {len(rec.uncertain):>9} "
+            f"{pal:>7} {par:>7} {rec.milliseconds:>6.0f}",
+            flush=True,
+        )
+    print("-" * len(header))
+    median = statistics.median(times) if times else float("nan")
+    print(
+        f"{len(entries)} screenshots ({failed} failed): {perfect}/{boards} boards with 0 cells wrong "
+        f"({wrong_total} cells wrong in all); palette size right on {palette_ok - (len(entries) - boards - failed)}/{boards} "
+        f"with a truth board; par right on {par_ok}/{len(entries)}; median {median:.0f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
