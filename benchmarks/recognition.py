@@ -14,29 +14,11 @@ import argparse
 import json
 import statistics
 import sys
-from itertools import permutations
 from pathlib import Path
 
-from kamivision.board import read_board
+from kamivision.board import cells_differing, read_board
 from kamivision.errors import KamiError
 from kamivision.recognize import recognize_file
-
-
-def cells_wrong(found, truth) -> int:
-    """Cells that differ under the best one-to-one renaming of colour ids (blanks exact)."""
-    ours = [v for row in found.cells for v in row]
-    theirs = [v for row in truth.cells for v in row]
-    if len(ours) != len(theirs):
-        return len(theirs)
-    a = sorted({v for v in ours if v is not None})
-    b = sorted({v for v in theirs if v is not None})
-    best = len(theirs)
-    pad = a + [None] * max(0, len(b) - len(a))
-    for perm in permutations(pad, len(b)) if len(b) <= 8 else [tuple(pad[: len(b)])]:
-        mapping = dict(zip(b, perm))
-        wrong = sum((t is None) != (o is None) or (t is not None and mapping[t] != o) for o, t in zip(ours, theirs))
-        best = min(best, wrong)
-    return best
 
 
 def main() -> int:
@@ -61,7 +43,7 @@ def main() -> int:
         pal = "?"
         if entry.get("board"):
             truth = read_board(args.folder / entry["board"])
-            wrong_n = cells_wrong(rec.board, truth)
+            wrong_n = cells_differing(rec.board, truth)
             wrong = str(wrong_n)
             boards += 1
             wrong_total += wrong_n

@@ -423,3 +423,30 @@ def parse_board(text: str, lattice: str = "triangle", **kwargs: Any) -> Board:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     grid = [[None if ch == "." else LETTERS.index(ch) for ch in line] for line in lines]
     return make_board(grid, lattice=lattice, **kwargs)
+
+
+def cells_differing(found: Board, truth: Board) -> int:
+    """How many cells of ``found`` differ from ``truth`` under the best one-to-one renaming
+    of colour ids (the spec's "comparing two boards"); blank cells must match exactly.
+    Boards of different shapes differ in every cell.  The renaming is an assignment problem
+    on the table of agreeing cells (SciPy's Hungarian method)."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    if (found.rows, found.columns, found.lattice) != (truth.rows, truth.columns, truth.lattice):
+        return found.rows * found.columns if found.rows * found.columns > truth.rows * truth.columns else truth.rows * truth.columns
+    ours = [v for row in found.cells for v in row]
+    theirs = [v for row in truth.cells for v in row]
+    a = sorted({v for v in ours if v is not None})
+    b = sorted({v for v in theirs if v is not None})
+    agree = np.zeros((len(a), len(b)), dtype=np.int64)
+    ia, ib = {v: i for i, v in enumerate(a)}, {v: i for i, v in enumerate(b)}
+    for o, t in zip(ours, theirs):
+        if o is not None and t is not None:
+            agree[ia[o], ib[t]] += 1
+    matched = 0
+    if agree.size:
+        rows, cols = linear_sum_assignment(agree, maximize=True)
+        matched = int(agree[rows, cols].sum())
+    both_blank = sum(o is None and t is None for o, t in zip(ours, theirs))
+    return len(theirs) - matched - both_blank

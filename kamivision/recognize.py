@@ -35,6 +35,8 @@ from .errors import ImageError
 ROWS, COLUMNS = 29, 10
 MAX_PIXELS = 40_000_000  # decompression-bomb guard: larger images are refused
 MIN_WIDTH = 200
+BOARD_ABOVE_16_9 = 1.612  # footer top minus board top, in screen widths (real screenshots)
+BOARD_ABOVE_NOTCH = 1.6284
 
 # ------------------------------------------------------------------ reading images
 
@@ -115,7 +117,29 @@ def _is_footer_dark(rgb: np.ndarray) -> np.ndarray:
     """Pixels of the footer's dark brown: dark, and warm (red >= blue)."""
     r, g, b = (rgb[..., k].astype(np.int16) for k in range(3))
     value = np.maximum(np.maximum(r, g), b)
-    return (value < 70) & (r + 6 >= b)
+    return (value < 75) & (r >= b + 8)  # brown, unlike black system bars or grey paper
+
+
+def _count_swatches(columns: np.ndarray) -> int:
+    """How many equal-width swatches the palette's column colours show: the fewest equal
+    segments that are each uniform inside, with every neighbouring pair distinct."""
+    span = len(columns)
+    for n in range(1, 11):
+        cuts = np.linspace(0, span, n + 1)
+        colors, uniform = [], True
+        for i in range(n):
+            a, b = cuts[i], cuts[i + 1]
+            inner = columns[int(a + 0.15 * (b - a)) : int(np.ceil(b - 0.15 * (b - a)))]
+            if len(inner) == 0:
+                return max(1, n - 1)
+            color = np.median(inner, axis=0)
+            if np.percentile(np.abs(inner - color).sum(axis=1), 90) > 12.0:
+                uniform = False
+                break
+            colors.append(color)
+        if uniform and all(np.abs(colors[i] - colors[i + 1]).sum() > 8.0 for i in range(n - 1)):
+            return n
+    return 0
 
 
 def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
@@ -186,10 +210,7 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
     start = swatches[0][0]
     if lines:
         start = round(lines[-1] + lines[0])
-    span = w - start
-    inside = [b - a for a, b in swatches if a >= start - 3 and b - a >= 0.07 * w]
-    typical = float(np.median(inside)) if inside else float(span)
-    count = max(1, round(span / typical))
+    count = _count_swatches(columns[start:])
     if not 1 <= count <= 10 or not (0.2 * w <= start <= 0.5 * w):
         raise ImageError(f"{origin}: the footer does not look like KAMI's (palette from x={start}, {count} swatches)")
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
@@ -197,11 +218,16 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), fh) for i in range(count)
     )
     name = "notch" if fh > 0.24 * w else "16:9"
-    # The board: below the status strip when there is one (a strong edge in the top 15 %).
-    board_top = 0
-    head = [y for y in _edge_rows(edges, 0.85) if y < 0.15 * w]
+    # The board ends under the footer: 1.612 w above it on 16:9 phones, 1.6284 w on phones
+    # with the 2 x 2 block (their board shows a little more of the last row).  A status
+    # strip's lower edge near that estimate marks the board's top exactly; a blank top row
+    # can hide it, and the lattice fit absorbs the rest.
+    board_top = max(0, round(footer_top - (BOARD_ABOVE_NOTCH if name == "notch" else BOARD_ABOVE_16_9) * w))
+    head = [y for y in _edge_rows(edges, 0.85) if abs(y - board_top) < 0.02 * w]
     if head:
         board_top = head[-1]
+    if board_top < 0.01 * w:
+        board_top = 0
     box = (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT)
     return ScreenLayout(
         name, w, h, box, (board_top, footer_top), (0, footer_top, w, fh), (0, footer_top, start, fh), swatch_rects
@@ -514,7 +540,7 @@ def read_par(rgb: np.ndarray, layout: ScreenLayout) -> tuple[Optional[int], floa
     glyphs = [
         i
         for i in range(1, count)
-        if stats[i, cv2.CC_STAT_HEIGHT] >= 0.25 * patch.shape[0] and stats[i, cv2.CC_STAT_AREA] >= 6
+        if stats[i, cv2.CC_STAT_HEIGHT] >= 0.15 * patch.shape[0] and stats[i, cv2.CC_STAT_AREA] >= 6
     ]
     if not 1 <= len(glyphs) <= 2:
         return None, 0.0

@@ -144,10 +144,13 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.nd
 
 
 def _grain(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
-    """Paper grain: fine noise, slightly blurred so it is fibres rather than pixels."""
-    g = rng.standard_normal((h, w)).astype(np.float32)
-    sigma = max(0.5, 0.8 * scale)
-    return cv2.GaussianBlur(g, (0, 0), sigma) * 2.2
+    """Paper grain in grey levels: fibres (fine noise, slightly blurred), mottling a few pixels
+    across, and sparse darker specks, as in close-ups of real screenshots."""
+    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), max(0.5, 0.7 * scale))
+    blobs = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), max(1.0, 2.2 * scale))
+    specks = (rng.random((h, w)) < 0.004).astype(np.float32)
+    specks = cv2.GaussianBlur(specks, (0, 0), max(0.6, 0.8 * scale))
+    return 3.2 * fine + 9.0 * blobs - 25.0 * specks
 
 
 def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -252,12 +255,15 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
         for sl in (a_sl, b_sl):
             np.maximum(edge_same[sl], same_color, out=edge_same[sl])
             np.maximum(edge_diff[sl], other, out=edge_diff[sl])
-    k = max(1.0, 0.9 * scale)
+    # Creases between triangles of one colour are thin dark lines; colour boundaries are
+    # clean cuts, softened by antialiasing.
+    k = max(0.5, 0.5 * scale)
     edge_same = cv2.GaussianBlur(edge_same, (0, 0), k)
     edge_diff = cv2.GaussianBlur(edge_diff, (0, 0), k)
-    paper *= (1.0 - 0.10 * edge_same - 0.12 * edge_diff)[..., None]
+    paper *= (1.0 - 0.11 * edge_same - 0.04 * edge_diff)[..., None]
+    paper = cv2.GaussianBlur(paper, (0, 0), 0.6)
     # Blank cells: the background, with paper casting a soft shadow on it.
-    back = _background(rng, h, w) + 0.8 * _grain(rng, h, w, scale)[..., None]
+    back = _background(rng, h, w) + 0.08 * _grain(rng, h, w, scale)[..., None]
     shade = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 3.0 * max(1.0, scale))
     back *= (1.0 - 0.10 * shade)[..., None]
     covered = labels >= 0
@@ -314,12 +320,12 @@ def _draw_footer(
     fx, fy, fw, fh = layout.footer
     scale = w / 750.0
     region = img[fy : fy + fh, fx : fx + fw]
-    region[:] = np.array(FOOTER_RGB, np.float32) + 1.2 * _grain(rng, fh, fw, scale)[..., None]
+    region[:] = np.array(FOOTER_RGB, np.float32) + 0.4 * _grain(rng, fh, fw, scale)[..., None]
     for i, (sx, sy, sw, sh) in enumerate(layout.swatches):
         base = np.array(hex_to_rgb(palette[i]), np.float32)
         grad = 1.0 + 0.03 * np.linspace(1, -1, sh, dtype=np.float32)[:, None]
         mottle = 1.0 + 0.015 * _smooth_noise(rng, sh, sw, 6)
-        img[sy : sy + sh, sx : sx + sw] = base * (grad * mottle)[..., None] + _grain(rng, sh, sw, scale)[..., None]
+        img[sy : sy + sh, sx : sx + sw] = base * (grad * mottle)[..., None] + 0.8 * _grain(rng, sh, sw, scale)[..., None]
     pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
     draw = ImageDraw.Draw(pil)
     white = (238, 236, 230)
@@ -342,7 +348,7 @@ def _draw_footer(
         icon(draw, x + cw / 2, y + ch / 2, 0.75 * u, white)
     if moves is not None:
         x, y, cw, ch = counter
-        font = _font(max(8, round(0.36 * u)))
+        font = _font(max(8, round(0.42 * u)))
         draw.text((x + cw / 2, y + ch / 2), str(moves), fill=white, font=font, anchor="mm")
     if selected is not None and 0 <= selected < len(layout.swatches):
         sx, sy, sw, sh = layout.swatches[selected]

@@ -71,3 +71,25 @@ def bfs_optimum(board: Board, limit: int = 12) -> Optional[int]:
                 depth[child] = d + 1
                 queue.append(child)
     return None
+
+
+def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par: int | None = None) -> Board:
+    """A 29 x 10 triangle board shaped like KAMI levels: stripes and patches of colour that
+    run down the board, every colour used, and optionally a blank outline (the level's
+    background showing at the sides and the top)."""
+    while True:
+        grid = [[rng.randrange(colors) for _ in range(10)] for _ in range(29)]
+        for _ in range(3):
+            for r in range(1, 29):
+                for c in range(10):
+                    if rng.random() < 0.6:
+                        grid[r][c] = grid[r - 1][c]
+        if blank_outline:
+            left = rng.randint(0, 3)
+            for r in range(29):
+                for c in range(10):
+                    if c < left or r < 2 or (r > 25 and c > 7):
+                        grid[r][c] = None
+        used = sorted({v for row in grid for v in row if v is not None})
+        if len(used) == colors:
+            return make_board(grid, lattice="triangle", par=par)

@@ -1,0 +1,106 @@
+import io
+import json
+import random
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from kamivision.board import cells_differing, read_board
+from kamivision.errors import ImageError
+from kamivision.recognize import load_image, recognize, recognize_file
+from kamivision.render import DEVICES, encode, render
+
+from .boards import random_kami_board
+from .conftest import shared_path
+
+# (JPEG quality, scale) as screenshots arrive after sharing: untouched, recompressed, shrunk.
+VARIANTS = [(None, None), (70, 0.75)]
+
+
+def as_received(image, quality, scale):
+    data = encode(image, ".png", jpeg_quality=quality, scale=scale)
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+@pytest.mark.parametrize("device", sorted(DEVICES))
+@pytest.mark.parametrize("quality,scale", VARIANTS)
+def test_renders_are_read_exactly_on_every_device(device, quality, scale):
+    rng = random.Random(f"{device}{quality}")
+    for trial, colors in enumerate((2, 5)):
+        board = random_kami_board(rng, colors, blank_outline=trial == 1, par=rng.randint(1, 17))
+        image, _ = render(board, device, seed=trial + 11, selected=rng.randrange(colors))
+        found = recognize(as_received(image, quality, scale), device)
+        assert cells_differing(found.board, board) == 0, f"\n{board}\n\n{found.board}"
+        assert len(found.board.palette) == colors
+        assert found.board.par == board.par
+        assert found.confidence.shape == (29, 10)
+
+
+def test_confidence_is_low_where_a_cell_was_tampered_with():
+    rng = random.Random(3)
+    board = random_kami_board(rng, 3, blank_outline=False, par=4)
+    image, layout = render(board, "iphone-8", seed=2)
+    # Paint the middle of cell (10, 4) half-way between two palette colours.
+    x0, y0, bw, bh = layout.board
+    x, y = int(4.5 * bw / 10), int(10 * bh / 28)
+    a, b = image[int(bh * 0.05), 5].astype(int), image[int(bh * 0.95), int(bw) - 5].astype(int)
+    image = image.copy()
+    image[y - 12 : y + 12, x - 10 : x + 10] = ((a + b) // 2).astype(np.uint8)
+    found = recognize(image)
+    assert found.confidence[10, 4] < found.confidence.mean()
+
+
+def write_bytes(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_bad_inputs_fail_with_one_line_naming_the_file(tmp_path):
+    png = io.BytesIO()
+    Image.new("RGB", (750, 1334), (255, 255, 255)).save(png, format="PNG")
+    noise = io.BytesIO()
+    Image.fromarray(np.random.default_rng(1).integers(0, 255, (1334, 750, 3), dtype=np.uint8)).save(noise, "PNG")
+    tiny = io.BytesIO()
+    Image.new("RGB", (40, 60)).save(tiny, format="PNG")
+    cases = {
+        "notes.png": (b"these are not pixels", "not an image"),
+        "cut.png": (png.getvalue()[:200], ""),
+        "white.png": (png.getvalue(), "no KAMI footer"),
+        "noise.png": (noise.getvalue(), "no KAMI footer"),
+        "tiny.png": (tiny.getvalue(), "too small"),
+    }
+    for name, (data, words) in cases.items():
+        path = write_bytes(tmp_path, name, data)
+        with pytest.raises(ImageError) as info:
+            recognize_file(path)
+        message = str(info.value)
+        assert message.startswith(str(path)) and "\n" not in message and words in message
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "absent.png")
+
+
+def test_decompression_bombs_are_refused(tmp_path):
+    bomb = io.BytesIO()
+    Image.new("L", (8000, 6000)).save(bomb, format="PNG")
+    path = write_bytes(tmp_path, "bomb.png", bomb.getvalue())
+    with pytest.raises(ImageError, match="too large"):
+        load_image(path)
+
+
+def test_real_screenshots_are_read_exactly():
+    """All real screenshots with a truth board: 0 cells wrong, palette size and par right."""
+    folder = shared_path("data", "screenshots")
+    entries = json.loads((folder / "truth.json").read_text())["screenshots"]
+    wrong = {}
+    for entry in entries:
+        found = recognize_file(folder / entry["file"])
+        assert found.board.par == entry["par"], entry["file"]
+        if entry.get("board"):
+            truth = read_board(folder / entry["board"])
+            used = len({v for row in truth.cells for v in row if v is not None})
+            assert len(found.board.palette) == used, entry["file"]
+            if cells_differing(found.board, truth):
+                wrong[entry["file"]] = cells_differing(found.board, truth)
+    assert not wrong

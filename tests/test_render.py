@@ -1,0 +1,87 @@
+import random
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from kamivision.board import parse_board, points_right, read_board, triangle_centroid, write_board
+from kamivision.cli import app
+from kamivision.render import DEVICES, board_palette, hex_to_rgb, render
+
+from .boards import random_kami_board
+
+
+def centroid_patch(image, layout, r, c, board):
+    """The median colour of a small patch inside cell (r, c), on its visible part."""
+    x0, y0, bw, bh = layout.board
+    x, y = triangle_centroid(r, c, bw, bh)
+    s = bh / 14.0
+    if r == 0:
+        y += s / 6
+    elif r == board.rows - 1:
+        y -= s / 6
+    # Keep the patch in the fat part of the triangle, near its vertical edge.
+    x += (-1 if points_right(r, c) else 1) * bw / 120.0
+    x, y = int(round(x0 + x)), int(round(y0 + y))
+    k = max(1, int(bw / 200))
+    return np.median(image[y - k : y + k + 1, x - k : x + k + 1].reshape(-1, 3), axis=0)
+
+
+HAND_MADE = parse_board(
+    "\n".join(["..abbbbc..", ".aabbbccc.", "aaabbbcccc"] * 9 + ["aaaabbcccc", ".aaabbbcc."]),
+    lattice="triangle",
+    par=2,
+)
+
+
+@pytest.mark.parametrize("device", sorted(DEVICES))
+def test_every_cell_is_drawn_in_its_colour(device):
+    rng = random.Random(hash(device) & 0xFFFF)
+    for board in (HAND_MADE, random_kami_board(rng, 5, blank_outline=True, par=9)):
+        image, layout = render(board, device, seed=3)
+        assert image.shape == (DEVICES[device].height, DEVICES[device].width, 3)
+        palette = np.array([hex_to_rgb(c) for c in board_palette(board, 3)], float)
+        for r in range(board.rows):
+            for c in range(board.columns):
+                patch = centroid_patch(image, layout, r, c, board)
+                value = board.cells[r][c]
+                if value is None:
+                    assert patch.min() > 190, f"blank cell ({r},{c}) drawn as {patch}"
+                else:
+                    nearest = int(np.linalg.norm(palette - patch, axis=1).argmin())
+                    assert nearest == value, f"cell ({r},{c}) of colour {value} drawn as {patch}"
+
+
+def test_render_is_deterministic_for_a_seed():
+    a, _ = render(HAND_MADE, "iphone-se", seed=5)
+    b, _ = render(HAND_MADE, "iphone-se", seed=5)
+    c, _ = render(HAND_MADE, "iphone-se", seed=6)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_square_boards_render_in_kami1_style():
+    board = parse_board("\n".join(["aabbccdd"] * 6 + ["ddccbbaa"] * 6), lattice="square")
+    image, layout = render(board, "iphone-8", seed=1)
+    x0, y0, bw, bh = layout.board
+    palette = np.array([hex_to_rgb(c) for c in board_palette(board, 1)], float)
+    for r in range(board.rows):
+        for c in range(board.columns):
+            x = int(x0 + (c + 0.5) * bw / board.columns)
+            y = int(y0 + (r + 0.5) * bh / board.rows)
+            patch = np.median(image[y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3), axis=0)
+            assert int(np.linalg.norm(palette - patch, axis=1).argmin()) == board.cells[r][c]
+
+
+def test_render_command_writes_the_image_and_its_truth(tmp_path):
+    source = write_board(HAND_MADE, tmp_path / "level.json")
+    out = tmp_path / "shot.png"
+    runner = CliRunner()
+    result = runner.invoke(app, ["render", str(source), "-o", str(out), "--device", "iphone-x", "--truth"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert read_board(tmp_path / "shot.json").cells == HAND_MADE.cells
+    again = runner.invoke(app, ["render", str(source), "-o", str(out)])
+    assert again.exit_code == 1 and "already exists" in again.stderr
+    unknown = runner.invoke(app, ["render", str(source), "-o", str(tmp_path / "x.png"), "--device", "nokia"])
+    assert unknown.exit_code == 1 and "unknown device" in unknown.stderr
