@@ -170,6 +170,11 @@ def lattice_neighbors(lattice: str, rows: int, columns: int, cell: Cell) -> list
     return out
 
 
+def hex_to_rgb(color: str) -> tuple[int, int, int]:
+    """``'#rrggbb'`` as an ``(r, g, b)`` tuple of ints."""
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
 def points_right(row: int, column: int) -> bool:
     """Triangle ``(row, column)`` points right when ``row + column`` is even (the spec's convention)."""
     return (row + column) % 2 == 0
@@ -366,6 +371,10 @@ def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) 
         raise OutputExistsError(f"{path}: folder {directory} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); give it the usual mode under the umask.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -16,6 +16,8 @@ import typer
 
 from .board import board_to_dict, read_board, write_atomic, write_board
 from .errors import KamiError
+from .overlay import gif_bytes, png_bytes
+from .pipeline import default_output, solve_screenshot
 from .recognize import board_with_source, recognize_file
 from .render import DEFAULT_DEVICE, DEVICES, encode, render
 from .report import format_solution
@@ -67,9 +69,17 @@ def solution_to_json(board_obj: dict, solution: Solution) -> dict:
     }
 
 
+BOARD_SUFFIXES = {".json"}
+
+
 @app.command("solve")
 def solve_command(
-    source: Annotated[Path, typer.Argument(help="A board file (.json).")],
+    source: Annotated[Path, typer.Argument(help="A board file (.json) or a KAMI 2 screenshot.")],
+    output: Annotated[
+        Optional[Path], typer.Option("-o", "--output", help="Where to write the overlay (default SHOT-solution.png).")
+    ] = None,
+    steps: Annotated[Optional[Path], typer.Option(help="Write one picture per move into this folder.")] = None,
+    gif: Annotated[Optional[Path], typer.Option(help="Write an animated GIF of the moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
     max_seconds: Annotated[
         Optional[float], typer.Option(min=0.0, help="Stop after this many seconds with the best found.")
@@ -77,21 +87,70 @@ def solve_command(
     max_nodes: Annotated[
         Optional[int], typer.Option(min=1, help="Stop after expanding this many states.")
     ] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
 ) -> None:
-    """Solve a board optimally and print the moves."""
+    """Solve a board file or a screenshot optimally: print the moves, draw them over the screenshot."""
+    progress = None if as_json else _progress_printer()
     try:
-        board = read_board(source)
-        progress = None if as_json else _progress_printer()
-        solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+        if source.suffix.lower() in BOARD_SUFFIXES:
+            board = read_board(source)
+            solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+            _clear(progress)
+            if output is not None or steps is not None or gif is not None:
+                raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
+            if as_json:
+                typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
+            else:
+                typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
+            return
+        result = solve_screenshot(source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+        _clear(progress)
+        written = _write_pictures(source, result, output, steps, gif, force)
     except KamiError as error:
+        _clear(progress)
         _fail(error)
         return
-    if progress is not None:
-        sys.stderr.write("\r\x1b[K")
+    board, solution = result.recognition.board, result.solution
     if as_json:
-        typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
+        obj = solution_to_json(board_to_dict(board), solution)
+        obj["source"] = result.recognition.source(str(source))
+        typer.echo(json.dumps(obj))
     else:
         typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
+        if result.verdict():
+            typer.echo(result.verdict())
+        for path in written:
+            typer.echo(f"wrote {path}")
+    for warning in result.warnings():
+        typer.echo(f"warning: {warning}", err=True)
+
+
+def _clear(progress) -> None:
+    if progress is not None:
+        sys.stderr.write("\r\x1b[K")
+
+
+def _write_pictures(source: Path, result, output, steps, gif, force: bool) -> list[Path]:
+    """Write the overlay (always), the step pictures and the GIF; never the screenshot itself."""
+    output = output if output is not None else default_output(source)
+    targets = [output] + ([gif] if gif is not None else [])
+    for target in targets:
+        if target.resolve() == source.resolve():
+            raise KamiError(f"{target}: refusing to overwrite the screenshot itself")
+    written = [write_atomic(output, png_bytes(result.overlay()), overwrite=force)]
+    if steps is not None or gif is not None:
+        frames = result.steps()
+        if steps is not None:
+            if steps.exists() and not steps.is_dir():
+                raise KamiError(f"{steps}: exists and is not a folder")
+            steps.mkdir(parents=True, exist_ok=True)
+            for i, frame in enumerate(frames, 1):
+                name = f"step-{i:02d}.png" if i < len(frames) else "solved.png"
+                write_atomic(steps / name, png_bytes(frame), overwrite=force)
+            written.append(steps)
+        if gif is not None:
+            written.append(write_atomic(gif, gif_bytes(frames), overwrite=force))
+    return written
 
 
 @app.command("render")

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .board import TRIANGLE_ASPECT, Board, points_right
+from .board import TRIANGLE_ASPECT, Board, hex_to_rgb, points_right
 
 # Paper colours seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
 PAPER_COLORS = [
@@ -91,10 +91,6 @@ class Layout:
     counter: tuple[int, int, int, int]
     swatches: tuple[tuple[int, int, int, int], ...]
     extra: dict = field(default_factory=dict)
-
-
-def hex_to_rgb(color: str) -> tuple[int, int, int]:
-    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
 def board_palette(board: Board, seed: int = 0) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .board import LETTERS, Board
+from .board import LETTERS, Board, hex_to_rgb
 from .solver import Solution
 
 # A few reference colours for naming palette entries (sRGB).
@@ -30,13 +30,9 @@ _NAMES = {
 }
 
 
-def _rgb(hex_color: str) -> tuple[int, int, int]:
-    return int(hex_color[1:3], 16), int(hex_color[3:5], 16), int(hex_color[5:7], 16)
-
-
 def color_name(hex_color: str) -> str:
     """The nearest of a few everyday colour names to ``#rrggbb``."""
-    r, g, b = _rgb(hex_color)
+    r, g, b = hex_to_rgb(hex_color)
     return min(_NAMES, key=lambda n: sum((p - q) ** 2 for p, q in zip(_NAMES[n], (r, g, b))))
 
 
@@ -58,7 +54,7 @@ def draw_board(board: Board, ansi: bool = False) -> str:
                 if v is None:
                     parts.append("  ")
                 else:
-                    r, g, b = _rgb(board.palette[v])
+                    r, g, b = hex_to_rgb(board.palette[v])
                     parts.append(f"\x1b[48;2;{r};{g};{b}m{LETTERS[v]} \x1b[0m")
             lines.append("".join(parts))
         else:

@@ -1,0 +1,237 @@
+"""Draw a solution over its screenshot: numbered markers where to tap, a legend, step frames.
+
+Everything is drawn with OpenCV (antialiased) at the screenshot's own resolution, sized
+from the board's width so it reads the same on small and large phones.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from .board import Board, Move, hex_to_rgb, points_right
+from .graph import bits, region_cells
+
+FONT = cv2.FONT_HERSHEY_DUPLEX
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Where the lattice lies on the screenshot (pixels): the nominal board box and the rows
+    of the screen that show it."""
+
+    box: tuple[float, float, float, float]  # x, y, w, h of the full lattice
+    visible: tuple[int, int]  # screen rows [top, bottom) showing the board
+
+    def centre(self, board: Board, cell: int) -> tuple[float, float]:
+        """A point well inside ``cell``, on its visible part."""
+        r, c = divmod(cell, board.columns)
+        x0, y0, bw, bh = self.box
+        if board.lattice == "triangle":
+            s = bh / 14.0
+            x = x0 + (c + 0.5) * bw / 10.0 + (-bw / 60.0 if points_right(r, c) else bw / 60.0)
+            y = y0 + r * s / 2.0
+        else:
+            x = x0 + (c + 0.5) * bw / board.columns
+            y = y0 + (r + 0.5) * bh / board.rows
+        top, bottom = self.visible
+        margin = 0.02 * bw
+        return x, min(max(y, top + margin), bottom - margin)
+
+    def polygon(self, board: Board, cell: int) -> np.ndarray:
+        r, c = divmod(cell, board.columns)
+        x0, y0, bw, bh = self.box
+        if board.lattice == "triangle":
+            s = bh / 14.0
+            xa, xb = x0 + c * bw / 10.0, x0 + (c + 1) * bw / 10.0
+            ya, ym, yb = y0 + (r - 1) * s / 2, y0 + r * s / 2, y0 + (r + 1) * s / 2
+            pts = [(xa, ya), (xa, yb), (xb, ym)] if points_right(r, c) else [(xb, ya), (xb, yb), (xa, ym)]
+        else:
+            cw, ch = bw / board.columns, bh / board.rows
+            xa, ya = x0 + c * cw, y0 + r * ch
+            pts = [(xa, ya), (xa + cw, ya), (xa + cw, ya + ch), (xa, ya + ch)]
+        return np.array(pts, dtype=np.float64)
+
+    def marker_radius(self) -> float:
+        return 0.034 * self.box[2]
+
+
+def geometry_for_board_image(board: Board, width: int, height: int) -> Geometry:
+    """Geometry of a board drawn to fill an image (used when there is no screenshot)."""
+    return Geometry((0.0, 0.0, float(width), float(height)), (0, height))
+
+
+def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry) -> list[Move]:
+    """The same moves, each tapping a cell of its region chosen so that markers do not sit on
+    top of each other (any cell of a region is an equivalent tap).  The solver's cell is kept
+    when it is free; otherwise the deepest free cell of the region, nearest the solver's."""
+    placed: list[tuple[float, float]] = []
+    radius = geometry.marker_radius()
+    out: list[Move] = []
+    current = board
+    for move in moves:
+        cell = move.row * board.columns + move.column
+        region = list(bits(region_cells(current, cell)))
+
+        def clearance(candidate: int) -> float:
+            x, y = geometry.centre(board, candidate)
+            return min((np.hypot(x - px, y - py) for px, py in placed), default=np.inf)
+
+        chosen = cell
+        if clearance(cell) < 2.2 * radius:
+            ox, oy = geometry.centre(board, cell)
+            free = [k for k in region if clearance(k) >= 2.2 * radius]
+            if free:
+                chosen = min(free, key=lambda k: np.hypot(*(np.subtract(geometry.centre(board, k), (ox, oy)))))
+            else:
+                chosen = max(region, key=clearance)
+        r, c = divmod(chosen, board.columns)
+        moved = Move(r, c, move.color)
+        out.append(moved)
+        placed.append(geometry.centre(board, chosen))
+        current = current.apply(moved)
+    return out
+
+
+def _text_color(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = rgb
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (250, 250, 250)
+
+
+def draw_marker(image: np.ndarray, x: float, y: float, radius: float, number: int, rgb: tuple[int, int, int]) -> None:
+    """A numbered disc in the move's colour with a white ring and a dark outer ring, so it
+    reads on any background."""
+    centre = (int(round(x * 16)), int(round(y * 16)))
+    r16 = int(round(radius * 16))
+    ring = max(1, int(round(radius * 0.16)))
+    cv2.circle(image, centre, r16 + ring * 16, (25, 25, 25), -1, cv2.LINE_AA, shift=4)
+    cv2.circle(image, centre, r16, (255, 255, 255), -1, cv2.LINE_AA, shift=4)
+    cv2.circle(image, centre, int(r16 * 0.8), rgb, -1, cv2.LINE_AA, shift=4)
+    text = str(number)
+    scale = radius / 22.0 * (1.0 if len(text) == 1 else 0.8)
+    thickness = max(1, int(round(radius / 12.0)))
+    (tw, th), _ = cv2.getTextSize(text, FONT, scale, thickness)
+    origin = (int(round(x - tw / 2)), int(round(y + th / 2)))
+    cv2.putText(image, text, origin, FONT, scale, _text_color(rgb), thickness, cv2.LINE_AA)
+
+
+def draw_solution(image: np.ndarray, board: Board, moves: Sequence[Move], geometry: Geometry) -> np.ndarray:
+    """The screenshot with a marker per move and a legend strip below it (RGB in, RGB out)."""
+    out = image.copy()
+    palette = _palette_rgb(board)
+    radius = geometry.marker_radius()
+    for number, move in enumerate(moves, 1):
+        x, y = geometry.centre(board, move.row * board.columns + move.column)
+        draw_marker(out, x, y, radius, number, palette[move.color])
+    return np.vstack([out, legend(out.shape[1], moves, palette, radius)])
+
+
+def legend(width: int, moves: Sequence[Move], palette: list[tuple[int, int, int]], radius: float) -> np.ndarray:
+    """A strip listing the moves in order as small numbered discs, wrapping as needed."""
+    r = max(8.0, 0.6 * radius)
+    pitch = 2.9 * r
+    per_row = max(1, int((width - 2 * r) // pitch))
+    rows = max(1, -(-len(moves) // per_row))
+    height = int(round(rows * pitch + r))
+    strip = np.full((height, width, 3), (34, 25, 15), np.uint8)
+    for i, move in enumerate(moves):
+        row, col = divmod(i, per_row)
+        x = r * 1.6 + col * pitch
+        y = r * 1.2 + row * pitch + r * 0.3
+        draw_marker(strip, x, y, r, i + 1, palette[move.color])
+    return strip
+
+
+def _palette_rgb(board: Board) -> list[tuple[int, int, int]]:
+    if board.palette is not None:
+        return [hex_to_rgb(c) for c in board.palette]
+    from .render import board_palette
+
+    return [hex_to_rgb(c) for c in board_palette(board)]
+
+
+def outline_region(image: np.ndarray, board: Board, cells: int, geometry: Geometry) -> None:
+    """Outline the region ``cells`` (its outer edges) with a light line on a dark one."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for cell in bits(cells):
+        pts = np.round(geometry.polygon(board, cell) * 16).astype(np.int32)
+        cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_8, shift=4)
+    top, bottom = geometry.visible
+    mask[:top] = 0
+    mask[bottom:] = 0
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    width = max(2, int(round(geometry.box[2] / 150)))
+    cv2.drawContours(image, contours, -1, (25, 25, 25), width + 2, cv2.LINE_AA)
+    cv2.drawContours(image, contours, -1, (255, 255, 255), width, cv2.LINE_AA)
+
+
+def paint_board(image: np.ndarray, original: Board, current: Board, geometry: Geometry) -> np.ndarray:
+    """The screenshot with every cell whose colour changed painted in its new colour."""
+    out = image.copy()
+    palette = _palette_rgb(current)
+    top, bottom = geometry.visible
+    layer = out.copy()
+    for cell in range(current.rows * current.columns):
+        before, after = original.color_at(cell), current.color_at(cell)
+        if after is not None and before != after:
+            pts = np.round(geometry.polygon(current, cell) * 16).astype(np.int32)
+            cv2.fillConvexPoly(layer, pts, palette[after], cv2.LINE_8, shift=4)
+    out[top:bottom] = layer[top:bottom]
+    return out
+
+
+def step_frames(image: np.ndarray, board: Board, moves: Sequence[Move], geometry: Geometry) -> list[np.ndarray]:
+    """One frame per move (the board before it, the tapped region outlined, its marker) and
+    a last frame with the solved board."""
+    frames = []
+    current = board
+    palette = _palette_rgb(board)
+    radius = geometry.marker_radius()
+    for number, move in enumerate(moves, 1):
+        frame = paint_board(image, board, current, geometry)
+        cell = move.row * board.columns + move.column
+        outline_region(frame, current, region_cells(current, cell), geometry)
+        x, y = geometry.centre(board, cell)
+        draw_marker(frame, x, y, radius, number, palette[move.color])
+        frames.append(frame)
+        current = current.apply(move)
+    frames.append(paint_board(image, board, current, geometry))
+    return frames
+
+
+def png_bytes(image: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(image).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def gif_bytes(frames: Sequence[np.ndarray], max_width: int = 540, milliseconds: int = 900) -> bytes:
+    """An animated GIF of the frames (Pillow), scaled down to ``max_width``; the last frame
+    stays longer."""
+    images = []
+    for frame in frames:
+        im = Image.fromarray(frame)
+        if im.width > max_width:
+            im = im.resize((max_width, round(im.height * max_width / im.width)), Image.LANCZOS)
+        images.append(im.convert("P", palette=Image.ADAPTIVE, colors=255))
+    buf = io.BytesIO()
+    durations = [milliseconds] * (len(images) - 1) + [milliseconds * 3]
+    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
+    return buf.getvalue()
+
+
+def solution_image(
+    image: Optional[np.ndarray], board: Board, moves: Sequence[Move], geometry: Optional[Geometry]
+) -> np.ndarray:
+    """The overlay for a screenshot, or for a board file a rendered picture of the board."""
+    if image is None or geometry is None:
+        from .render import render
+
+        image, layout = render(board, "iphone-8", seed=0, moves=len(moves))
+        geometry = Geometry(layout.board, (0, layout.footer[1]))
+    return draw_solution(image, board, moves, geometry)

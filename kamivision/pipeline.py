@@ -1,0 +1,87 @@
+"""The main job, end to end: screenshot -> board -> solution -> overlay.
+
+Each stage is its own module; this one only runs them in order and says what the user
+should know about the result (par read from the screen, uncertain cells).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+from .overlay import Geometry, draw_solution, spread_markers, step_frames
+from .recognize import Recognition, load_image, recognize
+from .solver import Progress, Solution, solve
+
+
+@dataclass(frozen=True, slots=True)
+class ShotSolution:
+    """A screenshot's recognised board, its solution and where to draw it."""
+
+    image: np.ndarray
+    recognition: Recognition
+    solution: Solution
+    geometry: Geometry
+
+    def overlay(self) -> np.ndarray:
+        return draw_solution(self.image, self.recognition.board, self.solution.moves, self.geometry)
+
+    def steps(self) -> list[np.ndarray]:
+        return step_frames(self.image, self.recognition.board, self.solution.moves, self.geometry)
+
+    def warnings(self) -> list[str]:
+        """What the user should check: a solution that disagrees with the par on screen (the
+        likely sign of a misread cell) and cells read with little confidence."""
+        out = []
+        par, n = self.recognition.board.par, self.solution.length
+        if par is None:
+            out.append("the moves-left counter could not be read, so the answer is not checked against par")
+        elif n > par and self.solution.optimal:
+            out.append(
+                f"the screen says par {par} but the proven optimum of the board as read is {n} moves: "
+                "a cell is probably misread; check it with 'kamivision review'"
+            )
+        elif n < par and self.solution.optimal:
+            out.append(
+                f"{n} moves beats the screen's par {par}; if that is unexpected, a cell may be misread "
+                "(check with 'kamivision review')"
+            )
+        uncertain = self.recognition.uncertain
+        if uncertain:
+            shown = ", ".join(f"({r},{c})" for r, c in uncertain[:6]) + (" ..." if len(uncertain) > 6 else "")
+            out.append(f"{len(uncertain)} cell(s) read with low confidence: {shown}; check with 'kamivision review'")
+        return out
+
+    def verdict(self) -> Optional[str]:
+        par = self.recognition.board.par
+        if par is not None and self.solution.length == par:
+            return f"matches the par read from the screen ({par})"
+        return None
+
+
+def solve_screenshot(
+    path: str | Path,
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> ShotSolution:
+    """Recognise the board in the screenshot at ``path`` and solve it optimally."""
+    path = Path(path)
+    image = load_image(path)
+    recognition = recognize(image, str(path), name=path.stem)
+    solution = solve(recognition.board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+    layout = recognition.layout
+    x, y, w, h = layout.board
+    geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
+    moves = spread_markers(recognition.board, solution.moves, geometry)
+    solution = dataclasses.replace(solution, moves=tuple(moves))
+    return ShotSolution(image, recognition, solution, geometry)
+
+
+def default_output(shot: Path) -> Path:
+    """``SHOT-solution.png`` beside the screenshot."""
+    return shot.with_name(f"{shot.stem}-solution.png")

@@ -1,0 +1,86 @@
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from kamivision.board import cells_differing, read_board
+from kamivision.cli import app
+from kamivision.pipeline import solve_screenshot
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SHOTS = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".png", ".jpg"))
+runner = CliRunner()
+
+
+def test_there_are_samples_on_several_devices():
+    assert len(SHOTS) >= 8
+    sizes = {Image.open(p).size for p in SHOTS}
+    assert len(sizes) >= 6
+
+
+@pytest.mark.parametrize("shot", SHOTS, ids=lambda p: p.name)
+def test_every_sample_is_read_and_solved_at_its_par(shot):
+    truth = read_board(shot.with_suffix(".json"))
+    result = solve_screenshot(shot, max_seconds=60)
+    assert cells_differing(result.recognition.board, truth) == 0
+    assert result.recognition.board.par == truth.par
+    assert result.solution.optimal and result.solution.length == truth.par
+    assert result.verdict() is not None and not result.warnings()
+    current = result.recognition.board
+    for move in result.solution.moves:
+        current = current.apply(move)
+    assert current.is_solved()
+
+
+def test_solve_screenshot_writes_the_overlay_beside_it_and_never_the_input(tmp_path):
+    shot = tmp_path / "level.png"
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    before = shot.read_bytes()
+    result = runner.invoke(app, ["solve", str(shot), "--steps", str(tmp_path / "steps"), "--gif", str(tmp_path / "a.gif")])
+    assert result.exit_code == 0, result.output
+    assert "matches the par read from the screen" in result.stdout
+    overlay = tmp_path / "level-solution.png"
+    assert Image.open(overlay).size[0] == Image.open(shot).size[0]
+    assert shot.read_bytes() == before
+    frames = sorted(p.name for p in (tmp_path / "steps").iterdir())
+    assert frames == ["solved.png", "step-01.png", "step-02.png", "step-03.png", "step-04.png"]
+    assert (tmp_path / "a.gif").read_bytes()[:6] == b"GIF89a"
+    again = runner.invoke(app, ["solve", str(shot)])
+    assert again.exit_code == 1 and "already exists" in again.stderr
+    itself = runner.invoke(app, ["solve", str(shot), "-o", str(shot), "--force"])
+    assert itself.exit_code == 1 and "screenshot itself" in itself.stderr
+    assert shot.read_bytes() == before
+
+
+def test_solve_screenshot_json_has_the_source_block(tmp_path):
+    shot = tmp_path / "x.jpg"
+    shutil.copy(SAMPLES / "quarry.jpg", shot)
+    result = runner.invoke(app, ["solve", str(shot), "--json"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["optimal"] is True and obj["length"] == obj["par"] == 4
+    assert obj["source"]["layout"] == "notch" and len(obj["source"]["confidence"]) == 29
+
+
+def test_export_writes_a_board_file_with_its_source(tmp_path):
+    out = tmp_path / "board.json"
+    result = runner.invoke(app, ["export", str(SAMPLES / "delta.jpg"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    board = read_board(out)
+    assert cells_differing(board, read_board(SAMPLES / "delta.json")) == 0
+    source = json.loads(out.read_text())["source"]
+    assert source["width"] == 1080 and len(source["swatches"]) == 5
+    again = runner.invoke(app, ["export", str(SAMPLES / "delta.jpg"), "-o", str(out)])
+    assert again.exit_code == 1
+
+
+def test_a_file_that_is_not_an_image_fails_in_one_line(tmp_path):
+    bad = tmp_path / "shot.png"
+    bad.write_text("hello")
+    for command in (["solve", str(bad)], ["export", str(bad), "-o", str(tmp_path / "b.json")]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1
+        assert result.stderr.count("\n") == 1 and str(bad) in result.stderr
