@@ -6,7 +6,7 @@ and the maximum of admissible bounds is admissible.
 
 from __future__ import annotations
 
-from .state import Contracted
+from .state import Contracted, neighbourhood
 
 
 def color_bound(state: Contracted) -> int:
@@ -26,13 +26,7 @@ def eccentricity(adj: list[int], source: int) -> tuple[int, int]:
     seen = frontier = 1 << source
     depth = 0
     while True:
-        grown = 0
-        f = frontier
-        while f:
-            low = f & -f
-            grown |= adj[low.bit_length() - 1]
-            f ^= low
-        grown &= ~seen
+        grown = neighbourhood(adj, frontier) & ~seen
         if not grown:
             return depth, frontier
         seen |= grown
@@ -85,13 +79,7 @@ def distances(adj: list[int], source: int, size: int) -> tuple[list[int], int, i
     depth = 0
     last = source
     while True:
-        grown = 0
-        f = frontier
-        while f:
-            low = f & -f
-            grown |= adj[low.bit_length() - 1]
-            f ^= low
-        grown &= ~seen
+        grown = neighbourhood(adj, frontier) & ~seen
         if not grown:
             return dist, last, depth
         depth += 1

@@ -314,8 +314,11 @@ def solve_island(
     except SearchStopped as stop:
         if quick is None:
             quick = beam_search(island, width=width, goal_color=goal_color)
-        bound = stop.bound if quick is None else min(stop.bound, len(quick))
-        return quick, bound, False
+        if quick is None:
+            return None, stop.bound, False
+        # Every solution shorter than the search's bound was ruled out: a found one that
+        # long is optimal.
+        return quick, min(stop.bound, len(quick)), stop.bound >= len(quick)
     if path is None:
         return None, 0, True
     return path, len(path), True

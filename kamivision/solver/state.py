@@ -42,6 +42,16 @@ class Contracted:
     members: list[int]
 
 
+def neighbourhood(adj: list[int] | tuple[int, ...], nodes: int) -> int:
+    """The union of the adjacency bitsets of the ``nodes`` (a bitset)."""
+    grown = 0
+    while nodes:
+        low = nodes & -nodes
+        grown |= adj[low.bit_length() - 1]
+        nodes ^= low
+    return grown
+
+
 def contract(island: Island, key: bytes) -> Contracted:
     """Group original regions of equal colour that touch, giving the current region graph."""
     n = len(island.colors)
@@ -55,13 +65,7 @@ def contract(island: Island, key: bytes) -> Contracted:
         color = key[start]
         group = frontier = 1 << start
         while frontier:
-            grown = 0
-            f = frontier
-            while f:
-                low = f & -f
-                grown |= adjacency[low.bit_length() - 1]
-                f ^= low
-            grown &= ~group
+            grown = neighbourhood(adjacency, frontier) & ~group
             same = 0
             g = grown
             while g:
