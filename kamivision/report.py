@@ -7,33 +7,63 @@ from typing import Optional
 from .board import LETTERS, Board, hex_to_rgb
 from .solver import Solution
 
-# A few reference colours for naming palette entries (sRGB).
+# Everyday names for paper colours (sRGB), matched in CIE Lab so that the nearest name is
+# the one a person would pick.
 _NAMES = {
     "black": (20, 20, 20),
+    "charcoal": (50, 46, 40),
     "white": (245, 245, 240),
     "grey": (128, 128, 128),
-    "beige": (225, 210, 170),
+    "cream": (231, 220, 197),
+    "beige": (215, 195, 150),
     "red": (200, 40, 50),
-    "crimson": (170, 20, 60),
-    "orange": (230, 120, 40),
-    "yellow": (235, 190, 45),
+    "crimson": (165, 30, 60),
+    "magenta": (200, 50, 100),
+    "pink": (230, 140, 165),
+    "orange": (230, 110, 40),
+    "amber": (233, 162, 59),
+    "yellow": (240, 210, 80),
     "olive": (130, 130, 40),
-    "green": (120, 180, 70),
+    "green": (90, 160, 90),
+    "mint": (100, 180, 140),
+    "sage": (160, 182, 141),
     "dark green": (40, 100, 60),
-    "teal": (30, 140, 150),
-    "cyan": (80, 200, 220),
-    "blue": (40, 90, 180),
+    "turquoise": (50, 195, 180),
+    "teal": (30, 130, 135),
+    "dark teal": (30, 76, 84),
+    "blue": (50, 110, 170),
     "navy": (30, 40, 90),
-    "purple": (110, 60, 140),
-    "pink": (230, 130, 160),
+    "purple": (105, 70, 125),
     "brown": (120, 70, 40),
 }
 
 
+def _lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    """CIE Lab (D65) of an sRGB colour."""
+
+    def linear(v: float) -> float:
+        v /= 255.0
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(v) for v in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+_NAMES_LAB = {name: _lab(rgb) for name, rgb in _NAMES.items()}
+
+
 def color_name(hex_color: str) -> str:
-    """The nearest of a few everyday colour names to ``#rrggbb``."""
-    r, g, b = hex_to_rgb(hex_color)
-    return min(_NAMES, key=lambda n: sum((p - q) ** 2 for p, q in zip(_NAMES[n], (r, g, b))))
+    """The nearest everyday colour name to ``#rrggbb`` (in CIE Lab)."""
+    lab = _lab(hex_to_rgb(hex_color))
+    return min(_NAMES_LAB, key=lambda n: sum((p - q) ** 2 for p, q in zip(_NAMES_LAB[n], lab)))
 
 
 def color_label(board: Board, color: int) -> str:
