@@ -19,6 +19,7 @@ from .errors import KamiError
 from .overlay import gif_bytes, png_bytes
 from .pipeline import default_output, solve_screenshot
 from .recognize import board_with_source, recognize_file
+from .review_session import open_review
 from .render import DEFAULT_DEVICE, DEVICES, encode, render
 from .report import format_solution
 from .solver import Solution, solve
@@ -206,6 +207,23 @@ def _uncertain_note(recognition) -> str:
         return "every cell read with confidence"
     shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
     return f"{len(cells)} uncertain cell(s): {shown}; check them with 'kamivision review'"
+
+
+@app.command("review")
+def review_command(
+    source: Annotated[Path, typer.Argument(help="A screenshot, or a board file (with --image).")],
+    output: Annotated[
+        Optional[Path], typer.Option("-o", "--output", help="The board file to save (default: beside the source).")
+    ] = None,
+    image: Annotated[Optional[Path], typer.Option(help="The screenshot of a board file.")] = None,
+    max_seconds: Annotated[float, typer.Option(min=1.0, help="Solver limit in the window.")] = 120.0,
+) -> None:
+    """Open a window to correct misread cells, solve, and save the board."""
+    try:
+        session = open_review(source, image=image, output=output)
+        session.run(lambda board, progress: solve(board, max_seconds=max_seconds, progress=progress))
+    except KamiError as error:
+        _fail(error)
 
 
 def main() -> None:

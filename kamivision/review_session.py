@@ -1,0 +1,76 @@
+"""Opening a review: what to show (screenshot, recognised or given board), where to save."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+from .board import Board, read_board
+from .errors import KamiError
+from .overlay import Geometry
+from .recognize import load_image, recognize
+from .review import ReviewModel
+
+
+@dataclass
+class ReviewSession:
+    image: np.ndarray
+    model: ReviewModel
+    geometry: Geometry
+    swatches: list[tuple[int, int, int, int]]
+    output: Path
+
+    def run(self, solve: Callable) -> None:
+        """Open the window (needs a display) and run it until the user quits."""
+        if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+            raise KamiError("no display: the review window needs a screen (set DISPLAY, or run under xvfb-run)")
+        from .review_window import ReviewWindow
+
+        ReviewWindow(self.image, self.model, self.geometry, self.swatches, self.output, solve).run()
+
+
+def _confidence_from_file(path: Path, board: Board) -> Optional[np.ndarray]:
+    source = board.extra.get("source")
+    if isinstance(source, dict) and isinstance(source.get("confidence"), list):
+        try:
+            values = np.array(source["confidence"], dtype=np.float32)
+        except (TypeError, ValueError):
+            return None
+        if values.shape == (board.rows, board.columns):
+            return values
+    return None
+
+
+def open_review(source: Path, image: Optional[Path] = None, output: Optional[Path] = None) -> ReviewSession:
+    """A review of a screenshot (recognised now) or of a board file shown over ``image``."""
+    if source.suffix.lower() == ".json":
+        if image is None:
+            raise KamiError(f"{source}: a board file needs its screenshot: add --image SHOT")
+        board = read_board(source)
+        shot = load_image(image)
+        recognition = recognize(shot, str(image))
+        if (board.rows, board.columns, board.lattice) != (29, 10, "triangle"):
+            raise KamiError(f"{source}: only KAMI 2 boards (29 x 10 triangles) can be reviewed over a screenshot")
+        if board.palette is None:
+            import dataclasses
+
+            board = dataclasses.replace(board, palette=recognition.board.palette)
+        confidence = _confidence_from_file(source, board)
+        default = source
+    else:
+        shot = load_image(source)
+        recognition = recognize(shot, str(source), name=source.stem)
+        board = recognition.board
+        confidence = recognition.confidence
+        default = source.with_suffix(".json")
+    layout = recognition.layout
+    x, y, w, h = layout.board
+    geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
+    model = ReviewModel(board=board, confidence=confidence)
+    return ReviewSession(shot, model, geometry, list(layout.swatches), output or default)
