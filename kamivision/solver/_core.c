@@ -16,7 +16,9 @@
  *   returns (status, path, expanded, bound):
  *     status 0: path found (a list of (representative, colour)), optimal below `limit`
  *     status 1: no solution shorter than `limit` (or none at all)
- *     status 2: a limit stopped the search; `bound` is the lower bound proven so far
+ *     status 2: a limit stopped the search; `bound` is the lower bound proven so far, and
+ *               `path` the best of greedy dives from the open states (unproven), or None
+ *   dive_tries (optional, default 64): how many open states to dive from after a stop
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -399,6 +401,145 @@ static PyObject *trace(const Store *st, int64_t k, int rep, int color) {
     return path;
 }
 
+/* ---- an anytime answer when a limit stops the search ---------------------------------- */
+
+/* Greedy dives from the most promising open states (lowest f, deepest first): from each,
+ * repeatedly take the move whose child has the smallest bound (then the fewest regions)
+ * until one region of an allowed colour remains.  Returns the best path as a Python list,
+ * or None.  Not a proof of anything: only used to give a good unproven solution. */
+static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t (*dbuf)[MAXN], int tries) {
+    int n = is->n, W = is->W, goal = is->goal;
+    uint8_t *key = malloc(n);
+    int16_t *rep_path = malloc(sizeof(int16_t) * 256);
+    uint8_t *col_path = malloc(256);
+    int16_t *best_rep = malloc(sizeof(int16_t) * 256);
+    uint8_t *best_col = malloc(256);
+    int best_len = 1 << 30, best_prefix = -1;
+    int64_t best_node = -1;
+    Entry e;
+    int f;
+    word groups[256][MAXW];
+    uint8_t gcolors[256];
+    int counts[256];
+    Pairs pairs;
+    if (!key || !rep_path || !col_path || !best_rep || !best_col) goto out;
+    for (int t = 0; t < tries && queue_pop(q, &f, &e); t++) {
+        if (st->nodes[e.node].g != e.g) {
+            t--;
+            continue;
+        }
+        memcpy(key, st->keys + (size_t)e.node * n, n);
+        int g = e.g, len = 0;
+        for (;;) {
+            if (g + len >= best_len || len >= 250) break;
+            contract(is, key, s);
+            far_pairs(is, s, dbuf, &pairs);
+            int npresent = 0;
+            memset(counts, 0, sizeof(counts));
+            for (int w = 0; w < W; w++) {
+                word x = s->reps[w];
+                while (x) {
+                    int j = (w << 6) | lowbit(x);
+                    x &= x - 1;
+                    if (counts[s->color[j]]++ == 0) npresent++;
+                }
+            }
+            int regions = popcount_w(s->reps, W);
+            int pick_r = -1, pick_c = -1, pick_h = 1 << 30, pick_regions = 1 << 30, done_move = 0;
+            for (int w = 0; w < W && !done_move; w++) {
+                word x = s->reps[w];
+                while (x && !done_move) {
+                    int r = (w << 6) | lowbit(x);
+                    x &= x - 1;
+                    int ng_colors = 0;
+                    for (int v = 0; v < W; v++) {
+                        word y = s->adj[r][v];
+                        while (y) {
+                            int j = (v << 6) | lowbit(y);
+                            y &= y - 1;
+                            uint8_t c = s->color[j];
+                            int k = 0;
+                            while (k < ng_colors && gcolors[k] != c) k++;
+                            if (k == ng_colors) {
+                                gcolors[ng_colors++] = c;
+                                memset(groups[k], 0, W * sizeof(word));
+                                groups[k][r >> 6] |= (word)1 << (r & 63);
+                            }
+                            groups[k][v] |= (word)1 << (j & 63);
+                        }
+                    }
+                    for (int k = 0; k < ng_colors; k++) {
+                        int c = gcolors[k];
+                        int merged_n = popcount_w(groups[k], W);
+                        if (merged_n == regions) {
+                            if (goal < 0 || c == goal) {
+                                pick_r = r;
+                                pick_c = c;
+                                done_move = 1;
+                                break;
+                            }
+                            continue;
+                        }
+                        int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
+                        if (goal < 0 || goal == c || (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
+                            left -= 1;
+                        int hd = pair_bound_after(&pairs, groups[k], W);
+                        int h = left > hd ? left : hd;
+                        int after = regions - merged_n + 1;
+                        if (h < pick_h || (h == pick_h && after < pick_regions)) {
+                            pick_h = h;
+                            pick_regions = after;
+                            pick_r = r;
+                            pick_c = c;
+                        }
+                    }
+                }
+            }
+            if (pick_r < 0) break;
+            rep_path[len] = (int16_t)pick_r;
+            col_path[len] = (uint8_t)pick_c;
+            len++;
+            for (int v = 0; v < W; v++) {
+                word y = s->members[pick_r][v];
+                while (y) {
+                    key[(v << 6) | lowbit(y)] = (uint8_t)pick_c;
+                    y &= y - 1;
+                }
+            }
+            if (done_move) {
+                if (g + len < best_len) {
+                    best_len = g + len;
+                    best_prefix = len;
+                    best_node = e.node;
+                    memcpy(best_rep, rep_path, sizeof(int16_t) * len);
+                    memcpy(best_col, col_path, len);
+                }
+                break;
+            }
+        }
+    }
+out:;
+    PyObject *result = NULL;
+    if (best_node >= 0) {
+        int head = 0;
+        for (int64_t j = best_node; st->nodes[j].parent >= 0; j = st->nodes[j].parent) head++;
+        result = PyList_New(head + best_prefix);
+        if (result) {
+            int i = head - 1;
+            for (int64_t j = best_node; st->nodes[j].parent >= 0; j = st->nodes[j].parent, i--)
+                PyList_SET_ITEM(result, i, Py_BuildValue("(ii)", st->nodes[j].rep, st->nodes[j].color));
+            for (int k = 0; k < best_prefix; k++)
+                PyList_SET_ITEM(result, head + k, Py_BuildValue("(ii)", best_rep[k], best_col[k]));
+        }
+    }
+    free(key);
+    free(rep_path);
+    free(col_path);
+    free(best_rep);
+    free(best_col);
+    return result;
+}
+
 static PyObject *core_astar(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -406,8 +547,9 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     long long max_nodes, max_bytes;
     double max_seconds;
     PyObject *progress;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
-                          &max_nodes, &max_seconds, &max_bytes, &progress))
+    int dive_tries = 64;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|i", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
+                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
         PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
@@ -452,8 +594,8 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     word groups[256][MAXW];
     uint8_t gcolors[256];
 
-    Entry e;
-    int f;
+    Entry e = {0, 0, 0};
+    int f = -1;
     while (queue_pop(q, &f, &e)) {
         Node *node = &st.nodes[e.node];
         if (node->g != e.g) continue; /* reached again by a shorter path since */
@@ -603,6 +745,11 @@ nomem:
     status = 2;
     bound = f;
 done:
+    if (status == 2 && !error && !path && dive_tries > 0) {
+        /* The stopped search leaves its best-f states in the queue: dive from them. */
+        if (f >= 0 && f < MAXF && e.node < st.count) queue_push(q, f, e);
+        path = dives(&is, &st, q, s, dbuf, dive_tries);
+    }
     store_free(&st);
     queue_free(q);
     free(s);

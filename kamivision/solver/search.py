@@ -36,9 +36,10 @@ Progress = Callable[[dict], None]
 class SearchStopped(Exception):
     """A node or time limit stopped the search; carries the best lower bound proven so far."""
 
-    def __init__(self, bound: int):
+    def __init__(self, bound: int, path: Optional["Path"] = None):
         super().__init__(bound)
         self.bound = bound
+        self.path = path  # an unproven solution found on the way, if any
 
 
 @dataclass(slots=True)
@@ -279,7 +280,7 @@ def astar(
     )
     budget.expanded += expanded
     if status == 2:
-        raise SearchStopped(bound)
+        raise SearchStopped(bound, [tuple(move) for move in path] if path is not None else None)
     if status == 1:
         return upper[1] if upper is not None else None
     return [tuple(move) for move in path]
@@ -294,6 +295,32 @@ def _trace(parent: dict, key: bytes) -> Path:
         link = parent[key]
     path.reverse()
     return path
+
+
+#: After a limit stops the proof, up to this share of ``max_seconds`` more (at least a second)
+#: goes to wider beam searches for a better unproven answer.
+IMPROVE_SHARE = 0.15
+
+
+def _improve(
+    island: Island, best: Optional[Path], bound: int, budget: Budget, width: int, goal_color: Optional[int]
+) -> Optional[Path]:
+    """Wider and wider beams (x4 each time) while the next one fits the time reserved for
+    them; the shortest path found wins.  Stops early when a path reaches the proven bound."""
+    reserve = max(1.0, IMPROVE_SHARE * (budget.max_seconds or 0.0))
+    started = time.perf_counter()
+    last = 0.0
+    while best is None or len(best) > bound:
+        spent = time.perf_counter() - started
+        if spent + 4 * last > reserve or width > 4096:
+            break
+        began = time.perf_counter()
+        found = beam_search(island, width=width, goal_color=goal_color)
+        last = time.perf_counter() - began
+        if found is not None and (best is None or len(found) < len(best)):
+            best = found
+        width *= 4
+    return best
 
 
 def solve_island(
@@ -312,8 +339,9 @@ def solve_island(
     try:
         path = astar(island, budget, goal_color=goal_color, upper=upper)
     except SearchStopped as stop:
-        if quick is None:
-            quick = beam_search(island, width=width, goal_color=goal_color)
+        if stop.path is not None and (quick is None or len(stop.path) < len(quick)):
+            quick = stop.path
+        quick = _improve(island, quick, stop.bound, budget, width, goal_color)
         if quick is None:
             return None, stop.bound, False
         # Every solution shorter than the search's bound was ruled out: a found one that
