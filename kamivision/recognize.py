@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from .board import TRIANGLE_ASPECT, Board, lattice_neighbors, make_board, points_right
+from .board import TRIANGLE_ASPECT, Board, make_board, points_right
 from .errors import ImageError
 
 ROWS, COLUMNS = 29, 10
@@ -456,30 +456,9 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray) -> CellClasses:
     d1, d2 = order[:, 0], order[:, 1] if k + 1 > 1 else np.full(len(dist), np.inf)
     with np.errstate(invalid="ignore", divide="ignore"):
         confidence = np.where(np.isfinite(d2), (d2 - d1) / (d2 + d1 + 1e-9), 1.0)
-    second = np.argsort(dist, axis=1)[:, 1]
-    best = _settle_doubtful(best, second, confidence)
     classes = np.where(best == k, -1, best)
     return CellClasses(classes.astype(np.int64), confidence.astype(np.float32))
 
-
-def _settle_doubtful(best: np.ndarray, second: np.ndarray, confidence: np.ndarray) -> np.ndarray:
-    """A doubtful cell (between two classes) takes the one its confident neighbours share.
-
-    The half rows at the top and bottom show a sliver of each cell, so their evidence is
-    thin; their neighbours', taken whole, is not.  Only the two classes the cell's own
-    colour allows are considered, and its confidence stays low, so it is still listed as
-    uncertain for the user to check.
-    """
-    out = best.copy()
-    for cell in np.flatnonzero(confidence < UNCERTAIN):
-        votes: dict[int, int] = {}
-        for n in lattice_neighbors("triangle", ROWS, COLUMNS, int(cell)):
-            if confidence[n] >= UNCERTAIN:
-                votes[int(best[n])] = votes.get(int(best[n]), 0) + 1
-        a, b = int(best[cell]), int(second[cell])
-        if votes.get(b, 0) > votes.get(a, 0):
-            out[cell] = b
-    return out
 
 
 # ------------------------------------------------------------------ the moves-left counter
