@@ -7,6 +7,7 @@ usage errors exit with 2 (Click).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import typer
 
 from .board import board_to_dict, read_board, write_atomic, write_board
 from .errors import KamiError
+from .floodit import read_collection, solve_collection
 from .overlay import gif_bytes, png_bytes
 from .pipeline import default_output, solve_screenshot
 from .recognize import board_with_source, recognize_file
@@ -89,13 +91,26 @@ def solve_command(
         Optional[int], typer.Option(min=1, help="Stop after expanding this many states.")
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
+    rules: Annotated[
+        Optional[str], typer.Option(help="'free' (KAMI) or 'pivot' (Flood-It: every move recolours the pivot's region).")
+    ] = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes for a collection of boards.")] = 1,
+    beam: Annotated[int, typer.Option(min=0, help="Pivot rules: a beam search of this width (fast, not proven).")] = 0,
 ) -> None:
-    """Solve a board file or a screenshot optimally: print the moves, draw them over the screenshot."""
+    """Solve a board file, a screenshot, or (with --rules pivot) a Flood-It collection."""
     progress = None if as_json else _progress_printer()
     try:
+        if rules not in (None, "free", "pivot"):
+            raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
+        if rules == "pivot" and (source.is_dir() or source.suffix.lower() == ".txt"):
+            _clear(progress)
+            _solve_collection(source, max_seconds, jobs, beam, as_json)
+            return
         if source.suffix.lower() in BOARD_SUFFIXES:
             board = read_board(source)
-            solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+            if rules is not None and rules != board.rules:
+                board = dataclasses.replace(board, rules=rules)
+            solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam)
             _clear(progress)
             if output is not None or steps is not None or gif is not None:
                 raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
@@ -124,6 +139,33 @@ def solve_command(
             typer.echo(f"wrote {path}")
     for warning in result.warnings():
         typer.echo(f"warning: {warning}", err=True)
+
+
+def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: bool) -> None:
+    """Solve every board of a Flood-It collection and print a table (or JSON lines) and totals."""
+    puzzles = read_collection(source)
+    total = proven = known_total = 0
+    known_all = True
+    if not as_json:
+        typer.echo(f"{'board':<28} {'cells':>5} {'colours':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
+    for row in solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam):
+        total += row.length
+        proven += row.optimal
+        if row.known is None:
+            known_all = False
+        else:
+            known_total += row.known
+        if as_json:
+            typer.echo(json.dumps(dataclasses.asdict(row)))
+        else:
+            known = "-" if row.known is None else str(row.known)
+            typer.echo(
+                f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
+                f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
+            )
+    if not as_json:
+        extra = f"; known optimum total {known_total}" if known_all else ""
+        typer.echo(f"{len(puzzles)} boards: {total} moves in all, {proven} proven optimal{extra}")
 
 
 def _clear(progress) -> None:

@@ -10,12 +10,11 @@ checked answer.  Existing files are replaced (this script owns them).
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from pathlib import Path
 
-from kamivision.board import make_board, read_board, write_atomic, write_board
+from kamivision.board import make_board, write_atomic, write_board
 from kamivision.render import PAPER_COLORS, encode, render
 from kamivision.solver import solve
 

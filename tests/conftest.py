@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from kamivision.solver import search
+
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
@@ -13,3 +15,13 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs {path} (the shared data folder beside the project), which is absent")
     return path
+
+
+@pytest.fixture(params=["c", "python"])
+def core(request, monkeypatch):
+    """Run a test with the compiled A* core and again with the pure-Python search."""
+    if request.param == "c" and search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    if request.param == "python":
+        monkeypatch.setattr(search, "_core", None)
+    return request.param

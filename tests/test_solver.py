@@ -3,7 +3,6 @@ import random
 import pytest
 
 from kamivision.board import Move, parse_board, read_board
-from kamivision.errors import KamiError
 from kamivision.graph import build_regions
 from kamivision.solver import _local_island, search, solve
 
@@ -15,16 +14,6 @@ def replay(board, moves):
     for move in moves:
         board = board.apply(move)
     return board
-
-
-@pytest.fixture(params=["c", "python"])
-def core(request, monkeypatch):
-    """Run a test with the compiled A* core and again with the pure-Python search."""
-    if request.param == "c" and search._core is None:
-        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    if request.param == "python":
-        monkeypatch.setattr(search, "_core", None)
-    return request.param
 
 
 @pytest.mark.parametrize("lattice", ["triangle", "square"])
@@ -92,12 +81,6 @@ def test_limits_give_an_unproven_best_solution():
     assert not solution.optimal
     assert solution.lower_bound <= 17 <= solution.length
     assert replay(board, solution.moves).is_solved()
-
-
-def test_pivot_rules_are_refused_clearly():
-    board = parse_board("ab\nba", lattice="square", rules="pivot")
-    with pytest.raises(KamiError, match="rules 'pivot' are not supported"):
-        solve(board)
 
 
 # Journey levels with their par (the game's target) that the suite proves quickly.

@@ -73,16 +73,21 @@ def solve(
     max_seconds: Optional[float] = None,
     max_nodes: Optional[int] = None,
     progress: Optional[Progress] = None,
+    beam: int = 0,
 ) -> Solution:
     """Find a shortest solution of ``board`` (rules ``free``) and prove it optimal.
 
     When ``max_seconds`` or ``max_nodes`` stops the search, the best solution found is
     returned with ``optimal=False`` and the lower bound proven so far.
     """
-    if board.rules != "free":
-        raise KamiError(f"rules {board.rules!r} are not supported by the solver yet (only 'free')")
     started = time.perf_counter()
     budget = Budget(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+    if board.rules == "pivot":
+        return _solve_pivot(board, budget, started, beam)
+    if beam:
+        raise KamiError("a beam search (--beam) is offered for rules 'pivot' only")
+    if board.rules != "free":
+        raise KamiError(f"rules {board.rules!r} are not supported by the solver")
     graph = build_regions(board)
     masks = graph.islands()
     solved: list[tuple[list[int], Island, Path, int, bool]] = []
@@ -124,6 +129,33 @@ def solve(
         islands=len(masks),
         par=board.par,
         notes=tuple(notes),
+    )
+
+
+def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) -> Solution:
+    from .pivot import solve_pivot
+
+    moves, bound, proven, _ = solve_pivot(board, budget, greedy_width=beam)
+    current = board
+    for move in moves:
+        current = current.apply(move)
+    if not current.is_solved():  # pragma: no cover - a bug, not a user error
+        raise AssertionError("the moves found do not solve the board")
+    notes: tuple[str, ...] = ()
+    if beam:
+        notes = (f"beam search of width {beam}: a good solution, not proven optimal",)
+    elif not proven:
+        notes = ("a limit stopped the search: the moves are the best found, not proven optimal",)
+    return Solution(
+        moves=tuple(moves),
+        optimal=proven,
+        lower_bound=bound,
+        expanded=budget.expanded,
+        seconds=time.perf_counter() - started,
+        regions=len(build_regions(board)),
+        islands=1,
+        par=board.par,
+        notes=notes,
     )
 
 

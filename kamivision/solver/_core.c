@@ -767,8 +767,264 @@ done:
     return Py_BuildValue("(iNLi)", status, path, expanded, bound);
 }
 
+/* ---- fixed pivot (Flood-It): A* on flood sets with the layered bound ------------------ *
+ * The same search as kamivision.solver.pivot (whose docstrings prove the bound admissible
+ * and the complete-colour pruning exact).
+ *
+ *   pivot_astar(colors, adjacency, words, start, max_nodes, max_seconds, max_bytes, progress)
+ *   returns (status, colours, expanded, bound): status 0 solved optimally (colours is the
+ *   sequence), 2 stopped by a limit (colours None, bound the lower bound reached). */
+
+typedef struct {
+    int n, W, ncol;
+    const word *adj;
+    word by_color[256][MAXW];
+    uint8_t color_of[256]; /* colour id of each colour slot */
+    word all[MAXW];
+} Pivot;
+
+static void frontier_of(const Pivot *p, const word *flood, word *out) {
+    int W = p->W;
+    memset(out, 0, W * sizeof(word));
+    for (int w = 0; w < W; w++) {
+        word x = flood[w];
+        while (x) {
+            int i = (w << 6) | lowbit(x);
+            x &= x - 1;
+            const word *a = p->adj + (size_t)i * W;
+            for (int v = 0; v < W; v++) out[v] |= a[v];
+        }
+    }
+    for (int v = 0; v < W; v++) out[v] &= ~flood[v];
+}
+
+static int is_all(const Pivot *p, const word *flood) {
+    for (int w = 0; w < p->W; w++)
+        if (flood[w] != p->all[w]) return 0;
+    return 1;
+}
+
+/* The layered bound of a flood whose frontier is `frontier` (both copied). */
+static int layered(const Pivot *p, const word *flood0, const word *frontier0) {
+    int W = p->W, charges = 0;
+    word flood[MAXW], frontier[MAXW], added[MAXW], grown[MAXW];
+    memcpy(flood, flood0, W * sizeof(word));
+    memcpy(frontier, frontier0, W * sizeof(word));
+    while (!is_all(p, flood)) {
+        memset(added, 0, sizeof(added));
+        int complete = 0;
+        for (int k = 0; k < p->ncol; k++) {
+            int left = 0, inside = 1;
+            for (int w = 0; w < W; w++) {
+                word rest = p->by_color[k][w] & ~flood[w];
+                if (rest) left = 1;
+                if (rest & ~frontier[w]) inside = 0;
+            }
+            if (left && inside) {
+                complete++;
+                for (int w = 0; w < W; w++) added[w] |= p->by_color[k][w] & ~flood[w];
+            }
+        }
+        if (complete) charges += complete;
+        else {
+            charges += 1;
+            memcpy(added, frontier, W * sizeof(word));
+        }
+        /* frontier of flood | added = (frontier | nbrs(added)) & ~(flood | added) */
+        memset(grown, 0, sizeof(grown));
+        for (int w = 0; w < W; w++) {
+            word x = added[w];
+            while (x) {
+                int i = (w << 6) | lowbit(x);
+                x &= x - 1;
+                const word *a = p->adj + (size_t)i * W;
+                for (int v = 0; v < W; v++) grown[v] |= a[v];
+            }
+        }
+        for (int w = 0; w < W; w++) {
+            flood[w] |= added[w];
+            frontier[w] = (frontier[w] | grown[w]) & ~flood[w];
+        }
+    }
+    return charges;
+}
+
+static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W, start;
+    long long max_nodes, max_bytes;
+    double max_seconds;
+    PyObject *progress;
+    if (!PyArg_ParseTuple(args, "y#y#iiLdLO", &colors, &n, &adjacency, &adj_len, &W, &start, &max_nodes,
+                          &max_seconds, &max_bytes, &progress))
+        return NULL;
+    if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8 || start < 0 || start >= n) {
+        PyErr_SetString(PyExc_ValueError, "board too large or adjacency of the wrong size");
+        return NULL;
+    }
+    Pivot *p = calloc(1, sizeof(Pivot));
+    Queue *q = calloc(1, sizeof(Queue));
+    Store st;
+    if (!p || !q || !store_init(&st, W * 8)) {
+        free(p);
+        if (q) queue_free(q);
+        return PyErr_NoMemory();
+    }
+    p->n = (int)n;
+    p->W = W;
+    p->adj = (const word *)adjacency;
+    int slot_of[256];
+    for (int c = 0; c < 256; c++) slot_of[c] = -1;
+    for (int i = 0; i < n; i++) {
+        int c = colors[i];
+        if (slot_of[c] < 0) {
+            slot_of[c] = p->ncol;
+            p->color_of[p->ncol++] = (uint8_t)c;
+        }
+        p->by_color[slot_of[c]][i >> 6] |= (word)1 << (i & 63);
+        p->all[i >> 6] |= (word)1 << (i & 63);
+    }
+    for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
+    q->min_f = MAXF - 1;
+
+    double started = now();
+    long long expanded = 0;
+    int status = 2, bound = 0, error = 0;
+    PyObject *path = NULL;
+    word flood[MAXW] = {0}, frontier[MAXW], child[MAXW], cfront[MAXW];
+    flood[start >> 6] |= (word)1 << (start & 63);
+    size_t slot;
+    uint64_t hk = hash_key((const uint8_t *)flood, W * 8);
+    store_find(&st, (const uint8_t *)flood, hk, &slot);
+    int64_t root = store_add(&st, (const uint8_t *)flood, hk, slot);
+    frontier_of(p, flood, frontier);
+    int h0 = layered(p, flood, frontier);
+    st.nodes[root] = (Node){-1, -1, 0, 0, (uint8_t)h0};
+    queue_push(q, h0, (Entry){(uint32_t)root, 0, (uint8_t)h0});
+    if (is_all(p, flood)) {
+        status = 0;
+        path = PyList_New(0);
+        goto done;
+    }
+    Entry e = {0, 0, 0};
+    int f = -1;
+    while (queue_pop(q, &f, &e)) {
+        if (st.nodes[e.node].g != e.g) continue;
+        int g = e.g;
+        memcpy(flood, st.keys + (size_t)e.node * W * 8, W * 8);
+        expanded++;
+        if ((expanded & 4095) == 0) {
+            double el = now() - started;
+            if (PyErr_CheckSignals() < 0) {
+                error = 1;
+                goto done;
+            }
+            if (progress != Py_None) {
+                PyObject *r = PyObject_CallFunction(progress, "Lid", expanded, f, el);
+                if (!r) {
+                    error = 1;
+                    goto done;
+                }
+                Py_DECREF(r);
+            }
+            if ((max_seconds >= 0 && el > max_seconds) || (max_bytes >= 0 && (long long)store_bytes(&st) > max_bytes)) {
+                bound = f;
+                goto done;
+            }
+        }
+        if (max_nodes >= 0 && expanded > max_nodes) {
+            bound = f;
+            goto done;
+        }
+        frontier_of(p, flood, frontier);
+        /* A complete colour, if any, is the only move (exact; see pivot.py). */
+        int only = -1;
+        for (int k = 0; k < p->ncol && only < 0; k++) {
+            int left = 0, inside = 1;
+            for (int w = 0; w < W; w++) {
+                word rest = p->by_color[k][w] & ~flood[w];
+                if (rest) left = 1;
+                if (rest & ~frontier[w]) inside = 0;
+            }
+            if (left && inside) only = k;
+        }
+        for (int k = 0; k < p->ncol; k++) {
+            if (only >= 0 && k != only) continue;
+            int any = 0;
+            for (int w = 0; w < W; w++) {
+                word taken = p->by_color[k][w] & frontier[w];
+                any |= taken != 0;
+                child[w] = flood[w] | taken;
+            }
+            if (!any) continue;
+            int ng = g + 1;
+            if (is_all(p, child)) {
+                /* trace */
+                int len = ng;
+                path = PyList_New(len);
+                if (!path) {
+                    error = 1;
+                    goto done;
+                }
+                PyList_SET_ITEM(path, len - 1, PyLong_FromLong(p->color_of[k]));
+                int i = len - 2;
+                for (int64_t j = e.node; st.nodes[j].parent >= 0; j = st.nodes[j].parent, i--)
+                    PyList_SET_ITEM(path, i, PyLong_FromLong(st.nodes[j].color));
+                status = 0;
+                goto done;
+            }
+            uint64_t ch = hash_key((const uint8_t *)child, W * 8);
+            int64_t old = store_find(&st, (const uint8_t *)child, ch, &slot);
+            if (old >= 0 && st.nodes[old].g <= ng) continue;
+            /* the child's frontier, incrementally */
+            word grown[MAXW] = {0};
+            for (int w = 0; w < W; w++) {
+                word x = child[w] & ~flood[w];
+                while (x) {
+                    int i2 = (w << 6) | lowbit(x);
+                    x &= x - 1;
+                    const word *a = p->adj + (size_t)i2 * W;
+                    for (int v = 0; v < W; v++) grown[v] |= a[v];
+                }
+            }
+            for (int w = 0; w < W; w++) cfront[w] = (frontier[w] | grown[w]) & ~child[w];
+            int hc = layered(p, child, cfront);
+            if (hc < e.h - 1) hc = e.h - 1; /* pathmax */
+            if (ng + hc >= MAXF - 1) continue;
+            int64_t k2 = old;
+            if (k2 < 0) {
+                k2 = store_add(&st, (const uint8_t *)child, ch, slot);
+                if (k2 < 0) {
+                    bound = f;
+                    goto done;
+                }
+            }
+            st.nodes[k2] = (Node){(int32_t)e.node, -1, p->color_of[k], (uint8_t)ng, (uint8_t)hc};
+            if (!queue_push(q, ng + hc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) {
+                bound = f;
+                goto done;
+            }
+        }
+    }
+done:
+    store_free(&st);
+    queue_free(q);
+    free(p);
+    if (error) {
+        Py_XDECREF(path);
+        return NULL;
+    }
+    if (!path) {
+        path = Py_None;
+        Py_INCREF(path);
+    }
+    return Py_BuildValue("(iNLi)", status, path, expanded, bound);
+}
+
 static PyMethodDef methods[] = {
     {"astar", core_astar, METH_VARARGS, "A* over one island (see kamivision/solver/_core.c)."},
+    {"pivot_astar", core_pivot_astar, METH_VARARGS, "A* for fixed-pivot boards (see _core.c)."},
     {NULL, NULL, 0, NULL},
 };
 

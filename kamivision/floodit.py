@@ -1,0 +1,139 @@
+"""Flood-It collections in the field's compact formats, as pivot boards.
+
+* Digit lines (``pc19.txt``, ``b14c8n1000.txt``): one square board a line, its cells row by
+  row as digits; the pivot is the top-left cell.
+* Color Walk lines (``colorwalk100.txt``): 30 x 20 boards of digits 0-4 with ``.`` for the
+  start cell, which begins empty (a colour of its own) and is the pivot.
+* ``99problems/`` files: a line ``rows columns colours``, the cells as numbers, then the
+  optimal move count.
+
+Lines starting with ``#`` and blank lines are skipped.  Problems raise
+:class:`~kamivision.errors.BoardFileError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from .board import Board, make_board
+from .errors import BoardFileError
+
+COLOR_WALK = (20, 30)  # rows, columns
+EMPTY_START = 9  # the colour id of Color Walk's empty start cell (digits there are 0-4)
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    name: str
+    board: Board
+    optimum: Optional[int] = None  # known optimal move count, when the file gives it
+
+
+def _digit_line(text: str, origin: str, name: str) -> Puzzle:
+    if "." in text:
+        rows, columns = COLOR_WALK
+        if len(text) != rows * columns:
+            raise BoardFileError(f"{origin}: a Color Walk line has {len(text)} cells, expected {rows * columns}")
+        pivot = text.index(".")
+        cells = [EMPTY_START if ch == "." else int(ch) for ch in text]
+    else:
+        side = math.isqrt(len(text))
+        if side * side != len(text):
+            raise BoardFileError(f"{origin}: {len(text)} digits is not a square board")
+        rows = columns = side
+        pivot = 0
+        cells = [int(ch) for ch in text]
+    grid = [cells[r * columns : (r + 1) * columns] for r in range(rows)]
+    board = make_board(grid, lattice="square", rules="pivot", pivot=list(divmod(pivot, columns)), name=name)
+    return Puzzle(name, board)
+
+
+def _problem_file(path: Path) -> Puzzle:
+    numbers = path.read_text().split()
+    try:
+        values = [int(v) for v in numbers]
+    except ValueError:
+        raise BoardFileError(f"{path}: expected numbers only") from None
+    if len(values) < 4:
+        raise BoardFileError(f"{path}: too short for 'rows columns colours' and cells")
+    rows, columns, _ = values[:3]
+    cells = values[3 : 3 + rows * columns]
+    if len(cells) != rows * columns:
+        raise BoardFileError(f"{path}: {len(cells)} cells, expected {rows}x{columns}")
+    rest = values[3 + rows * columns :]
+    grid = [cells[r * columns : (r + 1) * columns] for r in range(rows)]
+    board = make_board(grid, lattice="square", rules="pivot", name=path.name)
+    return Puzzle(path.name, board, rest[0] if rest else None)
+
+
+def read_collection(path: str | Path) -> list[Puzzle]:
+    """Every board in a collection file or folder."""
+    path = Path(path)
+    if not path.exists():
+        raise BoardFileError(f"{path}: no such file or folder")
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+        return [_problem_file(p) for p in files]
+    out = []
+    try:
+        lines = path.read_text().splitlines()
+    except UnicodeDecodeError:
+        raise BoardFileError(f"{path}: not a text file") from None
+    number = 0
+    for index, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if not all(ch.isdigit() or ch == "." for ch in text):
+            raise BoardFileError(f"{path}:{index}: expected a line of digits")
+        number += 1
+        out.append(_digit_line(text, f"{path}:{index}", f"{path.stem}#{number}"))
+    if not out:
+        raise BoardFileError(f"{path}: no boards in it")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    name: str
+    cells: int
+    colors: int
+    length: int
+    optimal: bool
+    lower_bound: int
+    seconds: float
+    known: Optional[int]
+
+
+def _solve_one(args: tuple[Puzzle, Optional[float], int]) -> Solved:
+    from .solver import solve
+
+    puzzle, max_seconds, beam = args
+    board = puzzle.board
+    solution = solve(board, max_seconds=max_seconds, beam=beam)
+    return Solved(
+        puzzle.name,
+        board.rows * board.columns,
+        len(board.colors_used()),
+        solution.length,
+        solution.optimal,
+        solution.lower_bound,
+        solution.seconds,
+        puzzle.optimum,
+    )
+
+
+def solve_collection(puzzles: list[Puzzle], max_seconds: Optional[float] = None, jobs: int = 1, beam: int = 0):
+    """Solve every puzzle, in order, with ``jobs`` processes; yields :class:`Solved` rows."""
+    work = [(p, max_seconds, beam) for p in puzzles]
+    if jobs <= 1:
+        for item in work:
+            yield _solve_one(item)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_solve_one, work, chunksize=8)

@@ -1,0 +1,230 @@
+"""Optimal solving with a fixed pivot (Flood-It, COLORFLOW, Color Walk): A* on flood sets.
+
+Every move recolours the region holding the pivot (the *flood*) to a colour ``x``; the flood
+then takes in every region of colour ``x`` next to it.  Regions are maximal, so no region of
+colour ``x`` touches another one, and a move takes in exactly the frontier regions of colour
+``x``.  The flood's own colour never matters for what follows (a move of the flood's colour
+takes in nothing and is never made), so a **state is the flood's set of regions** (a bitset
+over the region graph) and the board is solved when the flood is every region.
+
+Two facts about this game, used below (the *generalised* game lets the flood be any
+connected set of regions holding the pivot; real states are a special case and have the same
+optimum there):
+
+**Monotonicity.**  If ``F1 ⊇ F2`` then ``OPT(F1) <= OPT(F2)``: play ``F2``'s optimal
+colours from ``F1``; a move of colour ``x`` from a superset takes in every ``x`` region next to
+the smaller flood that it does not hold already, so the superset is kept to the end.
+
+**Complete colours.**  If every remaining region of colour ``c`` lies in the frontier, some
+optimal solution plays ``c`` now: any solution plays ``c`` at some point; move that first
+occurrence to the front.  After it the flood holds every ``c`` region, and replaying the rest
+keeps a superset of the original floods (monotonicity, and the moved ``c`` move only ever
+takes in ``c`` regions, all held already), so the length is the same.  Hence
+``OPT(F) = 1 + OPT(F ∪ regions of c)``, and the search plays only that move (an exact
+pruning, checked against breadth-first search in the tests as well).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from ..board import Board, Move
+from ..errors import KamiError
+from ..graph import build_regions
+from . import search
+from .search import MAX_BYTES, Budget, SearchStopped
+
+
+@dataclass(frozen=True, slots=True)
+class PivotGraph:
+    colors: tuple[int, ...]
+    adjacency: tuple[int, ...]
+    by_color: dict[int, int]  # colour -> bitset of its regions
+    start: int  # the pivot's region
+    everything: int
+
+    def frontier(self, flood: int) -> int:
+        out = 0
+        f = flood
+        while f:
+            low = f & -f
+            out |= self.adjacency[low.bit_length() - 1]
+            f ^= low
+        return out & ~flood
+
+
+def pivot_graph(board: Board) -> PivotGraph:
+    graph = build_regions(board)
+    start = graph.region_of[board.pivot_cell()]
+    if start is None:
+        raise KamiError("the pivot is a blank cell")
+    islands = graph.islands()
+    if len(islands) > 1:
+        raise KamiError("rules 'pivot' need the non-blank cells to be connected (the pivot cannot reach other islands)")
+    by_color: dict[int, int] = {}
+    for i, c in enumerate(graph.colors):
+        by_color[c] = by_color.get(c, 0) | (1 << i)
+    return PivotGraph(tuple(graph.colors), tuple(graph.adjacency), by_color, start, (1 << len(graph.colors)) - 1)
+
+
+def complete_colors(g: PivotGraph, flood: int, frontier: int) -> list[int]:
+    """Colours whose every region outside the flood lies in the frontier (ascending)."""
+    out = []
+    for c, regions in g.by_color.items():
+        left = regions & ~flood
+        if left and left & ~frontier == 0:
+            out.append(c)
+    out.sort()
+    return out
+
+
+def layered_bound(g: PivotGraph, flood: int) -> int:
+    """Moves still needed, at least.  Simulate outward from the flood: when some colours have
+    all their remaining regions in the frontier, charge one move per such colour and take
+    them in; otherwise charge one move and take in the whole frontier.
+
+    Admissible: write ``L(F)`` for this count.  The complete-colour step is exact,
+    ``OPT(F) = |C| + OPT(F ∪ regions of C)`` (the lemma in the module docstring, applied to
+    each complete colour in turn: taking one in keeps the others complete).  The frontier
+    step is a lower bound: any real move from ``F`` reaches a flood ``F' ⊆ F ∪ N(F)``, so
+    ``OPT(F) = 1 + OPT(F') >= 1 + OPT(F ∪ N(F))`` by monotonicity.  By induction on the
+    steps, ``L(F) <= OPT(F)``.
+    """
+    charges = 0
+    everything = g.everything
+    while flood != everything:
+        frontier = g.frontier(flood)
+        complete = complete_colors(g, flood, frontier)
+        if complete:
+            charges += len(complete)
+            for c in complete:
+                flood |= g.by_color[c]
+        else:
+            charges += 1
+            flood |= frontier
+    return charges
+
+
+def moves_from(g: PivotGraph, flood: int) -> list[tuple[int, int]]:
+    """``(colour, new flood)`` for the moves worth making: only the smallest complete colour
+    when there is one (exact, see the module docstring); otherwise every colour that takes
+    in something."""
+    frontier = g.frontier(flood)
+    complete = complete_colors(g, flood, frontier)
+    if complete:
+        c = complete[0]
+        return [(c, flood | (g.by_color[c] & frontier))]
+    out = []
+    for c, regions in sorted(g.by_color.items()):
+        taken = regions & frontier
+        if taken:
+            out.append((c, flood | taken))
+    return out
+
+
+def solve_pivot_colors(
+    board: Board, budget: Budget, greedy_width: int = 0
+) -> tuple[list[int], int, bool]:
+    """(colour sequence, lower bound, proven) for a pivot board, by A* with the layered bound.
+
+    ``greedy_width > 0`` runs a beam search of that width instead (the COLORFLOW approach):
+    fast, not proven.
+    """
+    g = pivot_graph(board)
+    start = g.start
+    flood = 1 << start
+    if flood == g.everything:
+        return [], 0, True
+    if greedy_width:
+        path = _beam(g, flood, greedy_width)
+        return path, layered_bound(g, flood), False
+    if search._core is not None and len(g.colors) <= 512:
+        return _core_pivot(g, budget)
+    h0 = layered_bound(g, flood)
+    parent: dict[int, Optional[tuple[int, int]]] = {flood: None}
+    best_g = {flood: 0}
+    heap = [(h0, 0, flood)]
+    push, pop = heapq.heappush, heapq.heappop
+    while heap:
+        f, neg_g, state = pop(heap)
+        gval = -neg_g
+        if best_g.get(state, 1 << 30) < gval:
+            continue
+        budget.charge(f)
+        for c, child in moves_from(g, state):
+            ng = gval + 1
+            if child == g.everything:
+                parent[child] = (state, c)
+                return _trace(parent, child), ng, True
+            old = best_g.get(child)
+            if old is not None and old <= ng:
+                continue
+            best_g[child] = ng
+            parent[child] = (state, c)
+            push(heap, (ng + layered_bound(g, child), -ng, child))
+    raise AssertionError("a connected board always floods")  # pragma: no cover
+
+
+def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
+    """The same A* in the compiled core (kamivision/solver/_core.c, ``pivot_astar``)."""
+    words = max(1, (len(g.colors) + 63) // 64)
+    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in g.adjacency)
+    seconds = -1.0
+    if budget.max_seconds is not None:
+        seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
+    nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
+    report = None
+    if budget.progress is not None:
+        callback = budget.progress
+
+        def report(expanded: int, bound: int, seconds: float) -> None:
+            callback({"expanded": expanded, "bound": bound, "seconds": seconds})
+
+    status, colors, expanded, bound = search._core.pivot_astar(
+        bytes(g.colors), adjacency, words, g.start, nodes, seconds, MAX_BYTES, report
+    )
+    budget.expanded += expanded
+    if status != 0:
+        raise SearchStopped(bound)
+    return list(colors), len(colors), True
+
+
+def _beam(g: PivotGraph, flood: int, width: int) -> list[int]:
+    beam = [(flood, [])]
+    while True:
+        children = {}
+        for state, path in beam:
+            for c, child in moves_from(g, state):
+                if child == g.everything:
+                    return path + [c]
+                if child not in children:
+                    children[child] = path + [c]
+        ranked = sorted(children.items(), key=lambda item: (layered_bound(g, item[0]), -item[0].bit_count()))
+        beam = ranked[:width]
+
+
+def _trace(parent: dict, state: int) -> list[int]:
+    out = []
+    link = parent[state]
+    while link is not None:
+        state, c = link
+        out.append(c)
+        link = parent[state]
+    out.reverse()
+    return out
+
+
+def solve_pivot(board: Board, budget: Budget, greedy_width: int = 0):
+    """Moves on cells (each taps the pivot) and what is known of their optimality."""
+    started = time.perf_counter()
+    try:
+        colors, bound, proven = solve_pivot_colors(board, budget, greedy_width)
+    except SearchStopped as stop:
+        colors = solve_pivot_colors(board, Budget(), greedy_width=16)[0]
+        bound, proven = min(stop.bound, len(colors)), stop.bound >= len(colors)
+    r, c = board.pivot if board.pivot is not None else (0, 0)
+    moves = [Move(r, c, color) for color in colors]
+    return moves, bound, proven, time.perf_counter() - started

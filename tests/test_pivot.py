@@ -1,0 +1,133 @@
+import random
+from collections import deque
+
+import pytest
+from typer.testing import CliRunner
+
+from kamivision.board import Move, make_board
+from kamivision.cli import app
+from kamivision.errors import BoardFileError, KamiError
+from kamivision.floodit import read_collection
+from kamivision.solver import solve
+from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
+
+from .conftest import shared_path
+
+
+def bfs_pivot(board, limit=14):
+    """Fewest moves by plain breadth-first search over every colour at the pivot."""
+    pivot = board.pivot if board.pivot is not None else (0, 0)
+    seen = {board.cells}
+    frontier = deque([(board, 0)])
+    while frontier:
+        current, depth = frontier.popleft()
+        if current.is_solved():
+            return depth
+        if depth >= limit:
+            continue
+        for c in sorted(current.colors_used()):
+            nxt = current.apply(Move(pivot[0], pivot[1], c))
+            if nxt.cells not in seen:
+                seen.add(nxt.cells)
+                frontier.append((nxt, depth + 1))
+    return None
+
+
+def random_pivot_board(rng):
+    rows, columns = rng.choice([(3, 3), (3, 4), (4, 4), (4, 5), (5, 4)])
+    k = rng.choice([2, 3, 3, 4])
+    grid = [[rng.randrange(k) for _ in range(columns)] for _ in range(rows)]
+    pivot = [rng.randrange(rows), rng.randrange(columns)]
+    return make_board(grid, lattice="square", rules="pivot", pivot=pivot)
+
+
+def test_pivot_solver_equals_breadth_first_search(core):
+    rng = random.Random(77)
+    for _ in range(300):
+        board = random_pivot_board(rng)
+        expected = bfs_pivot(board)
+        solution = solve(board)
+        assert solution.optimal and solution.length == expected, board
+        current = board
+        for move in solution.moves:
+            current = current.apply(move)
+        assert current.is_solved()
+
+
+def test_layered_bound_never_exceeds_the_optimum_and_complete_colours_are_exact():
+    """Checked from every state reached on small boards, not only from the start."""
+    rng = random.Random(5)
+    for _ in range(120):
+        board = random_pivot_board(rng)
+        g = pivot_graph(board)
+        # Exact optimum from every flood set by backward BFS over the full move set.
+        start = 1 << g.start
+        states, queue = {start}, deque([start])
+        while queue:
+            f = queue.popleft()
+            frontier = g.frontier(f)
+            for c, regions in g.by_color.items():
+                child = f | (regions & frontier)
+                if child != f and child not in states:
+                    states.add(child)
+                    queue.append(child)
+        optimum = {}
+        for f in sorted(states, key=lambda s: -s.bit_count()):
+            if f == g.everything:
+                optimum[f] = 0
+                continue
+            frontier = g.frontier(f)
+            optimum[f] = 1 + min(
+                optimum[f | (r & frontier)] for r in g.by_color.values() if f | (r & frontier) != f
+            )
+        for f in states:
+            assert layered_bound(g, f) <= optimum[f]
+            if f != g.everything:
+                assert min(1 + optimum[child] for _, child in moves_from(g, f)) == optimum[f]
+
+
+def test_beam_mode_is_reported_as_unproven():
+    board = make_board([[0, 1, 2], [1, 2, 0], [2, 0, 1]], lattice="square", rules="pivot")
+    solution = solve(board, beam=4)
+    assert not solution.optimal and "beam search" in solution.notes[0]
+
+
+def test_other_islands_are_refused_clearly():
+    board = make_board([[0, None, 1], [0, None, 1]], lattice="square", rules="pivot")
+    with pytest.raises(KamiError, match="connected"):
+        solve(board)
+
+
+def test_collection_formats(tmp_path):
+    digits = tmp_path / "set.txt"
+    digits.write_text("# two boards\n1212\n\n3344\n")
+    boards = read_collection(digits)
+    assert [b.board.rows for b in boards] == [2, 2] and boards[0].board.rules == "pivot"
+    walk = tmp_path / "walk.txt"
+    walk.write_text("." + "01234" * 119 + "0123\n")
+    (puzzle,) = read_collection(walk)
+    assert (puzzle.board.rows, puzzle.board.columns, puzzle.board.pivot) == (20, 30, (0, 0))
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    (problems / "2_2_02_001").write_text("2 2 2\n1 2\n2 1\n2\n")
+    (p,) = read_collection(problems)
+    assert p.optimum == 2 and solve(p.board).length == 2
+    bad = tmp_path / "bad.txt"
+    bad.write_text("12a4\n")
+    with pytest.raises(BoardFileError, match="bad.txt:1"):
+        read_collection(bad)
+
+
+def test_collection_command_prints_a_table_and_total(tmp_path):
+    digits = tmp_path / "set.txt"
+    digits.write_text("1212\n1122\n")
+    result = CliRunner().invoke(app, ["solve", str(digits), "--rules", "pivot", "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert "2 boards: 2 moves in all, 2 proven optimal" in result.stdout
+
+
+def test_pc19_first_boards_match_the_known_optima():
+    folder = shared_path("data", "floodit")
+    puzzles = read_collection(folder / "pc19.txt")[:50]
+    known = (folder / "pc19-optimal-solutions.txt").read_text().split()[:50]
+    assert [solve(p.board).length for p in puzzles] == [len(k) for k in known]
