@@ -133,13 +133,11 @@ def solve(
 
 
 def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) -> Solution:
-    from .pivot import solve_pivot
+    from .pivot import check_flood, pivot_graph, solve_pivot
 
-    moves, bound, proven, _ = solve_pivot(board, budget, greedy_width=beam)
-    current = board
-    for move in moves:
-        current = current.apply(move)
-    if not current.is_solved():  # pragma: no cover - a bug, not a user error
+    graph = pivot_graph(board)
+    moves, bound, proven, _ = solve_pivot(board, budget, greedy_width=beam, graph=graph)
+    if not check_flood(graph, [m.color for m in moves]):  # pragma: no cover - a bug
         raise AssertionError("the moves found do not solve the board")
     notes: tuple[str, ...] = ()
     if beam:
@@ -152,7 +150,7 @@ def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) ->
         lower_bound=bound,
         expanded=budget.expanded,
         seconds=time.perf_counter() - started,
-        regions=len(build_regions(board)),
+        regions=len(graph.colors),
         islands=1,
         par=board.par,
         notes=notes,

@@ -125,15 +125,24 @@ def moves_from(g: PivotGraph, flood: int) -> list[tuple[int, int]]:
     return out
 
 
+def check_flood(g: PivotGraph, colors: list[int]) -> bool:
+    """Does playing ``colors`` at the pivot flood the whole board?  (Replayed on the region
+    graph: the move takes in the frontier regions of its colour.)"""
+    flood = 1 << g.start
+    for c in colors:
+        flood |= g.by_color.get(c, 0) & g.frontier(flood)
+    return flood == g.everything
+
+
 def solve_pivot_colors(
-    board: Board, budget: Budget, greedy_width: int = 0
+    board: Board, budget: Budget, greedy_width: int = 0, graph: Optional[PivotGraph] = None
 ) -> tuple[list[int], int, bool]:
     """(colour sequence, lower bound, proven) for a pivot board, by A* with the layered bound.
 
     ``greedy_width > 0`` runs a beam search of that width instead (the COLORFLOW approach):
     fast, not proven.
     """
-    g = pivot_graph(board)
+    g = graph if graph is not None else pivot_graph(board)
     start = g.start
     flood = 1 << start
     if flood == g.everything:
@@ -206,6 +215,28 @@ def _beam(g: PivotGraph, flood: int, width: int) -> list[int]:
         beam = ranked[:width]
 
 
+def _widening_beam(g: PivotGraph, budget: Budget, bound: int) -> list[int]:
+    """After a stop: beams of width 16, 64, 256, ... while the next fits in the reserved
+    time (as for the free rules: a share of ``max_seconds``, at least a second)."""
+    from .search import IMPROVE_SHARE
+
+    reserve = max(1.0, IMPROVE_SHARE * (budget.max_seconds or 0.0))
+    started = time.perf_counter()
+    best: Optional[list[int]] = None
+    width, last = 16, 0.0
+    while best is None or len(best) > bound:
+        spent = time.perf_counter() - started
+        if best is not None and (spent + 4 * last > reserve or width > 4096):
+            break
+        began = time.perf_counter()
+        found = _beam(g, 1 << g.start, width)
+        last = time.perf_counter() - began
+        if best is None or len(found) < len(best):
+            best = found
+        width *= 4
+    return best
+
+
 def _trace(parent: dict, state: int) -> list[int]:
     out = []
     link = parent[state]
@@ -217,13 +248,13 @@ def _trace(parent: dict, state: int) -> list[int]:
     return out
 
 
-def solve_pivot(board: Board, budget: Budget, greedy_width: int = 0):
+def solve_pivot(board: Board, budget: Budget, greedy_width: int = 0, graph: Optional[PivotGraph] = None):
     """Moves on cells (each taps the pivot) and what is known of their optimality."""
     started = time.perf_counter()
     try:
-        colors, bound, proven = solve_pivot_colors(board, budget, greedy_width)
+        colors, bound, proven = solve_pivot_colors(board, budget, greedy_width, graph)
     except SearchStopped as stop:
-        colors = solve_pivot_colors(board, Budget(), greedy_width=16)[0]
+        colors = _widening_beam(graph or pivot_graph(board), budget, stop.bound)
         bound, proven = min(stop.bound, len(colors)), stop.bound >= len(colors)
     r, c = board.pivot if board.pivot is not None else (0, 0)
     moves = [Move(r, c, color) for color in colors]
