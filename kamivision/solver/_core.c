@@ -892,7 +892,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     long long expanded = 0;
     int status = 2, bound = 0, error = 0;
     PyObject *path = NULL;
-    word flood[MAXW] = {0}, frontier[MAXW], child[MAXW], cfront[MAXW];
+    word flood[MAXW] = {0}, frontier[MAXW], child[MAXW];
     flood[start >> 6] |= (word)1 << (start & 63);
     size_t slot;
     uint64_t hk = hash_key((const uint8_t *)flood, W * 8);
@@ -900,7 +900,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     int64_t root = store_add(&st, (const uint8_t *)flood, hk, slot);
     frontier_of(p, flood, frontier);
     int h0 = layered(p, flood, frontier);
-    st.nodes[root] = (Node){-1, -1, 0, 0, (uint8_t)h0};
+    st.nodes[root] = (Node){-1, 0, 0, 0, (uint8_t)h0};
     queue_push(q, h0, (Entry){(uint32_t)root, 0, (uint8_t)h0});
     if (is_all(p, flood)) {
         status = 0;
@@ -913,6 +913,20 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
         if (st.nodes[e.node].g != e.g) continue;
         int g = e.g;
         memcpy(flood, st.keys + (size_t)e.node * W * 8, W * 8);
+        frontier_of(p, flood, frontier);
+        if (st.nodes[e.node].rep < 0) {
+            /* Queued with a cheap bound: compute the layered bound now, once. */
+            st.nodes[e.node].rep = 0;
+            int hl = layered(p, flood, frontier);
+            if (hl > e.h) {
+                st.nodes[e.node].h = (uint8_t)hl;
+                if (g + hl < MAXF - 1 && !queue_push(q, g + hl, (Entry){e.node, (uint8_t)g, (uint8_t)hl})) {
+                    bound = f;
+                    goto done;
+                }
+                continue;
+            }
+        }
         expanded++;
         if ((expanded & 4095) == 0) {
             double el = now() - started;
@@ -937,7 +951,6 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
             bound = f;
             goto done;
         }
-        frontier_of(p, flood, frontier);
         /* A complete colour, if any, is the only move (exact; see pivot.py). */
         int only = -1;
         for (int k = 0; k < p->ncol && only < 0; k++) {
@@ -977,19 +990,15 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
             uint64_t ch = hash_key((const uint8_t *)child, W * 8);
             int64_t old = store_find(&st, (const uint8_t *)child, ch, &slot);
             if (old >= 0 && st.nodes[old].g <= ng) continue;
-            /* the child's frontier, incrementally */
-            word grown[MAXW] = {0};
-            for (int w = 0; w < W; w++) {
-                word x = child[w] & ~flood[w];
-                while (x) {
-                    int i2 = (w << 6) | lowbit(x);
-                    x &= x - 1;
-                    const word *a = p->adj + (size_t)i2 * W;
-                    for (int v = 0; v < W; v++) grown[v] |= a[v];
-                }
-            }
-            for (int w = 0; w < W; w++) cfront[w] = (frontier[w] | grown[w]) & ~child[w];
-            int hc = layered(p, child, cfront);
+            /* A cheap bound now (colours left outside the flood: each needs a move of its
+             * own; and pathmax), the layered one when the child comes off the queue. */
+            int hc = 0;
+            for (int k2c = 0; k2c < p->ncol; k2c++)
+                for (int w = 0; w < W; w++)
+                    if (p->by_color[k2c][w] & ~child[w]) {
+                        hc++;
+                        break;
+                    }
             if (hc < e.h - 1) hc = e.h - 1; /* pathmax */
             if (ng + hc >= MAXF - 1) continue;
             int64_t k2 = old;
@@ -1000,7 +1009,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
                     goto done;
                 }
             }
-            st.nodes[k2] = (Node){(int32_t)e.node, -1, p->color_of[k], (uint8_t)ng, (uint8_t)hc};
+            st.nodes[k2] = (Node){(int32_t)e.node, -1 /* bound not yet computed */, p->color_of[k], (uint8_t)ng, (uint8_t)hc};
             if (!queue_push(q, ng + hc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) {
                 bound = f;
                 goto done;
