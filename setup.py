@@ -4,14 +4,20 @@ The extension is optional: without a C compiler the install still succeeds and t
 runs its pure-Python search (same results, about a thousand times slower).
 """
 
+import platform
+
 from setuptools import Extension, setup
+
+# Bit counting is the inner loop's staple: use the CPU's instruction where there is one
+# (every x86-64 CPU of the last fifteen years has it; other machines keep the default).
+FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
 
 setup(
     ext_modules=[
         Extension(
             "kamivision.solver._core",
             ["kamivision/solver/_core.c"],
-            extra_compile_args=["-O3"],
+            extra_compile_args=FLAGS,
             optional=True,
         )
     ]
