@@ -21,7 +21,6 @@ from .floodit import read_collection, solve_collection
 from .overlay import gif_bytes, png_bytes
 from .pipeline import default_output, solve_screenshot
 from .recognize import board_with_source, recognize_file
-from .review_session import open_review
 from .render import DEFAULT_DEVICE, DEVICES, encode, render
 from .report import format_solution
 from .solver import Solution, solve
@@ -261,6 +260,8 @@ def review_command(
     max_seconds: Annotated[float, typer.Option(min=1.0, help="Solver limit in the window.")] = 120.0,
 ) -> None:
     """Open a window to correct misread cells, solve, and save the board."""
+    from .review_session import open_review  # only this command deals with windows
+
     try:
         session = open_review(source, image=image, output=output)
         session.run(lambda board, progress: solve(board, max_seconds=max_seconds, progress=progress))
