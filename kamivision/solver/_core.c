@@ -156,6 +156,44 @@ static int distances(const Island *is, const State *s, int src, int16_t *dist, i
     }
 }
 
+/* The moves of region `r`: its neighbours grouped by colour.  groups[k] is the set that
+ * becomes one region when `r` takes colour gcolors[k] (r itself included); returns how many. */
+static int merge_groups(const State *s, int r, int W, word groups[][MAXW], uint8_t *gcolors) {
+    int count = 0;
+    for (int v = 0; v < W; v++) {
+        word y = s->adj[r][v];
+        while (y) {
+            int j = (v << 6) | lowbit(y);
+            y &= y - 1;
+            uint8_t c = s->color[j];
+            int k = 0;
+            while (k < count && gcolors[k] != c) k++;
+            if (k == count) {
+                gcolors[count++] = c;
+                memset(groups[k], 0, W * sizeof(word));
+                groups[k][r >> 6] |= (word)1 << (r & 63);
+            }
+            groups[k][v] |= (word)1 << (j & 63);
+        }
+    }
+    return count;
+}
+
+/* Regions of each colour (counts, cleared first) and how many colours are present. */
+static int count_colors(const State *s, int W, int *counts) {
+    int present = 0;
+    memset(counts, 0, 256 * sizeof(int));
+    for (int w = 0; w < W; w++) {
+        word x = s->reps[w];
+        while (x) {
+            int j = (w << 6) | lowbit(x);
+            x &= x - 1;
+            if (counts[s->color[j]]++ == 0) present++;
+        }
+    }
+    return present;
+}
+
 typedef struct {
     int count;
     int16_t *du[2], *dv[2];
@@ -440,16 +478,7 @@ static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t 
             if (g + len >= best_len || len >= 250) break;
             contract(is, key, s);
             far_pairs(is, s, dbuf, &pairs);
-            int npresent = 0;
-            memset(counts, 0, sizeof(counts));
-            for (int w = 0; w < W; w++) {
-                word x = s->reps[w];
-                while (x) {
-                    int j = (w << 6) | lowbit(x);
-                    x &= x - 1;
-                    if (counts[s->color[j]]++ == 0) npresent++;
-                }
-            }
+            int npresent = count_colors(s, W, counts);
             int regions = popcount_w(s->reps, W);
             int pick_r = -1, pick_c = -1, pick_h = 1 << 30, pick_regions = 1 << 30, done_move = 0;
             for (int w = 0; w < W && !done_move; w++) {
@@ -457,23 +486,7 @@ static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t 
                 while (x && !done_move) {
                     int r = (w << 6) | lowbit(x);
                     x &= x - 1;
-                    int ng_colors = 0;
-                    for (int v = 0; v < W; v++) {
-                        word y = s->adj[r][v];
-                        while (y) {
-                            int j = (v << 6) | lowbit(y);
-                            y &= y - 1;
-                            uint8_t c = s->color[j];
-                            int k = 0;
-                            while (k < ng_colors && gcolors[k] != c) k++;
-                            if (k == ng_colors) {
-                                gcolors[ng_colors++] = c;
-                                memset(groups[k], 0, W * sizeof(word));
-                                groups[k][r >> 6] |= (word)1 << (r & 63);
-                            }
-                            groups[k][v] |= (word)1 << (j & 63);
-                        }
-                    }
+                    int ng_colors = merge_groups(s, r, W, groups, gcolors);
                     for (int k = 0; k < ng_colors; k++) {
                         int c = gcolors[k];
                         int merged_n = popcount_w(groups[k], W);
@@ -612,16 +625,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
         int pb = pair_bound(&pairs);
         if (pb > h) h = pb;
         /* The colour bound of this state. */
-        npresent = 0;
-        memset(counts, 0, sizeof(counts));
-        for (int w = 0; w < W; w++) {
-            word x = s->reps[w];
-            while (x) {
-                int j = (w << 6) | lowbit(x);
-                x &= x - 1;
-                if (counts[s->color[j]]++ == 0) npresent++;
-            }
-        }
+        npresent = count_colors(s, W, counts);
         int cb = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
         if (cb > h) h = cb;
         if (g + h > f) {
@@ -670,23 +674,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                 int r = (w << 6) | lowbit(x);
                 x &= x - 1;
                 /* Neighbours of r grouped by colour. */
-                int ng_colors = 0;
-                for (int v = 0; v < W; v++) {
-                    word y = s->adj[r][v];
-                    while (y) {
-                        int j = (v << 6) | lowbit(y);
-                        y &= y - 1;
-                        uint8_t c = s->color[j];
-                        int k = 0;
-                        while (k < ng_colors && gcolors[k] != c) k++;
-                        if (k == ng_colors) {
-                            gcolors[ng_colors++] = c;
-                            memset(groups[k], 0, W * sizeof(word));
-                            groups[k][r >> 6] |= (word)1 << (r & 63);
-                        }
-                        groups[k][v] |= (word)1 << (j & 63);
-                    }
-                }
+                int ng_colors = merge_groups(s, r, W, groups, gcolors);
                 for (int k = 0; k < ng_colors; k++) {
                     int c = gcolors[k];
                     const word *merged = groups[k];

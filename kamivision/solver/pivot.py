@@ -181,17 +181,7 @@ def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     """The same A* in the compiled core (kamivision/solver/_core.c, ``pivot_astar``)."""
     words = max(1, (len(g.colors) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in g.adjacency)
-    seconds = -1.0
-    if budget.max_seconds is not None:
-        seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
-    nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
-    report = None
-    if budget.progress is not None:
-        callback = budget.progress
-
-        def report(expanded: int, bound: int, seconds: float) -> None:
-            callback({"expanded": expanded, "bound": bound, "seconds": seconds})
-
+    seconds, nodes, report = search.core_limits(budget)
     status, colors, expanded, bound = search._core.pivot_astar(
         bytes(g.colors), adjacency, words, g.start, nodes, seconds, MAX_BYTES, report
     )

@@ -238,6 +238,23 @@ def astar_python(
     return upper[1] if upper is not None else None
 
 
+def core_limits(budget: Budget) -> tuple[float, int, Optional[Callable[[int, int, float], None]]]:
+    """What is left of ``budget`` in the compiled core's terms: seconds (-1: none), nodes
+    (-1: none), and a progress callback that reports totals over the whole solve."""
+    seconds = -1.0
+    if budget.max_seconds is not None:
+        seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
+    nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
+    if budget.progress is None:
+        return seconds, nodes, None
+    base, callback, offset = budget.expanded, budget.progress, time.perf_counter() - budget.start
+
+    def report(expanded: int, bound: int, seconds: float) -> None:
+        callback({"expanded": base + expanded, "bound": bound, "seconds": offset + seconds})
+
+    return seconds, nodes, report
+
+
 def astar(
     island: Island,
     budget: Budget,
@@ -256,17 +273,7 @@ def astar(
         return []
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
-    seconds = -1.0
-    if budget.max_seconds is not None:
-        seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
-    nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
-    report = None
-    if budget.progress is not None:
-        base, callback, offset = budget.expanded, budget.progress, time.perf_counter() - budget.start
-
-        def report(expanded: int, bound: int, seconds: float) -> None:
-            callback({"expanded": base + expanded, "bound": bound, "seconds": offset + seconds})
-
+    seconds, nodes, report = core_limits(budget)
     status, path, expanded, bound = _core.astar(
         island.colors,
         adjacency,
