@@ -15,8 +15,9 @@ from typing import Optional
 from ..board import Board, Move
 from ..errors import KamiError
 from ..graph import bits, build_regions, region_cells, tap_cell
-from .search import Budget, Path, Progress, SearchStopped, astar, solve_island
-from .state import Island
+from .search import Budget, Path, Progress, SearchStopped, astar, reserve_seconds
+from .state import Island, contract
+from .upper import flood_beam, flood_from_centre
 
 __all__ = ["Solution", "solve"]
 
@@ -51,6 +52,34 @@ def _local_island(graph, mask: int) -> tuple[Island, list[int]]:
         adjacency.append(local)
     colors = bytes(graph.colors[g] for g in regions)
     return Island(colors, tuple(adjacency)), regions
+
+
+def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, bool]:
+    """(path, lower bound, proven) for one island.
+
+    A flood from the centre (:mod:`kamivision.solver.upper`) gives a first solution of
+    length ``U``; A* then looks only for shorter ones, and when it finds none ``U`` is
+    proven optimal.  When a limit stops A*, a reserve of time
+    (:func:`~kamivision.solver.search.reserve_seconds`) goes to a beam over free moves
+    scored by their floods, for a better unproven answer; an answer as short as the bound
+    A* proved is optimal all the same.
+    """
+    quick = flood_from_centre(contract(island, island.colors), slack=2)
+    upper = (len(quick), quick) if quick is not None else None
+    try:
+        path = astar(island, budget, upper=upper)
+    except SearchStopped as stop:
+        best = quick
+        if stop.path is not None and (best is None or len(stop.path) < len(best)):
+            best = stop.path
+        deadline = time.perf_counter() + reserve_seconds(budget)
+        best = flood_beam(island, deadline, best=best, floor=stop.bound)
+        if best is None:  # pragma: no cover - a connected island always has a flood
+            return None, stop.bound, False
+        # Every solution shorter than the search's bound was ruled out: one that long is optimal.
+        return best, min(stop.bound, len(best)), stop.bound >= len(best)
+    assert path is not None  # merging moves always reach one region
+    return path, len(path), True
 
 
 def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:

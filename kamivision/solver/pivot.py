@@ -143,13 +143,21 @@ def solve_pivot_colors(
     fast, not proven.
     """
     g = graph if graph is not None else pivot_graph(board)
-    start = g.start
-    flood = 1 << start
+    flood = 1 << g.start
     if flood == g.everything:
         return [], 0, True
     if greedy_width:
         path = _beam(g, flood, greedy_width)
         return path, layered_bound(g, flood), False
+    return flood_astar(g, budget)
+
+
+def flood_astar(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
+    """A* from the pivot's region with the layered bound: (colours, their number, True), or
+    :class:`SearchStopped` when ``budget`` runs out.  The compiled core runs it when built."""
+    flood = 1 << g.start
+    if flood == g.everything:
+        return [], 0, True
     if search._core is not None and len(g.colors) <= 512:
         return _core_pivot(g, budget)
     h0 = layered_bound(g, flood)
@@ -208,9 +216,7 @@ def _beam(g: PivotGraph, flood: int, width: int) -> list[int]:
 def _widening_beam(g: PivotGraph, budget: Budget, bound: int) -> list[int]:
     """After a stop: beams of width 16, 64, 256, ... while the next fits in the reserved
     time (as for the free rules: a share of ``max_seconds``, at least a second)."""
-    from .search import IMPROVE_SHARE
-
-    reserve = max(1.0, IMPROVE_SHARE * (budget.max_seconds or 0.0))
+    reserve = search.reserve_seconds(budget)
     started = time.perf_counter()
     best: Optional[list[int]] = None
     width, last = 16, 0.0

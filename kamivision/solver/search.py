@@ -1,12 +1,12 @@
-"""A* over the states of one island, a beam search for upper bounds, and limits.
+"""A* over the states of one island, and the limits that stop it.
 
 A* is best-first search with ``f = g + h``: ``h`` is admissible
 (:mod:`kamivision.solver.heuristics`), so the first goal taken from the queue is optimal.
 The queue breaks ties by preferring deeper nodes (larger ``g``), then by a counter; it never
-compares states.  The path comes back through parent links.  Before A* starts, a beam
-search gives an upper bound ``U``: nodes with ``f >= U`` are never queued (they cannot lead
-to a solution shorter than the one already in hand), and when the queue runs dry the beam's
-solution is proven optimal.
+compares states.  The path comes back through parent links.  A known solution of length
+``U`` (from :mod:`kamivision.solver.upper`) may be given: nodes with ``f >= U`` are never
+queued (they cannot lead to a shorter solution), and when the queue runs dry that solution
+is proven optimal.
 """
 
 from __future__ import annotations
@@ -103,40 +103,6 @@ def is_goal(state: Contracted, goal_color: Optional[int]) -> bool:
     if reps & (reps - 1):
         return False
     return goal_color is None or state.color[reps.bit_length() - 1] == goal_color
-
-
-def beam_search(island: Island, width: int = 24, goal_color: Optional[int] = None) -> Optional[Path]:
-    """A quick, unproven solution: keep the ``width`` best states per depth.
-
-    Children are ranked by the cheap colour bound and their region count; the best
-    ``2 * width`` of them are then ranked by the full bound.  Returns ``None`` when no goal is
-    reachable (only possible with a ``goal_color`` the island's merging moves cannot produce).
-    """
-    root = contract(island, island.colors)
-    if is_goal(root, goal_color):
-        return []
-    beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
-    while beam:
-        children: dict[bytes, tuple[tuple[int, int], Contracted, int, int, int, Path]] = {}
-        for key, state, path in beam:
-            counts = _color_counts(state)
-            for rep, color, merged in merging_moves(state):
-                if merged == state.reps and (goal_color is None or color == goal_color):
-                    return path + [(rep, color)]
-                child_key = key_after(key, state.members[rep], color)
-                if child_key in children:
-                    continue
-                left = len(counts) - (1 if counts[state.color[rep]] == 1 else 0)
-                regions = (state.reps & ~merged).bit_count() + 1
-                children[child_key] = ((left, regions), state, rep, color, merged, path)
-        ranked = sorted(children.items(), key=lambda item: item[1][0])[: 2 * width]
-        scored = []
-        for key, (cheap, state, rep, color, merged, path) in ranked:
-            child = apply_merge(state, rep, color, merged)
-            scored.append(((goal_bound(child, goal_color), cheap[1]), key, child, path + [(rep, color)]))
-        scored.sort(key=lambda item: item[0])
-        beam = [(key, child, path) for _, key, child, path in scored[:width]]
-    return None
 
 
 def astar_python(
@@ -305,55 +271,10 @@ def _trace(parent: dict, key: bytes) -> Path:
 
 
 #: After a limit stops the proof, up to this share of ``max_seconds`` more (at least a second)
-#: goes to wider beam searches for a better unproven answer.
+#: goes to finding a better unproven answer.
 IMPROVE_SHARE = 0.15
 
 
-def _improve(
-    island: Island, best: Optional[Path], bound: int, budget: Budget, width: int, goal_color: Optional[int]
-) -> Optional[Path]:
-    """Wider and wider beams (x4 each time) while the next one fits the time reserved for
-    them; the shortest path found wins.  Stops early when a path reaches the proven bound."""
-    reserve = max(1.0, IMPROVE_SHARE * (budget.max_seconds or 0.0))
-    started = time.perf_counter()
-    last = 0.0
-    while best is None or len(best) > bound:
-        spent = time.perf_counter() - started
-        if spent + 4 * last > reserve or width > 4096:
-            break
-        began = time.perf_counter()
-        found = beam_search(island, width=width, goal_color=goal_color)
-        last = time.perf_counter() - began
-        if found is not None and (best is None or len(found) < len(best)):
-            best = found
-        width *= 4
-    return best
-
-
-def solve_island(
-    island: Island, budget: Budget, goal_color: Optional[int] = None, width: int = 24
-) -> tuple[Optional[Path], int, bool]:
-    """(path, lower bound, proven) for one island; the path is the beam's when stopped early.
-
-    The Python search starts from the beam's solution as an upper bound, which prunes its
-    queue; the compiled core, which never stores nodes above the current ``f``, runs the
-    beam only when a limit stops it, to have a solution to give.
-    """
-    quick = None
-    if _core is None:
-        quick = beam_search(island, width=width, goal_color=goal_color)
-    upper = (len(quick), quick) if quick is not None else None
-    try:
-        path = astar(island, budget, goal_color=goal_color, upper=upper)
-    except SearchStopped as stop:
-        if stop.path is not None and (quick is None or len(stop.path) < len(quick)):
-            quick = stop.path
-        quick = _improve(island, quick, stop.bound, budget, width, goal_color)
-        if quick is None:
-            return None, stop.bound, False
-        # Every solution shorter than the search's bound was ruled out: a found one that
-        # long is optimal.
-        return quick, min(stop.bound, len(quick)), stop.bound >= len(quick)
-    if path is None:
-        return None, 0, True
-    return path, len(path), True
+def reserve_seconds(budget: Budget) -> float:
+    """Seconds granted, after a limit stopped the proof, to improve the unproven answer."""
+    return max(1.0, IMPROVE_SHARE * (budget.max_seconds or 0.0))

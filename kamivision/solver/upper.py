@@ -1,0 +1,173 @@
+"""Good solutions fast, without proof: upper bounds for the free rules.
+
+A* proves optimality; when a limit stops it, the user still wants the best answer there is.
+Two ways to find one, both on an island's contracted states
+(:mod:`kamivision.solver.state`):
+
+* **Flooding from a centre.**  Pick a region near the centre of the region graph and solve
+  the board as Flood-It with that region as the pivot, optimally, by the pivot A*
+  (:func:`kamivision.solver.pivot.flood_astar`, fast: a flood is one bitset).  Every pivot
+  move is a legal free move, so this is a solution of the free puzzle.  On the large
+  grid-like KAMI 2 levels (Threegrid4-6, 111-173 regions) it reaches par at once, where the
+  free search's own beam is 4-6 moves over.
+* **Free moves, then a flood** (:func:`flood_beam`): a beam search over free moves whose
+  states are ranked by moves made plus the length of their best flood from a centre; the
+  best complete solution seen wins.  Levels whose best solutions join two or three floods
+  (the Bud levels) need this.
+
+Neither claims optimality: the caller reports these solutions as unproven unless A*'s lower
+bound reaches their length.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Optional
+
+from ..graph import bits
+from .pivot import PivotGraph, flood_astar
+from .search import Budget, Path, SearchStopped, goal_bound, is_goal
+from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighbourhood
+
+#: Expansions allowed to one pivot A* (a flood that needs more is skipped).
+FLOOD_NODES = 20_000
+
+
+def _layers(adjacency: tuple[int, ...], source: int) -> list[int]:
+    """Breadth-first layers from ``source``: ``out[k]`` is every node within distance k."""
+    seen = frontier = 1 << source
+    out = [seen]
+    while True:
+        grown = neighbourhood(adjacency, frontier) & ~seen
+        if not grown:
+            return out
+        seen |= grown
+        frontier = grown
+        out.append(seen)
+
+
+def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[int]:
+    """Up to ``most`` central nodes of a connected graph (adjacency bitsets over ``0..m-1``).
+
+    Found by a double sweep: from any node to the farthest ``u``, from ``u`` to the farthest
+    ``w`` (a long shortest path); the centres are the nodes nearest to both ends, those
+    within ``r + slack`` of each where ``r`` is the least distance that any node has to both.
+    Cheap (three breadth-first searches) and good enough to choose where a flood starts.
+    """
+    first = _layers(adjacency, 0)
+    u = (first[-1] ^ (first[-2] if len(first) > 1 else 0)).bit_length() - 1
+    from_u = _layers(adjacency, u)
+    w = (from_u[-1] ^ (from_u[-2] if len(from_u) > 1 else 0)).bit_length() - 1
+    from_w = _layers(adjacency, w)
+    last = len(from_u) - 1
+    r = next(k for k in range(last + 1) if from_u[k] & from_w[min(k, len(from_w) - 1)])
+    out: list[int] = []
+    for k in range(r, min(r + slack, last) + 1):
+        for v in bits(from_u[k] & from_w[min(k, len(from_w) - 1)]):
+            if v not in out:
+                out.append(v)
+            if len(out) == most:
+                return out
+    return out
+
+
+def _compact(state: Contracted) -> tuple[list[int], PivotGraph]:
+    """The state's regions renumbered ``0..m-1`` as a pivot graph (pivot still to choose)."""
+    reps = list(bits(state.reps))
+    index = {r: i for i, r in enumerate(reps)}
+    adjacency = []
+    by_color: dict[int, int] = {}
+    for i, r in enumerate(reps):
+        local = 0
+        for j in bits(state.adj[r]):
+            local |= 1 << index[j]
+        adjacency.append(local)
+        by_color[state.color[r]] = by_color.get(state.color[r], 0) | (1 << i)
+    colors = tuple(state.color[r] for r in reps)
+    return reps, PivotGraph(colors, tuple(adjacency), by_color, 0, (1 << len(reps)) - 1)
+
+
+def flood_from_centre(state: Contracted, goal_color: Optional[int] = None, slack: int = 0) -> Optional[Path]:
+    """The shortest solution of ``state`` that floods from one of its central regions (each
+    solved optimally as Flood-It), with one more move at the end when the flood does not end
+    in ``goal_color``.  ``None`` when every central flood needs more than
+    :data:`FLOOD_NODES` expansions to solve."""
+    reps, graph = _compact(state)
+    best: Optional[Path] = None
+    for centre in centres(graph.adjacency, slack):
+        try:
+            colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), Budget(max_nodes=FLOOD_NODES))
+        except SearchStopped:
+            continue
+        rep = reps[centre]
+        path = [(rep, c) for c in colors]
+        final = colors[-1] if colors else graph.colors[centre]
+        if goal_color is not None and final != goal_color:
+            path.append((rep, goal_color))
+        if best is None or len(path) < len(best):
+            best = path
+    return best
+
+
+def flood_beam(
+    island: Island,
+    deadline: float,
+    width: int = 4,
+    goal_color: Optional[int] = None,
+    best: Optional[Path] = None,
+    floor: int = 0,
+) -> Optional[Path]:
+    """Beam search over free moves, each state scored by its moves so far plus its best
+    flood from a centre (:func:`flood_from_centre`); the ``width`` best states go on to the
+    next depth.  Returns the shortest complete solution seen (or ``best`` if none is
+    shorter).  Stops at ``deadline`` (a ``time.perf_counter()`` value), when a solution
+    reaches ``floor`` (a proven lower bound), or when no deeper state can improve."""
+    root = contract(island, island.colors)
+    if is_goal(root, goal_color):
+        return []
+    start = flood_from_centre(root, goal_color, slack=2)
+    if start is not None and (best is None or len(start) < len(best)):
+        best = start
+    beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
+    seen = {island.colors}
+    depth = 0
+    while beam and time.perf_counter() < deadline:
+        depth += 1
+        if best is not None and (len(best) <= floor or depth >= len(best)):
+            break
+        scored = []
+        for key, state, path in beam:
+            for rep, color, merged in merging_moves(state):
+                child_key = key_after(key, state.members[rep], color)
+                if child_key in seen:
+                    continue
+                seen.add(child_key)
+                child = apply_merge(state, rep, color, merged)
+                moves = path + [(rep, color)]
+                if is_goal(child, goal_color):
+                    if best is None or len(moves) < len(best):
+                        best = moves
+                    continue
+                if best is not None and depth + goal_bound(child, goal_color) >= len(best):
+                    continue
+                scored.append((goal_bound(child, goal_color), child_key, child, moves))
+                if time.perf_counter() > deadline:
+                    break
+        # Rank by the cheap bound first; only the promising half is flooded (the floods are
+        # the costly part).
+        scored.sort(key=lambda item: (item[0], item[2].reps.bit_count()))
+        ranked = []
+        for bound, child_key, child, moves in scored[: max(4 * width, len(scored) // 2)]:
+            if time.perf_counter() > deadline:
+                break
+            tail = flood_from_centre(child, goal_color)
+            if tail is None:
+                continue
+            total = moves + tail
+            if best is None or len(total) < len(best):
+                best = total
+            ranked.append((len(total), bound, child.reps.bit_count(), child_key, child, moves))
+        ranked.sort(key=lambda item: item[:3])
+        beam = [(k, s, m) for _, _, _, k, s, m in ranked[:width]]
+    return best

@@ -1,0 +1,83 @@
+import random
+import time
+
+import pytest
+
+from kamivision.board import read_board
+from kamivision.graph import build_regions
+from kamivision.solver import _local_island, search, solve
+from kamivision.solver.state import Island, contract, key_after
+from kamivision.solver.upper import centres, flood_beam, flood_from_centre
+
+from .boards import random_board
+from .conftest import shared_path
+
+
+def path_graph(n: int) -> tuple[int, ...]:
+    return tuple((1 << (i - 1) if i else 0) | (1 << (i + 1) if i + 1 < n else 0) for i in range(n))
+
+
+def test_centres_of_paths_and_stars():
+    assert centres(path_graph(5)) == [2]
+    assert sorted(centres(path_graph(4))) == [1, 2]
+    assert set(centres(path_graph(7), slack=1)) == {2, 3, 4}
+    star = (0b11110, 1, 1, 1, 1)
+    assert centres(star) == [0]
+    assert centres((0,)) == [0]
+
+
+def end_of(island: Island, path) -> tuple[int, int]:
+    """Replay ``path`` on ``island``: (regions left, colour of the first)."""
+    key = island.colors
+    for region, color in path:
+        state = contract(island, key)
+        rep = next(r for r in range(len(key)) if state.reps >> r & 1 and state.members[r] >> region & 1)
+        key = key_after(key, state.members[rep], color)
+    state = contract(island, key)
+    return state.reps.bit_count(), key[0]
+
+
+def random_islands(seed: int, count: int):
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        lattice = rng.choice(["triangle", "square"])
+        board = random_board(rng, lattice, rng.randint(3, 6), rng.randint(3, 5), rng.randint(2, 4), 0.0)
+        graph = build_regions(board)
+        island, _ = _local_island(graph, graph.islands()[0])
+        if len(island) > 2:
+            found += 1
+            yield island
+
+
+def test_floods_from_the_centre_are_solutions_ending_in_the_goal_colour():
+    for island in random_islands(1, 120):
+        root = contract(island, island.colors)
+        path = flood_from_centre(root, slack=1)
+        assert end_of(island, path)[0] == 1
+        goal = island.colors[-1]
+        path = flood_from_centre(root, goal_color=goal)
+        assert end_of(island, path) == (1, goal)
+
+
+def test_flood_beam_is_a_solution_never_shorter_than_the_optimum_and_mostly_optimal():
+    optimal = total = 0
+    for island in random_islands(2, 150):
+        exact = search.astar(island, search.Budget())
+        found = flood_beam(island, time.perf_counter() + 5.0, width=4)
+        assert end_of(island, found)[0] == 1
+        assert len(found) >= len(exact)
+        start = flood_from_centre(contract(island, island.colors), slack=2)
+        assert len(found) <= len(start)
+        optimal += len(found) == len(exact)
+        total += 1
+    assert optimal >= 0.9 * total
+
+
+def test_a_stopped_search_still_answers_at_par_on_a_large_level():
+    # Threegrid4 (111 regions, par 13) is not proven in seconds; the answer still reaches par.
+    board = read_board(shared_path("data", "kami2-journey", "18-4-Threegrid4.json"))
+    solution = solve(board, max_seconds=2)
+    assert not solution.optimal
+    assert solution.length == board.par
+    assert solution.lower_bound < solution.length
