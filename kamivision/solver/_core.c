@@ -263,7 +263,8 @@ typedef struct {
 } Node;
 
 typedef struct {
-    int n;
+    int n;        /* key bytes, hashed and compared */
+    int stride;   /* bytes kept per state: the key, then a payload derived from it */
     size_t count, cap;
     uint8_t *keys;
     Node *nodes;
@@ -287,11 +288,12 @@ static uint64_t hash_key(const uint8_t *key, int n) {
     return h ^ (h >> 29);
 }
 
-static int store_init(Store *st, int n) {
+static int store_init(Store *st, int n, int stride) {
     memset(st, 0, sizeof(*st));
     st->n = n;
+    st->stride = stride;
     st->cap = 1024;
-    st->keys = malloc(st->cap * (size_t)n);
+    st->keys = malloc(st->cap * (size_t)stride);
     st->nodes = malloc(st->cap * sizeof(Node));
     st->hashes = malloc(st->cap * sizeof(uint64_t));
     st->tcap = 4096;
@@ -307,7 +309,7 @@ static void store_free(Store *st) {
 }
 
 static size_t store_bytes(const Store *st) {
-    return st->cap * ((size_t)st->n + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
+    return st->cap * ((size_t)st->stride + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
 }
 
 /* Index of `key` or -1; *slot is where it is or would go. */
@@ -320,7 +322,7 @@ static int64_t store_find(const Store *st, const uint8_t *key, uint64_t h, size_
             return -1;
         }
         size_t k = e - 1;
-        if (st->hashes[k] == h && memcmp(st->keys + k * st->n, key, st->n) == 0) {
+        if (st->hashes[k] == h && memcmp(st->keys + k * st->stride, key, st->n) == 0) {
             *slot = i;
             return (int64_t)k;
         }
@@ -343,11 +345,12 @@ static int store_grow_table(Store *st) {
     return 1;
 }
 
-/* Add a new state; returns its index or -1 when out of memory. */
+/* Add a new state (`key` holds `stride` bytes: the key and its payload); returns its index
+ * or -1 when out of memory. */
 static int64_t store_add(Store *st, const uint8_t *key, uint64_t h, size_t slot) {
     if (st->count == st->cap) {
         size_t cap = st->cap * 2;
-        uint8_t *keys = realloc(st->keys, cap * (size_t)st->n);
+        uint8_t *keys = realloc(st->keys, cap * (size_t)st->stride);
         if (!keys) return -1;
         st->keys = keys;
         Node *nodes = realloc(st->nodes, cap * sizeof(Node));
@@ -359,7 +362,7 @@ static int64_t store_add(Store *st, const uint8_t *key, uint64_t h, size_t slot)
         st->cap = cap;
     }
     size_t k = st->count++;
-    memcpy(st->keys + k * st->n, key, st->n);
+    memcpy(st->keys + k * st->stride, key, st->stride);
     st->hashes[k] = h;
     st->table[slot] = (uint32_t)(k + 1);
     if (st->count * 2 > st->tcap && !store_grow_table(st)) return -1;
@@ -582,7 +585,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     uint8_t *child = malloc(n);
     Queue *q = calloc(1, sizeof(Queue));
     Store st;
-    int ok = s && dbuf && child && q && store_init(&st, (int)n);
+    int ok = s && dbuf && child && q && store_init(&st, (int)n, (int)n);
     if (!ok) {
         free(s);
         free(dbuf);
@@ -792,29 +795,45 @@ static void frontier_of(const Pivot *p, const word *flood, word *out) {
     for (int v = 0; v < W; v++) out[v] &= ~flood[v];
 }
 
-static int is_all(const Pivot *p, const word *flood) {
-    for (int w = 0; w < p->W; w++)
+static inline __attribute__((always_inline)) int is_all_w(const Pivot *p, const word *flood, const int W) {
+    for (int w = 0; w < W; w++)
         if (flood[w] != p->all[w]) return 0;
     return 1;
 }
 
-/* The layered bound of a flood whose frontier is `frontier` (both copied). */
-static int layered(const Pivot *p, const word *flood0, const word *frontier0) {
-    int W = p->W, charges = 0;
+static int is_all(const Pivot *p, const word *flood) { return is_all_w(p, flood, p->W); }
+
+/* The neighbours of the regions in `set`, or-ed into `out`. */
+static inline __attribute__((always_inline)) void add_neighbours(const Pivot *p, const word *set, word *out, const int W) {
+    for (int w = 0; w < W; w++) {
+        word x = set[w];
+        while (x) {
+            const word *a = p->adj + (size_t)((w << 6) | lowbit(x)) * W;
+            x &= x - 1;
+            for (int v = 0; v < W; v++) out[v] |= a[v];
+        }
+    }
+}
+
+/* The layered bound of a flood whose frontier is `frontier` (both copied).  Written once
+ * for any word count and compiled for 1-4 words as constants (the loops unrolled): it is
+ * most of the pivot search's time. */
+static inline __attribute__((always_inline)) int layered_w(const Pivot *p, const word *flood0, const word *frontier0, const int W) {
+    int charges = 0;
     word flood[MAXW], frontier[MAXW], added[MAXW], grown[MAXW];
     memcpy(flood, flood0, W * sizeof(word));
     memcpy(frontier, frontier0, W * sizeof(word));
-    while (!is_all(p, flood)) {
-        memset(added, 0, sizeof(added));
+    while (!is_all_w(p, flood, W)) {
         int complete = 0;
+        for (int w = 0; w < W; w++) added[w] = 0;
         for (int k = 0; k < p->ncol; k++) {
-            int left = 0, inside = 1;
+            word left = 0, outside = 0;
             for (int w = 0; w < W; w++) {
                 word rest = p->by_color[k][w] & ~flood[w];
-                if (rest) left = 1;
-                if (rest & ~frontier[w]) inside = 0;
+                left |= rest;
+                outside |= rest & ~frontier[w];
             }
-            if (left && inside) {
+            if (left && !outside) {
                 complete++;
                 for (int w = 0; w < W; w++) added[w] |= p->by_color[k][w] & ~flood[w];
             }
@@ -822,25 +841,33 @@ static int layered(const Pivot *p, const word *flood0, const word *frontier0) {
         if (complete) charges += complete;
         else {
             charges += 1;
-            memcpy(added, frontier, W * sizeof(word));
+            for (int w = 0; w < W; w++) added[w] = frontier[w];
         }
         /* frontier of flood | added = (frontier | nbrs(added)) & ~(flood | added) */
-        memset(grown, 0, sizeof(grown));
-        for (int w = 0; w < W; w++) {
-            word x = added[w];
-            while (x) {
-                int i = (w << 6) | lowbit(x);
-                x &= x - 1;
-                const word *a = p->adj + (size_t)i * W;
-                for (int v = 0; v < W; v++) grown[v] |= a[v];
-            }
-        }
+        for (int w = 0; w < W; w++) grown[w] = frontier[w];
+        add_neighbours(p, added, grown, W);
         for (int w = 0; w < W; w++) {
             flood[w] |= added[w];
-            frontier[w] = (frontier[w] | grown[w]) & ~flood[w];
+            frontier[w] = grown[w] & ~flood[w];
         }
     }
     return charges;
+}
+
+static int layered_1(const Pivot *p, const word *f, const word *fr) { return layered_w(p, f, fr, 1); }
+static int layered_2(const Pivot *p, const word *f, const word *fr) { return layered_w(p, f, fr, 2); }
+static int layered_3(const Pivot *p, const word *f, const word *fr) { return layered_w(p, f, fr, 3); }
+static int layered_4(const Pivot *p, const word *f, const word *fr) { return layered_w(p, f, fr, 4); }
+static int layered_n(const Pivot *p, const word *f, const word *fr) { return layered_w(p, f, fr, p->W); }
+
+static int layered(const Pivot *p, const word *flood, const word *frontier) {
+    switch (p->W) {
+    case 1: return layered_1(p, flood, frontier);
+    case 2: return layered_2(p, flood, frontier);
+    case 3: return layered_3(p, flood, frontier);
+    case 4: return layered_4(p, flood, frontier);
+    default: return layered_n(p, flood, frontier);
+    }
 }
 
 static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
@@ -860,7 +887,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     Pivot *p = calloc(1, sizeof(Pivot));
     Queue *q = calloc(1, sizeof(Queue));
     Store st;
-    if (!p || !q || !store_init(&st, W * 8)) {
+    if (!p || !q || !store_init(&st, W * 8, 2 * W * 8)) {
         free(p);
         if (q) queue_free(q);
         return PyErr_NoMemory();
@@ -886,13 +913,15 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     long long expanded = 0;
     int status = 2, bound = 0, error = 0;
     PyObject *path = NULL;
-    word flood[MAXW] = {0}, frontier[MAXW], child[MAXW];
+    /* A stored state is its flood, followed by the flood's frontier (a payload). */
+    word flood[2 * MAXW] = {0}, child[2 * MAXW];
+    word *frontier = flood + W, *child_frontier = child + W;
     flood[start >> 6] |= (word)1 << (start & 63);
+    frontier_of(p, flood, frontier);
     size_t slot;
     uint64_t hk = hash_key((const uint8_t *)flood, W * 8);
     store_find(&st, (const uint8_t *)flood, hk, &slot);
     int64_t root = store_add(&st, (const uint8_t *)flood, hk, slot);
-    frontier_of(p, flood, frontier);
     int h0 = layered(p, flood, frontier);
     st.nodes[root] = (Node){-1, 0, 0, 0, (uint8_t)h0};
     queue_push(q, h0, (Entry){(uint32_t)root, 0, (uint8_t)h0});
@@ -906,8 +935,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     while (queue_pop(q, &f, &e)) {
         if (st.nodes[e.node].g != e.g) continue;
         int g = e.g;
-        memcpy(flood, st.keys + (size_t)e.node * W * 8, W * 8);
-        frontier_of(p, flood, frontier);
+        memcpy(flood, st.keys + (size_t)e.node * st.stride, st.stride);
         if (st.nodes[e.node].rep < 0) {
             /* Queued with a cheap bound: compute the layered bound now, once. */
             st.nodes[e.node].rep = 0;
@@ -959,10 +987,11 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
         for (int k = 0; k < p->ncol; k++) {
             if (only >= 0 && k != only) continue;
             int any = 0;
+            word taken[MAXW];
             for (int w = 0; w < W; w++) {
-                word taken = p->by_color[k][w] & frontier[w];
-                any |= taken != 0;
-                child[w] = flood[w] | taken;
+                taken[w] = p->by_color[k][w] & frontier[w];
+                any |= taken[w] != 0;
+                child[w] = flood[w] | taken[w];
             }
             if (!any) continue;
             int ng = g + 1;
@@ -997,6 +1026,9 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
             if (ng + hc >= MAXF - 1) continue;
             int64_t k2 = old;
             if (k2 < 0) {
+                for (int w = 0; w < W; w++) child_frontier[w] = frontier[w];
+                add_neighbours(p, taken, child_frontier, W);
+                for (int w = 0; w < W; w++) child_frontier[w] &= ~child[w];
                 k2 = store_add(&st, (const uint8_t *)child, ch, slot);
                 if (k2 < 0) {
                     bound = f;
