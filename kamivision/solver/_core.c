@@ -51,8 +51,13 @@ typedef struct {
     uint8_t color[MAXN];
 } State;
 
-static void contract(const Island *is, const uint8_t *key, State *s) {
-    int n = is->n, W = is->W;
+/* Functions taking `const int W` are written once and compiled for 1-4 words as constants
+ * (their loops unrolled), with a dispatcher on the island's word count; they are most of
+ * the search's time. */
+#define HOT static inline __attribute__((always_inline))
+
+HOT void contract_w(const Island *is, const uint8_t *key, State *s, const int W) {
+    int n = is->n;
     int16_t stack[MAXN];
     memset(s->reps, 0, sizeof(s->reps));
     for (int i = 0; i < n; i++) s->rep_of[i] = -1;
@@ -106,10 +111,7 @@ static int popcount_w(const word *b, int W) {
     return k;
 }
 
-/* Breadth-first distances over the contracted graph from `src`; returns the eccentricity
- * and sets *far to the lowest region of the last layer (as the Python `distances`). */
-static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far) {
-    int W = is->W;
+HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, int *far, const int W) {
     word seen[MAXW] = {0}, frontier[MAXW] = {0}, grown[MAXW];
     for (int w = 0; w < W; w++) {
         word x = s->reps[w];
@@ -124,7 +126,7 @@ static int distances(const Island *is, const State *s, int src, int16_t *dist, i
     int depth = 0;
     *far = src;
     for (;;) {
-        memset(grown, 0, sizeof(grown));
+        for (int w = 0; w < W; w++) grown[w] = 0;
         for (int w = 0; w < W; w++) {
             word x = frontier[w];
             while (x) {
@@ -153,6 +155,36 @@ static int distances(const Island *is, const State *s, int src, int16_t *dist, i
             }
         }
         *far = first;
+    }
+}
+
+static void contract_1(const Island *is, const uint8_t *key, State *s) { contract_w(is, key, s, 1); }
+static void contract_2(const Island *is, const uint8_t *key, State *s) { contract_w(is, key, s, 2); }
+static void contract_3(const Island *is, const uint8_t *key, State *s) { contract_w(is, key, s, 3); }
+static void contract_n(const Island *is, const uint8_t *key, State *s) { contract_w(is, key, s, is->W); }
+
+static void contract(const Island *is, const uint8_t *key, State *s) {
+    switch (is->W) {
+    case 1: contract_1(is, key, s); break;
+    case 2: contract_2(is, key, s); break;
+    case 3: contract_3(is, key, s); break;
+    default: contract_n(is, key, s);
+    }
+}
+
+static int distances_1(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, 1); }
+static int distances_2(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, 2); }
+static int distances_3(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, 3); }
+static int distances_n(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, is->W); }
+
+/* Breadth-first distances over the contracted graph from `src`; returns the eccentricity
+ * and sets *far to the lowest region of the last layer (as the Python `distances`). */
+static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far) {
+    switch (is->W) {
+    case 1: return distances_1(is, s, src, dist, far);
+    case 2: return distances_2(is, s, src, dist, far);
+    case 3: return distances_3(is, s, src, dist, far);
+    default: return distances_n(is, s, src, dist, far);
     }
 }
 
@@ -795,7 +827,7 @@ static void frontier_of(const Pivot *p, const word *flood, word *out) {
     for (int v = 0; v < W; v++) out[v] &= ~flood[v];
 }
 
-static inline __attribute__((always_inline)) int is_all_w(const Pivot *p, const word *flood, const int W) {
+HOT int is_all_w(const Pivot *p, const word *flood, const int W) {
     for (int w = 0; w < W; w++)
         if (flood[w] != p->all[w]) return 0;
     return 1;
@@ -804,7 +836,7 @@ static inline __attribute__((always_inline)) int is_all_w(const Pivot *p, const 
 static int is_all(const Pivot *p, const word *flood) { return is_all_w(p, flood, p->W); }
 
 /* The neighbours of the regions in `set`, or-ed into `out`. */
-static inline __attribute__((always_inline)) void add_neighbours(const Pivot *p, const word *set, word *out, const int W) {
+HOT void add_neighbours(const Pivot *p, const word *set, word *out, const int W) {
     for (int w = 0; w < W; w++) {
         word x = set[w];
         while (x) {
@@ -818,7 +850,7 @@ static inline __attribute__((always_inline)) void add_neighbours(const Pivot *p,
 /* The layered bound of a flood whose frontier is `frontier` (both copied).  Written once
  * for any word count and compiled for 1-4 words as constants (the loops unrolled): it is
  * most of the pivot search's time. */
-static inline __attribute__((always_inline)) int layered_w(const Pivot *p, const word *flood0, const word *frontier0, const int W) {
+HOT int layered_w(const Pivot *p, const word *flood0, const word *frontier0, const int W) {
     int charges = 0;
     word flood[MAXW], frontier[MAXW], added[MAXW], grown[MAXW];
     memcpy(flood, flood0, W * sizeof(word));
