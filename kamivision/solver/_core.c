@@ -468,6 +468,30 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* Limits, checked every 4096 expansions (and the node limit every time): 0 to go on, 1 when
+ * a limit stops the search, -1 on a Python error (an interrupt, or the progress callback
+ * raised). */
+typedef struct {
+    double started, max_seconds;
+    long long max_nodes, max_bytes;
+    PyObject *progress;
+} Limits;
+
+static int over_limits(const Limits *lim, long long expanded, int f, const Store *st) {
+    if ((expanded & 4095) == 0) {
+        double el = now() - lim->started;
+        if (PyErr_CheckSignals() < 0) return -1;
+        if (lim->progress != Py_None) {
+            PyObject *r = PyObject_CallFunction(lim->progress, "Lid", expanded, f, el);
+            if (!r) return -1;
+            Py_DECREF(r);
+        }
+        if (lim->max_seconds >= 0 && el > lim->max_seconds) return 1;
+        if (lim->max_bytes >= 0 && (long long)store_bytes(st) > lim->max_bytes) return 1;
+    }
+    return lim->max_nodes >= 0 && expanded > lim->max_nodes;
+}
+
 static PyObject *trace(const Store *st, int64_t k, int rep, int color) {
     int len = 1;
     for (int64_t j = k; st->nodes[j].parent >= 0; j = st->nodes[j].parent) len++;
@@ -628,7 +652,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
     q->min_f = MAXF - 1;
 
-    double started = now();
+    Limits lim = {now(), max_seconds, max_nodes, max_bytes, progress};
     long long expanded = 0;
     int status = 1, bound = 0;
     PyObject *path = NULL;
@@ -672,32 +696,9 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
         }
         /* Expand. */
         expanded++;
-        if ((expanded & 4095) == 0) {
-            double el = now() - started;
-            if (PyErr_CheckSignals() < 0) {
-                error = 1;
-                goto done;
-            }
-            if (progress != Py_None) {
-                PyObject *r = PyObject_CallFunction(progress, "Lid", expanded, f, el);
-                if (!r) {
-                    error = 1;
-                    goto done;
-                }
-                Py_DECREF(r);
-            }
-            if (max_seconds >= 0 && el > max_seconds) {
-                status = 2;
-                bound = f;
-                goto done;
-            }
-            if (max_bytes >= 0 && (long long)store_bytes(&st) > max_bytes) {
-                status = 2;
-                bound = f;
-                goto done;
-            }
-        }
-        if (max_nodes >= 0 && expanded > max_nodes) {
+        int over = over_limits(&lim, expanded, f, &st);
+        if (over) {
+            if (over < 0) error = 1;
             status = 2;
             bound = f;
             goto done;
@@ -941,7 +942,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
     q->min_f = MAXF - 1;
 
-    double started = now();
+    Limits lim = {now(), max_seconds, max_nodes, max_bytes, progress};
     long long expanded = 0;
     int status = 2, bound = 0, error = 0;
     PyObject *path = NULL;
@@ -982,26 +983,9 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
             }
         }
         expanded++;
-        if ((expanded & 4095) == 0) {
-            double el = now() - started;
-            if (PyErr_CheckSignals() < 0) {
-                error = 1;
-                goto done;
-            }
-            if (progress != Py_None) {
-                PyObject *r = PyObject_CallFunction(progress, "Lid", expanded, f, el);
-                if (!r) {
-                    error = 1;
-                    goto done;
-                }
-                Py_DECREF(r);
-            }
-            if ((max_seconds >= 0 && el > max_seconds) || (max_bytes >= 0 && (long long)store_bytes(&st) > max_bytes)) {
-                bound = f;
-                goto done;
-            }
-        }
-        if (max_nodes >= 0 && expanded > max_nodes) {
+        int over = over_limits(&lim, expanded, f, &st);
+        if (over) {
+            if (over < 0) error = 1;
             bound = f;
             goto done;
         }
