@@ -48,10 +48,11 @@ def _progress_printer():
         return None
 
     def show(info: dict) -> None:
-        sys.stderr.write(
-            f"\rsearching: {info['expanded']:>9,} states, lower bound {info['bound']}, "
-            f"{info['seconds']:6.1f} s"
-        )
+        if "best" in info:  # the proof stopped; a better unproven answer is being looked for
+            line = f"improving: best {info['best']} moves so far, lower bound {info['bound']}"
+        else:
+            line = f"searching: {info['expanded']:>9,} states, lower bound {info['bound']}"
+        sys.stderr.write("\r" + f"{line}, {info['seconds']:6.1f} s".ljust(79))
         sys.stderr.flush()
 
     return show

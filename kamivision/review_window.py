@@ -209,7 +209,10 @@ class ReviewWindow:
         cv2.waitKey(1)
 
         def progress(info: dict) -> None:
-            self.prompt = f"solving: {info['expanded']:,} states, lower bound {info['bound']}, {info['seconds']:.0f} s"
+            if "best" in info:
+                self.prompt = f"improving: best {info['best']} moves so far, lower bound {info['bound']}, {info['seconds']:.0f} s"
+            else:
+                self.prompt = f"solving: {info['expanded']:,} states, lower bound {info['bound']}, {info['seconds']:.0f} s"
             cv2.imshow(TITLE, self.frame())
             cv2.waitKey(1)
 

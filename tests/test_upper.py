@@ -81,3 +81,15 @@ def test_a_stopped_search_still_answers_at_par_on_a_large_level():
     assert not solution.optimal
     assert solution.length == board.par
     assert solution.lower_bound < solution.length
+
+
+
+def test_progress_reports_the_answer_being_improved_after_a_stop():
+    rng = random.Random(5)
+    board = random_board(rng, "triangle", 12, 8, 4, 0.0)
+    seen: list[dict] = []
+    solution = solve(board, max_nodes=5, progress=seen.append)
+    assert not solution.optimal
+    improving = [info for info in seen if "best" in info]
+    assert improving, "no progress report while the answer was improved"
+    assert all(info["best"] >= solution.length for info in improving)

@@ -73,7 +73,15 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
             best = stop.path
         deadline = time.perf_counter() + reserve_seconds(budget)
-        best = flood_beam(island, deadline, best=best, floor=stop.bound)
+        report = None
+        if budget.progress is not None:
+            callback = budget.progress
+
+            def report(length: int) -> None:
+                seconds = time.perf_counter() - budget.start
+                callback({"expanded": budget.expanded, "bound": stop.bound, "seconds": seconds, "best": length})
+
+        best = flood_beam(island, deadline, best=best, floor=stop.bound, report=report)
         if best is None:  # pragma: no cover - a connected island always has a flood
             return None, stop.bound, False
         # Every solution shorter than the search's bound was ruled out: one that long is optimal.

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from ..graph import bits
 from .pivot import PivotGraph, flood_astar
@@ -117,12 +117,14 @@ def flood_beam(
     goal_color: Optional[int] = None,
     best: Optional[Path] = None,
     floor: int = 0,
+    report: Optional[Callable[[int], None]] = None,
 ) -> Optional[Path]:
     """Beam search over free moves, each state scored by its moves so far plus its best
     flood from a centre (:func:`flood_from_centre`); the ``width`` best states go on to the
     next depth.  Returns the shortest complete solution seen (or ``best`` if none is
     shorter).  Stops at ``deadline`` (a ``time.perf_counter()`` value), when a solution
-    reaches ``floor`` (a proven lower bound), or when no deeper state can improve."""
+    reaches ``floor`` (a proven lower bound), or when no deeper state can improve.
+    ``report``, when given, is called with the best length so far at every depth."""
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
@@ -133,6 +135,8 @@ def flood_beam(
     seen = {island.colors}
     depth = 0
     while beam and time.perf_counter() < deadline:
+        if report is not None and best is not None:
+            report(len(best))
         depth += 1
         if best is not None and (len(best) <= floor or depth >= len(best)):
             break
