@@ -9,6 +9,7 @@ Vocabulary:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -88,9 +89,9 @@ class Board:
         used = self.colors_used()
         return max(used) + 1 if used else 0
 
-    def neighbors(self, cell: Cell) -> list[Cell]:
+    def neighbors(self, cell: Cell) -> tuple[Cell, ...]:
         """Cells adjacent to ``cell`` on the lattice (blank or not)."""
-        return lattice_neighbors(self.lattice, self.rows, self.columns, cell)
+        return neighbor_table(self.lattice, self.rows, self.columns)[cell]
 
     def pivot_cell(self) -> Cell:
         r, c = self.pivot if self.pivot is not None else (0, 0)
@@ -142,6 +143,12 @@ def check_move(board: Board, move: Move) -> None:
         raise InvalidMoveError(f"move {move!r} taps a blank cell")
     if not (0 <= move.color < max(board.color_count, 1)):
         raise InvalidMoveError(f"move {move!r} uses colour {move.color}, outside the palette")
+
+
+@functools.lru_cache(maxsize=64)
+def neighbor_table(lattice: str, rows: int, columns: int) -> tuple[tuple[Cell, ...], ...]:
+    """:func:`lattice_neighbors` of every cell, computed once per board shape."""
+    return tuple(tuple(lattice_neighbors(lattice, rows, columns, i)) for i in range(rows * columns))
 
 
 def lattice_neighbors(lattice: str, rows: int, columns: int, cell: Cell) -> list[Cell]:

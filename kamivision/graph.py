@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from .board import Board, Cell, CellSet, ColorId
+from .board import Board, Cell, CellSet, ColorId, neighbor_table
 
 RegionSet = int
 
@@ -58,6 +58,7 @@ class RegionGraph:
 def build_regions(board: Board) -> RegionGraph:
     """Flood-fill the board into regions and link regions that share a lattice edge."""
     flat = board.colors()
+    neighbors = neighbor_table(board.lattice, board.rows, board.columns)
     region_of: list[Optional[int]] = [None] * len(flat)
     colors: list[ColorId] = []
     cells: list[CellSet] = []
@@ -71,7 +72,7 @@ def build_regions(board: Board) -> RegionGraph:
         while stack:
             cell = stack.pop()
             members |= 1 << cell
-            for n in board.neighbors(cell):
+            for n in neighbors[cell]:
                 if region_of[n] is None and flat[n] == color:
                     region_of[n] = index
                     stack.append(n)
@@ -81,7 +82,7 @@ def build_regions(board: Board) -> RegionGraph:
     for cell, region in enumerate(region_of):
         if region is None:
             continue
-        for n in board.neighbors(cell):
+        for n in neighbors[cell]:
             other = region_of[n]
             if other is not None and other != region:
                 adjacency[region] |= 1 << other

@@ -129,8 +129,15 @@ def check_flood(g: PivotGraph, colors: list[int]) -> bool:
     """Does playing ``colors`` at the pivot flood the whole board?  (Replayed on the region
     graph: the move takes in the frontier regions of its colour.)"""
     flood = 1 << g.start
+    frontier = g.adjacency[g.start]
     for c in colors:
-        flood |= g.by_color.get(c, 0) & g.frontier(flood)
+        taken = g.by_color.get(c, 0) & frontier
+        flood |= taken
+        while taken:
+            low = taken & -taken
+            frontier |= g.adjacency[low.bit_length() - 1]
+            taken ^= low
+        frontier &= ~flood
     return flood == g.everything
 
 
