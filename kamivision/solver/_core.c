@@ -232,16 +232,22 @@ typedef struct {
     int d[2];
 } Pairs;
 
-/* Far-apart pairs by sweeps, as the Python `far_pairs`. */
-static void far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pairs *p) {
+/* Far-apart pairs by sweeps, as the Python `far_pairs`; returns their pair bound
+ * ceil(d / 2).  With `within` >= 0 it stops as soon as a distance it measured gives a bound
+ * above `within` (the pairs are then incomplete): every distance measured is a true
+ * shortest-path distance, so its half is admissible (see heuristics.py), and a state whose
+ * bound already exceeds what its turn allows needs no more. */
+static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pairs *p, int within) {
     int W = is->W, start = -1;
     for (int w = 0; w < W && start < 0; w++)
         if (s->reps[w]) start = (w << 6) | lowbit(s->reps[w]);
     p->count = 0;
-    if (popcount_w(s->reps, W) <= 1) return;
+    if (popcount_w(s->reps, W) <= 1) return 0;
     int a, b, c, dummy;
-    distances(is, s, start, buf[3], &a);
+    int d_sa = distances(is, s, start, buf[3], &a);
+    if (within >= 0 && (d_sa + 1) / 2 > within) return (d_sa + 1) / 2;
     int d_ab = distances(is, s, a, buf[0], &b);
+    if (within >= 0 && (d_ab + 1) / 2 > within) return (d_ab + 1) / 2;
     int d_bc = distances(is, s, b, buf[1], &c);
     p->du[0] = buf[0];
     p->dv[0] = buf[1];
@@ -254,13 +260,7 @@ static void far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pa
         p->d[1] = d_bc;
         p->count = 2;
     }
-}
-
-static int pair_bound(const Pairs *p) {
-    int best = 0;
-    for (int k = 0; k < p->count; k++)
-        if (p->d[k] > best) best = p->d[k];
-    return (best + 1) / 2;
+    return ((d_bc > d_ab ? d_bc : d_ab) + 1) / 2;
 }
 
 /* The pair bound of the child that contracts `merged` (exact distances, see Python). */
@@ -536,7 +536,7 @@ static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t 
         for (;;) {
             if (g + len >= best_len || len >= 250) break;
             contract(is, key, s);
-            far_pairs(is, s, dbuf, &pairs);
+            far_pairs(is, s, dbuf, &pairs, -1);
             int npresent = count_colors(s, W, counts);
             int regions = popcount_w(s->reps, W);
             int pick_r = -1, pick_c = -1, pick_h = 1 << 30, pick_regions = 1 << 30, done_move = 0;
@@ -680,13 +680,15 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
         int g = e.g, h = e.h;
         memcpy(child, st.keys + (size_t)e.node * n, n);
         contract(&is, child, s);
-        far_pairs(&is, s, dbuf, &pairs);
-        int pb = pair_bound(&pairs);
-        if (pb > h) h = pb;
-        /* The colour bound of this state. */
+        /* The colour bound of this state, then the pair bound (stopping early once the
+         * state must wait for a later turn). */
         npresent = count_colors(s, W, counts);
         int cb = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
         if (cb > h) h = cb;
+        if (g + h <= f) {
+            int pb = far_pairs(&is, s, dbuf, &pairs, f - g);
+            if (pb > h) h = pb;
+        }
         if (g + h > f) {
             if (g + h < limit) {
                 node->h = (uint8_t)h;
