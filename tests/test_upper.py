@@ -1,8 +1,6 @@
 import random
 import time
 
-import pytest
-
 from kamivision.board import read_board
 from kamivision.graph import build_regions
 from kamivision.solver import _local_island, search, solve

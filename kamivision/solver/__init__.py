@@ -72,22 +72,32 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         best = quick
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
             best = stop.path
-        deadline = time.perf_counter() + reserve_seconds(budget)
-        report = None
-        if budget.progress is not None:
-            callback = budget.progress
-
-            def report(length: int) -> None:
-                seconds = time.perf_counter() - budget.start
-                callback({"expanded": budget.expanded, "bound": stop.bound, "seconds": seconds, "best": length})
-
-        best = flood_beam(island, deadline, best=best, floor=stop.bound, report=report)
+        best = _improve(island, best, stop.bound, budget)
         if best is None:  # pragma: no cover - a connected island always has a flood
             return None, stop.bound, False
         # Every solution shorter than the search's bound was ruled out: one that long is optimal.
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
     assert path is not None  # merging moves always reach one region
     return path, len(path), True
+
+
+def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Optional[Path]:
+    """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
+    the time reserved after a stop, until one reaches the proven ``bound``."""
+    deadline = time.perf_counter() + reserve_seconds(budget)
+    callback = budget.progress
+
+    def report(length: int) -> None:
+        seconds = time.perf_counter() - budget.start
+        callback({"expanded": budget.expanded, "bound": bound, "seconds": seconds, "best": length})
+
+    width = 4
+    while time.perf_counter() < deadline and (best is None or len(best) > bound) and width <= 256:
+        best = flood_beam(
+            island, deadline, width=width, best=best, floor=bound, report=report if callback is not None else None
+        )
+        width *= 2
+    return best
 
 
 def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:
