@@ -14,9 +14,9 @@ from typing import Optional
 
 from ..board import Board, Move
 from ..errors import KamiError
-from ..graph import bits, build_regions, region_cells, tap_cell
+from ..graph import build_regions, region_cells, tap_cell
 from .search import Budget, Path, Progress, SearchStopped, astar, reserve_seconds
-from .state import Island, contract
+from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre
 
 __all__ = ["Solution", "solve"]
@@ -42,16 +42,8 @@ class Solution:
 
 
 def _local_island(graph, mask: int) -> tuple[Island, list[int]]:
-    regions = list(bits(mask))
-    index = {g: i for i, g in enumerate(regions)}
-    adjacency = []
-    for g in regions:
-        local = 0
-        for j in bits(graph.adjacency[g]):
-            local |= 1 << index[j]
-        adjacency.append(local)
-    colors = bytes(graph.colors[g] for g in regions)
-    return Island(colors, tuple(adjacency)), regions
+    regions, adjacency = renumber(graph.adjacency, mask)
+    return Island(bytes(graph.colors[g] for g in regions), adjacency), regions
 
 
 def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, bool]:

@@ -21,7 +21,7 @@ def color_bound(state: Contracted) -> int:
     return len(present) - 1
 
 
-def eccentricity(adj: list[int], source: int) -> tuple[int, int]:
+def eccentricity(adj: list[int] | tuple[int, ...], source: int) -> tuple[int, int]:
     """Breadth-first search over adjacency bitsets: (eccentricity of ``source``, its farthest layer)."""
     seen = frontier = 1 << source
     depth = 0

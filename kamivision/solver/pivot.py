@@ -46,6 +46,13 @@ class PivotGraph:
     start: int  # the pivot's region
     everything: int
 
+    @classmethod
+    def of(cls, colors: tuple[int, ...], adjacency: tuple[int, ...], start: int) -> "PivotGraph":
+        by_color: dict[int, int] = {}
+        for i, c in enumerate(colors):
+            by_color[c] = by_color.get(c, 0) | (1 << i)
+        return cls(colors, adjacency, by_color, start, (1 << len(colors)) - 1)
+
     def frontier(self, flood: int) -> int:
         out = 0
         f = flood
@@ -64,10 +71,7 @@ def pivot_graph(board: Board) -> PivotGraph:
     islands = graph.islands()
     if len(islands) > 1:
         raise KamiError("rules 'pivot' need the non-blank cells to be connected (the pivot cannot reach other islands)")
-    by_color: dict[int, int] = {}
-    for i, c in enumerate(graph.colors):
-        by_color[c] = by_color.get(c, 0) | (1 << i)
-    return PivotGraph(tuple(graph.colors), tuple(graph.adjacency), by_color, start, (1 << len(graph.colors)) - 1)
+    return PivotGraph.of(tuple(graph.colors), tuple(graph.adjacency), start)
 
 
 def complete_colors(g: PivotGraph, flood: int, frontier: int) -> list[int]:

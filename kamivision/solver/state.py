@@ -52,6 +52,20 @@ def neighbourhood(adj: list[int] | tuple[int, ...], nodes: int) -> int:
     return grown
 
 
+def renumber(adjacency: list[int] | tuple[int, ...], nodes: int) -> tuple[list[int], tuple[int, ...]]:
+    """The ``nodes`` (a bitset, closed under adjacency) renumbered ``0..m-1`` in ascending
+    order: ``(old numbers, adjacency bitsets over the new numbers)``."""
+    old = list(bits(nodes))
+    index = {g: i for i, g in enumerate(old)}
+    local = []
+    for g in old:
+        out = 0
+        for j in bits(adjacency[g]):
+            out |= 1 << index[j]
+        local.append(out)
+    return old, tuple(local)
+
+
 def contract(island: Island, key: bytes) -> Contracted:
     """Group original regions of equal colour that touch, giving the current region graph."""
     n = len(island.colors)

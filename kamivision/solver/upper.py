@@ -26,9 +26,10 @@ import time
 from typing import Callable, Optional
 
 from ..graph import bits
+from .heuristics import eccentricity
 from .pivot import PivotGraph, flood_astar
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
-from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighbourhood
+from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighbourhood, renumber
 
 #: Expansions allowed to one pivot A* (a flood that needs more is skipped).
 FLOOD_NODES = 20_000
@@ -55,8 +56,8 @@ def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[i
     within ``r + slack`` of each where ``r`` is the least distance that any node has to both.
     Cheap (three breadth-first searches) and good enough to choose where a flood starts.
     """
-    first = _layers(adjacency, 0)
-    u = (first[-1] ^ (first[-2] if len(first) > 1 else 0)).bit_length() - 1
+    _, far = eccentricity(adjacency, 0)
+    u = far.bit_length() - 1
     from_u = _layers(adjacency, u)
     w = (from_u[-1] ^ (from_u[-2] if len(from_u) > 1 else 0)).bit_length() - 1
     from_w = _layers(adjacency, w)
@@ -74,18 +75,8 @@ def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[i
 
 def _compact(state: Contracted) -> tuple[list[int], PivotGraph]:
     """The state's regions renumbered ``0..m-1`` as a pivot graph (pivot still to choose)."""
-    reps = list(bits(state.reps))
-    index = {r: i for i, r in enumerate(reps)}
-    adjacency = []
-    by_color: dict[int, int] = {}
-    for i, r in enumerate(reps):
-        local = 0
-        for j in bits(state.adj[r]):
-            local |= 1 << index[j]
-        adjacency.append(local)
-        by_color[state.color[r]] = by_color.get(state.color[r], 0) | (1 << i)
-    colors = tuple(state.color[r] for r in reps)
-    return reps, PivotGraph(colors, tuple(adjacency), by_color, 0, (1 << len(reps)) - 1)
+    reps, adjacency = renumber(state.adj, state.reps)
+    return reps, PivotGraph.of(tuple(state.color[r] for r in reps), adjacency, 0)
 
 
 def flood_from_centre(state: Contracted, goal_color: Optional[int] = None, slack: int = 0) -> Optional[Path]:
