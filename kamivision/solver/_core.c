@@ -284,6 +284,88 @@ static int pair_bound_after(const Pairs *p, const word *merged, int W) {
     return (best + 1) / 2;
 }
 
+/* The eccentricity of the source set `src` in the graph of the child that contracts the
+ * connected set `merged` into one region, measured on the parent state `s` without building
+ * the child: whenever a layer reaches `merged`, all of it joins that layer (in the child it
+ * is one region, so its members are at one distance from everything).  `src` is one region
+ * or `merged` itself.  Sets `far` to the lowest region of the last layer, widened to all of
+ * `merged` when that region is in it, which is the child's lowest region there (the child's
+ * region for `merged` is named by its lowest member).  Distances are the child's exactly. */
+HOT int ecc_merged_w(const State *s, const word *merged, const word *src, word *far, const int W) {
+    word seen[MAXW], frontier[MAXW], grown[MAXW];
+    for (int w = 0; w < W; w++) seen[w] = frontier[w] = src[w];
+    int depth = 0;
+    for (;;) {
+        for (int w = 0; w < W; w++) grown[w] = 0;
+        for (int w = 0; w < W; w++) {
+            word x = frontier[w];
+            while (x) {
+                int j = (w << 6) | lowbit(x);
+                x &= x - 1;
+                for (int v = 0; v < W; v++) grown[v] |= s->adj[j][v];
+            }
+        }
+        word touch = 0, any = 0;
+        for (int w = 0; w < W; w++) {
+            grown[w] &= ~seen[w];
+            touch |= grown[w] & merged[w];
+        }
+        for (int w = 0; w < W; w++) {
+            if (touch) grown[w] |= merged[w] & ~seen[w];
+            any |= grown[w];
+        }
+        if (!any) break;
+        depth++;
+        for (int w = 0; w < W; w++) {
+            seen[w] |= grown[w];
+            frontier[w] = grown[w];
+        }
+    }
+    int low = -1;
+    for (int w = 0; w < W && low < 0; w++)
+        if (frontier[w]) low = (w << 6) | lowbit(frontier[w]);
+    int in_merged = (merged[low >> 6] >> (low & 63)) & 1;
+    for (int w = 0; w < W; w++) far[w] = in_merged ? merged[w] : 0;
+    if (!in_merged) far[low >> 6] = (word)1 << (low & 63);
+    return depth;
+}
+
+/* The child's pair bound from the same sweeps `far_pairs` makes on the child (start at its
+ * lowest region, then the farthest, then the farthest again), measured on the parent with
+ * `ecc_merged_w`; it stops once a bound above `within` is measured.  Admissible as
+ * `far_pairs` is: each eccentricity is a true shortest-path distance in the child. */
+HOT int child_pair_bound_w(const State *s, const word *merged, int within, const int W) {
+    word src[MAXW], far[MAXW];
+    int start = -1;
+    for (int w = 0; w < W && start < 0; w++)
+        if (s->reps[w]) start = (w << 6) | lowbit(s->reps[w]);
+    int in_merged = (merged[start >> 6] >> (start & 63)) & 1;
+    for (int w = 0; w < W; w++) src[w] = in_merged ? merged[w] : 0;
+    if (!in_merged) src[start >> 6] = (word)1 << (start & 63);
+    int best = 0;
+    for (int sweep = 0; sweep < 3; sweep++) {
+        int d = ecc_merged_w(s, merged, src, far, W);
+        if (d > best) best = d;
+        if ((best + 1) / 2 > within) break;
+        for (int w = 0; w < W; w++) src[w] = far[w];
+    }
+    return (best + 1) / 2;
+}
+
+static int child_pair_bound_1(const State *s, const word *m, int within) { return child_pair_bound_w(s, m, within, 1); }
+static int child_pair_bound_2(const State *s, const word *m, int within) { return child_pair_bound_w(s, m, within, 2); }
+static int child_pair_bound_3(const State *s, const word *m, int within) { return child_pair_bound_w(s, m, within, 3); }
+static int child_pair_bound_n(const State *s, const word *m, int within, int W) { return child_pair_bound_w(s, m, within, W); }
+
+static int child_pair_bound(const State *s, const word *merged, int within, int W) {
+    switch (W) {
+    case 1: return child_pair_bound_1(s, merged, within);
+    case 2: return child_pair_bound_2(s, merged, within);
+    case 3: return child_pair_bound_3(s, merged, within);
+    default: return child_pair_bound_n(s, merged, within, W);
+    }
+}
+
 /* ---- stored states: an arena of keys and an open-addressing hash table ------------- */
 
 typedef struct {
@@ -758,6 +840,13 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                     uint64_t hk = hash_key(child, (int)n);
                     int64_t old = store_find(&st, child, hk, &slot);
                     if (old >= 0 && st.nodes[old].g <= ng) continue;
+                    /* The child's own sweeps, before it is queued: a state whose bound
+                     * sends it to a later turn is queued there at once. */
+                    int hf = child_pair_bound(s, merged, f - ng, W);
+                    if (hf > hc) {
+                        hc = hf;
+                        fc = ng + hc;
+                    }
                     int64_t k2 = old;
                     if (k2 < 0) {
                         k2 = store_add(&st, child, hk, slot);
@@ -765,7 +854,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                         node = &st.nodes[e.node]; /* the arena may have moved */
                     }
                     st.nodes[k2] = (Node){(int32_t)e.node, (int16_t)r, (uint8_t)c, (uint8_t)ng, (uint8_t)hc};
-                    if (!queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) goto nomem;
+                    if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) goto nomem;
                 }
             }
         }
