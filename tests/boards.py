@@ -22,16 +22,21 @@ def random_board(
             return make_board(grid, lattice=lattice)
 
 
-def bfs_optimum(board: Board, limit: int = 12) -> Optional[int]:
+def bfs_optimum(board: Board, limit: int = 12, goal: Optional[int] = None) -> Optional[int]:
     """Fewest moves by breadth-first search over cell colourings, trying *every* move:
-    every region, every colour used on the board (merging or not).  ``None`` past ``limit``."""
+    every region, every colour used on the board (merging or not), to one colour (``goal``
+    when given).  ``None`` past ``limit``."""
     start = tuple(board.colors())
     palette = sorted(board.colors_used())
     n = len(start)
     neighbors = [board.neighbors(i) for i in range(n)]
 
+    if goal is not None and goal not in palette:
+        palette.append(goal)
+
     def solved(state) -> bool:
-        return len({v for v in state if v is not None}) <= 1
+        left = {v for v in state if v is not None}
+        return len(left) <= 1 and (goal is None or left <= {goal})
 
     def regions(state):
         seen = [False] * n

@@ -140,7 +140,23 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
             grown[w] &= ~seen[w];
             any |= grown[w] != 0;
         }
-        if (!any) return depth;
+        if (!any) {
+            /* The farthest region: the lowest of the last layer with another colour than
+             * the source when there is one (for the colour term of pair_term), else the
+             * lowest. */
+            for (int w = 0; w < W; w++) {
+                word x = frontier[w];
+                while (x) {
+                    int j = (w << 6) | lowbit(x);
+                    x &= x - 1;
+                    if (s->color[j] != s->color[src]) {
+                        *far = j;
+                        return depth;
+                    }
+                }
+            }
+            return depth;
+        }
         depth++;
         int first = -1;
         for (int w = 0; w < W; w++) {
@@ -178,7 +194,8 @@ static int distances_3(const Island *is, const State *s, int src, int16_t *d, in
 static int distances_n(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, is->W); }
 
 /* Breadth-first distances over the contracted graph from `src`; returns the eccentricity
- * and sets *far to the lowest region of the last layer (as the Python `distances`). */
+ * and sets *far to a region of the last layer: the lowest of another colour than `src`
+ * if any, else the lowest (as the Python `distances` and `_far`). */
 static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far) {
     switch (is->W) {
     case 1: return distances_1(is, s, src, dist, far);
@@ -229,42 +246,59 @@ static int count_colors(const State *s, int W, int *counts) {
 typedef struct {
     int count;
     int16_t *du[2], *dv[2];
-    int d[2];
+    int d[2], u[2], v[2];
 } Pairs;
 
-/* Far-apart pairs by sweeps, as the Python `far_pairs`; returns their pair bound
- * ceil(d / 2).  With `within` >= 0 it stops as soon as a distance it measured gives a bound
- * above `within` (the pairs are then incomplete): every distance measured is a true
- * shortest-path distance, so its half is admissible (see heuristics.py), and a state whose
- * bound already exceeds what its turn allows needs no more. */
+/* Moves needed to join two regions at distance d with colours cu, cv: ceil((d + e) / 2),
+ * e = 1 when the colours differ or (with a goal colour) are not both the goal colour.
+ * Admissible: see pair_term in heuristics.py. */
+static inline int pair_term(int d, int cu, int cv, int goal) {
+    int e = cu != cv || (goal >= 0 && cu != goal);
+    return (d + e + 1) / 2;
+}
+
+/* Far-apart pairs by sweeps, as the Python `far_pairs`; returns their pair bound (the
+ * largest pair_term).  With `within` >= 0 it stops as soon as a distance it measured gives
+ * a bound above `within` (the pairs are then incomplete): every distance measured is a
+ * true shortest-path distance, so its pair_term is admissible (see heuristics.py), and a
+ * state whose bound already exceeds what its turn allows needs no more. */
 static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pairs *p, int within) {
-    int W = is->W, start = -1;
+    int W = is->W, start = -1, goal = is->goal;
+    const uint8_t *col = s->color;
     for (int w = 0; w < W && start < 0; w++)
         if (s->reps[w]) start = (w << 6) | lowbit(s->reps[w]);
     p->count = 0;
-    if (popcount_w(s->reps, W) <= 1) return 0;
+    if (popcount_w(s->reps, W) <= 1) return goal >= 0 && col[start] != goal ? 1 : 0;
     int a, b, c, dummy;
     int d_sa = distances(is, s, start, buf[3], &a);
-    if (within >= 0 && (d_sa + 1) / 2 > within) return (d_sa + 1) / 2;
+    int t_sa = pair_term(d_sa, col[start], col[a], goal);
+    if (within >= 0 && t_sa > within) return t_sa;
     int d_ab = distances(is, s, a, buf[0], &b);
-    if (within >= 0 && (d_ab + 1) / 2 > within) return (d_ab + 1) / 2;
+    int t_ab = pair_term(d_ab, col[a], col[b], goal);
+    if (within >= 0 && t_ab > within) return t_ab;
     int d_bc = distances(is, s, b, buf[1], &c);
+    int t_bc = pair_term(d_bc, col[b], col[c], goal);
     p->du[0] = buf[0];
     p->dv[0] = buf[1];
     p->d[0] = d_ab;
+    p->u[0] = a;
+    p->v[0] = b;
     p->count = 1;
     if (d_bc > d_ab || c != a) {
         distances(is, s, c, buf[2], &dummy);
         p->du[1] = buf[1];
         p->dv[1] = buf[2];
         p->d[1] = d_bc;
+        p->u[1] = b;
+        p->v[1] = c;
         p->count = 2;
     }
-    return ((d_bc > d_ab ? d_bc : d_ab) + 1) / 2;
+    return t_bc > t_ab ? t_bc : t_ab;
 }
 
-/* The pair bound of the child that contracts `merged` (exact distances, see Python). */
-static int pair_bound_after(const Pairs *p, const word *merged, int W) {
+/* The pair bound of the child that contracts `merged` into one region of colour `c`
+ * (exact distances, see Python). */
+static int pair_bound_after(const Pairs *p, const State *s, const word *merged, int c, int goal, int W) {
     int best = 0;
     for (int k = 0; k < p->count; k++) {
         int mu = p->d[k], mv = p->d[k];
@@ -279,19 +313,26 @@ static int pair_bound_after(const Pairs *p, const word *merged, int W) {
         }
         int nd = mu + mv;
         if (nd > p->d[k]) nd = p->d[k];
-        if (nd > best) best = nd;
+        int u = p->u[k], v = p->v[k];
+        int cu = (merged[u >> 6] >> (u & 63)) & 1 ? c : s->color[u];
+        int cv = (merged[v >> 6] >> (v & 63)) & 1 ? c : s->color[v];
+        int t = pair_term(nd, cu, cv, goal);
+        if (t > best) best = t;
     }
-    return (best + 1) / 2;
+    return best;
 }
 
 /* The eccentricity of the source set `src` in the graph of the child that contracts the
- * connected set `merged` into one region, measured on the parent state `s` without building
- * the child: whenever a layer reaches `merged`, all of it joins that layer (in the child it
- * is one region, so its members are at one distance from everything).  `src` is one region
- * or `merged` itself.  Sets `far` to the lowest region of the last layer, widened to all of
- * `merged` when that region is in it, which is the child's lowest region there (the child's
- * region for `merged` is named by its lowest member).  Distances are the child's exactly. */
-HOT int ecc_merged_w(const State *s, const word *merged, const word *src, word *far, const int W) {
+ * connected set `merged` into one region of colour `c`, measured on the parent state `s`
+ * without building the child: whenever a layer reaches `merged`, all of it joins that layer
+ * (in the child it is one region, so its members are at one distance from everything).
+ * `src` is one region or `merged` itself, of child colour `src_color`.  Sets `far` to a
+ * region of the last layer as `distances` picks it in the child (the lowest of another
+ * colour than the source if any, else the lowest; the child's region for `merged` is named
+ * by its lowest member, and stands for all of `merged`), and `far_color` to its colour.
+ * Distances are the child's exactly. */
+HOT int ecc_merged_w(const State *s, const word *merged, int c, const word *src, int src_color, word *far,
+                     int *far_color, const int W) {
     word seen[MAXW], frontier[MAXW], grown[MAXW];
     for (int w = 0; w < W; w++) seen[w] = frontier[w] = src[w];
     int depth = 0;
@@ -321,20 +362,38 @@ HOT int ecc_merged_w(const State *s, const word *merged, const word *src, word *
             frontier[w] = grown[w];
         }
     }
-    int low = -1;
-    for (int w = 0; w < W && low < 0; w++)
-        if (frontier[w]) low = (w << 6) | lowbit(frontier[w]);
-    int in_merged = (merged[low >> 6] >> (low & 63)) & 1;
+    int low = -1, pick = -1, pick_color = -1;
+    for (int w = 0; w < W && pick < 0; w++) {
+        word x = frontier[w];
+        while (x) {
+            int j = (w << 6) | lowbit(x);
+            x &= x - 1;
+            int cj = (merged[w] >> (j & 63)) & 1 ? c : s->color[j];
+            if (low < 0) low = j;
+            if (cj != src_color) {
+                pick = j;
+                pick_color = cj;
+                break;
+            }
+        }
+    }
+    if (pick < 0) {
+        pick = low;
+        pick_color = src_color;
+    }
+    int in_merged = (merged[pick >> 6] >> (pick & 63)) & 1;
     for (int w = 0; w < W; w++) far[w] = in_merged ? merged[w] : 0;
-    if (!in_merged) far[low >> 6] = (word)1 << (low & 63);
+    if (!in_merged) far[pick >> 6] = (word)1 << (pick & 63);
+    *far_color = pick_color;
     return depth;
 }
 
 /* The child's pair bound from the same sweeps `far_pairs` makes on the child (start at its
  * lowest region, then the farthest, then the farthest again), measured on the parent with
  * `ecc_merged_w`; it stops once a bound above `within` is measured.  Admissible as
- * `far_pairs` is: each eccentricity is a true shortest-path distance in the child. */
-HOT int child_pair_bound_w(const State *s, const word *merged, int within, const int W) {
+ * `far_pairs` is: each eccentricity is a true shortest-path distance in the child, between
+ * the source and the far region whose colour enters pair_term. */
+HOT int child_pair_bound_w(const State *s, const word *merged, int c, int goal, int within, const int W) {
     word src[MAXW], far[MAXW];
     int start = -1;
     for (int w = 0; w < W && start < 0; w++)
@@ -342,27 +401,31 @@ HOT int child_pair_bound_w(const State *s, const word *merged, int within, const
     int in_merged = (merged[start >> 6] >> (start & 63)) & 1;
     for (int w = 0; w < W; w++) src[w] = in_merged ? merged[w] : 0;
     if (!in_merged) src[start >> 6] = (word)1 << (start & 63);
+    int src_color = in_merged ? c : s->color[start];
     int best = 0;
     for (int sweep = 0; sweep < 3; sweep++) {
-        int d = ecc_merged_w(s, merged, src, far, W);
-        if (d > best) best = d;
-        if ((best + 1) / 2 > within) break;
+        int far_color;
+        int d = ecc_merged_w(s, merged, c, src, src_color, far, &far_color, W);
+        int t = pair_term(d, src_color, far_color, goal);
+        if (t > best) best = t;
+        if (best > within) break;
         for (int w = 0; w < W; w++) src[w] = far[w];
+        src_color = far_color;
     }
-    return (best + 1) / 2;
+    return best;
 }
 
-static int child_pair_bound_1(const State *s, const word *m, int within) { return child_pair_bound_w(s, m, within, 1); }
-static int child_pair_bound_2(const State *s, const word *m, int within) { return child_pair_bound_w(s, m, within, 2); }
-static int child_pair_bound_3(const State *s, const word *m, int within) { return child_pair_bound_w(s, m, within, 3); }
-static int child_pair_bound_n(const State *s, const word *m, int within, int W) { return child_pair_bound_w(s, m, within, W); }
+static int child_pair_bound_1(const State *s, const word *m, int c, int goal, int within) { return child_pair_bound_w(s, m, c, goal, within, 1); }
+static int child_pair_bound_2(const State *s, const word *m, int c, int goal, int within) { return child_pair_bound_w(s, m, c, goal, within, 2); }
+static int child_pair_bound_3(const State *s, const word *m, int c, int goal, int within) { return child_pair_bound_w(s, m, c, goal, within, 3); }
+static int child_pair_bound_n(const State *s, const word *m, int c, int goal, int within, int W) { return child_pair_bound_w(s, m, c, goal, within, W); }
 
-static int child_pair_bound(const State *s, const word *merged, int within, int W) {
+static int child_pair_bound(const State *s, const word *merged, int c, int goal, int within, int W) {
     switch (W) {
-    case 1: return child_pair_bound_1(s, merged, within);
-    case 2: return child_pair_bound_2(s, merged, within);
-    case 3: return child_pair_bound_3(s, merged, within);
-    default: return child_pair_bound_n(s, merged, within, W);
+    case 1: return child_pair_bound_1(s, merged, c, goal, within);
+    case 2: return child_pair_bound_2(s, merged, c, goal, within);
+    case 3: return child_pair_bound_3(s, merged, c, goal, within);
+    default: return child_pair_bound_n(s, merged, c, goal, within, W);
     }
 }
 
@@ -643,7 +706,7 @@ static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t 
                         int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
                         if (goal < 0 || goal == c || (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
                             left -= 1;
-                        int hd = pair_bound_after(&pairs, groups[k], W);
+                        int hd = pair_bound_after(&pairs, s, groups[k], c, goal, W);
                         int h = left > hd ? left : hd;
                         int after = regions - merged_n + 1;
                         if (h < pick_h || (h == pick_h && after < pick_regions)) {
@@ -818,7 +881,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                     int hc = left > inherited ? left : inherited;
                     if (ng + hc >= limit) continue;
                     if (ng + hc <= f) {
-                        int hd = pair_bound_after(&pairs, merged, W);
+                        int hd = pair_bound_after(&pairs, s, merged, c, goal, W);
                         if (hd > hc) hc = hd;
                     }
                     int fc = ng + hc;
@@ -842,7 +905,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                     if (old >= 0 && st.nodes[old].g <= ng) continue;
                     /* The child's own sweeps, before it is queued: a state whose bound
                      * sends it to a later turn is queued there at once. */
-                    int hf = child_pair_bound(s, merged, f - ng, W);
+                    int hf = child_pair_bound(s, merged, c, goal, f - ng, W);
                     if (hf > hc) {
                         hc = hf;
                         fc = ng + hc;

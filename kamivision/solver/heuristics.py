@@ -6,6 +6,8 @@ and the maximum of admissible bounds is admissible.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .state import Contracted, neighbourhood
 
 
@@ -34,30 +36,76 @@ def eccentricity(adj: list[int] | tuple[int, ...], source: int) -> tuple[int, in
         depth += 1
 
 
-def diameter_bound(state: Contracted, sweeps: int = 2) -> int:
-    """``ceil(D / 2)`` for a lower estimate ``D`` of the region graph's diameter.
+def pair_term(d: int, cu: int, cv: int, goal: Optional[int] = None) -> int:
+    """Moves needed to join two regions ``u, v`` at distance ``d`` with colours ``cu, cv``:
+    ``ceil((d + e) / 2)``, where ``e`` is 1 when the colours differ (or, with a goal colour,
+    when they are not both the goal colour) and 0 otherwise.
 
-    Admissible: recolouring a region ``R`` contracts ``R`` and its neighbours of the new
-    colour into one node, a star of radius one, so every shortest path loses at most two
-    edges per move (it can enter and leave the contracted star in one step where it took at
-    most two).  The solved board has diameter 0, so ``ceil(diameter / 2)`` moves remain.
-    ``D`` here is the eccentricity reached by repeated sweeps (start anywhere, restart from
-    the farthest node), which never exceeds the true diameter, so the bound stays admissible.
+    Admissible.  Let ``L(P) = ceil((m + e) / 2)`` for a path ``P`` of ``m`` edges, ``e``
+    taken at its two ends.  (1) On a path graph, one move changes ``L`` by at most one: a
+    move that merges both neighbours of an inner region takes two edges and leaves the end
+    colours alone; any other move takes at most one edge, and only a move on an end region
+    changes an end colour, by which ``m + e`` moves by at most two only when it falls.
+    (2) On the region graph let ``Phi(u, v)`` be the least ``L`` over the ``u``-``v`` paths.
+    A move recolours ``x`` to ``k`` and contracts ``S = {x} + its neighbours of colour
+    k``.  Take the best path ``P'`` after the move; replacing its node ``S`` by at most
+    ``a, x, b`` (entry and exit members of ``S``, both next to ``x``) gives a ``u``-``v``
+    path ``P`` before the move whose colour sequence becomes that of ``P'`` by one move on
+    a path (recolour ``x``; the neighbours of ``S`` on ``P'`` are not of colour ``k``).  By
+    (1), ``Phi`` before is at most ``L(P) <= L(P') + 1``: a move lowers ``Phi`` by at most
+    one.  When one region is left, ``Phi = 0`` (with a goal colour: when it has that
+    colour).  So ``Phi(u, v)`` moves remain, and ``Phi(u, v) = ceil((d(u, v) + e) / 2)``
+    as ``e`` is fixed by ``u, v`` and ``L`` grows with ``m``.  With ``e = 0`` this is the
+    familiar ``ceil(diameter / 2)``; the colour term adds one when ``d`` is even and the
+    colours differ (two regions ``a x b`` need two moves, ``a x a`` one).
+    """
+    e = cu != cv or (goal is not None and cu != goal)
+    return (d + e + 1) // 2
+
+
+def _sweep_term(state: Contracted, source: int, depth: int, far: int, goal: Optional[int]) -> int:
+    """The best :func:`pair_term` between ``source`` and the regions of its farthest layer ``far``."""
+    color = state.color
+    cu = color[source]
+    e = 0
+    while far and not e:
+        low = far & -far
+        if color[low.bit_length() - 1] != cu:
+            e = 1
+        far ^= low
+    if goal is not None and cu != goal:
+        e = 1
+    return (depth + e + 1) // 2
+
+
+def diameter_bound(state: Contracted, sweeps: int = 2, goal: Optional[int] = None) -> int:
+    """:func:`pair_term` for far-apart regions found by sweeps (start anywhere, restart from
+    the farthest region); at least ``ceil(D / 2)`` for the diameter ``D`` they reach.
+
+    Admissible as :func:`pair_term` is: the eccentricities are true distances between the
+    source and the regions of its farthest layer, each one a pair.  (Recolouring a region
+    contracts a star of radius one, so a move shortens a shortest path by at most two
+    edges: that is the colour-blind half of the argument.)
     """
     reps = state.reps
     if reps & (reps - 1) == 0:
+        if goal is not None and state.color[reps.bit_length() - 1] != goal:
+            return 1
         return 0
     adj = state.adj
     start = (reps & -reps).bit_length() - 1
     best = 0
+    reach = -1
     for _ in range(sweeps):
         depth, far = eccentricity(adj, start)
-        if depth <= best:
-            best = max(best, depth)
+        term = _sweep_term(state, start, depth, far, goal)
+        if term > best:
+            best = term
+        if depth <= reach:
             break
-        best = depth
+        reach = depth
         start = (far & -far).bit_length() - 1
-    return (best + 1) // 2
+    return best
 
 
 def lower_bound(state: Contracted) -> int:
@@ -92,52 +140,72 @@ def distances(adj: list[int], source: int, size: int) -> tuple[list[int], int, i
             grown ^= low
 
 
-Pair = tuple[list[int], list[int], int]  # distances from u, distances from v, d(u, v)
+Pair = tuple[list[int], list[int], int, int, int]  # distances from u, from v, d(u, v), u, v
+
+
+def _far(state: Contracted, dist_source: int, last_layer_low: int, dist: list[int], depth: int) -> int:
+    """A region of the farthest layer (distance ``depth`` in ``dist``): the lowest one whose
+    colour differs from the source's if there is one, else the lowest."""
+    color = state.color
+    cu = color[dist_source]
+    for i in range(last_layer_low, len(dist)):
+        if dist[i] == depth and color[i] != cu:
+            return i
+    return last_layer_low
 
 
 def far_pairs(state: Contracted) -> list[Pair]:
     """Pairs of far-apart regions found by sweeps, with their distance arrays.
 
-    A sweep starts at the lowest region, takes the farthest region ``a``, then the farthest
-    ``b`` from ``a`` and the farthest ``c`` from ``b``: the pairs are ``(a, b)`` and ``(b, c)``.
+    A sweep starts at the lowest region, takes a farthest region ``a``, then a farthest
+    ``b`` from ``a`` and a farthest ``c`` from ``b`` (each time one of another colour than
+    the source when the farthest layer has one, for :func:`pair_term`): the pairs are
+    ``(a, b)`` and ``(b, c)``.
     """
     reps = state.reps
     size = len(state.adj)
     if reps & (reps - 1) == 0:
         return []
     start = (reps & -reps).bit_length() - 1
-    _, a, _ = distances(state.adj, start, size)
+    dist_s, a, d_sa = distances(state.adj, start, size)
+    a = _far(state, start, a, dist_s, d_sa)
     dist_a, b, d_ab = distances(state.adj, a, size)
+    b = _far(state, a, b, dist_a, d_ab)
     dist_b, c, d_bc = distances(state.adj, b, size)
-    pairs = [(dist_a, dist_b, d_ab)]
+    c = _far(state, b, c, dist_b, d_bc)
+    pairs = [(dist_a, dist_b, d_ab, a, b)]
     if d_bc > d_ab or c != a:
         dist_c, _, _ = distances(state.adj, c, size)
-        pairs.append((dist_b, dist_c, d_bc))
+        pairs.append((dist_b, dist_c, d_bc, b, c))
     return pairs
 
 
-def pair_bound(pairs: list[Pair]) -> int:
-    """``ceil(d(u, v) / 2)`` over the pairs: admissible like :func:`diameter_bound`, since
-    ``d(u, v)`` never exceeds the diameter."""
+def pair_bound(pairs: list[Pair], color: list[int], goal: Optional[int] = None) -> int:
+    """:func:`pair_term` over the pairs (admissible as it is)."""
     best = 0
-    for _, _, d in pairs:
-        if d > best:
-            best = d
-    return (best + 1) // 2
+    for _, _, d, u, v in pairs:
+        term = pair_term(d, color[u], color[v], goal)
+        if term > best:
+            best = term
+    return best
 
 
-def pair_bound_after(pairs: list[Pair], merged: int) -> int:
-    """The pair bound of the state after a move that contracts the regions ``merged``.
+def pair_bound_after(
+    pairs: list[Pair], merged: int, color: list[int], new_color: int, goal: Optional[int] = None
+) -> int:
+    """The pair bound of the state after a move that contracts the regions ``merged`` into
+    one region of colour ``new_color``.
 
     Contracting a connected set ``S`` into one node changes the distance of two regions
     ``u, v`` outside it to exactly ``min(d(u, v), d(u, S) + d(S, v))``: a shortest path in
     the new graph either avoids the new node (a path of the old graph) or passes through it
     once.  When ``u`` or ``v`` is in ``S`` its distance to ``S`` is 0 and the formula holds
-    too.  So this is ``ceil(d'(u, v) / 2)`` for the child, computed from the parent's
-    distance arrays, and admissible for the child as :func:`pair_bound` is.
+    too, and its colour is now ``new_color``.  So this is :func:`pair_term` of the same
+    pairs in the child, computed from the parent's distance arrays, and admissible for the
+    child as :func:`pair_term` is.
     """
     best = 0
-    for du, dv, d in pairs:
+    for du, dv, d, u, v in pairs:
         mu = mv = d
         m = merged
         while m:
@@ -151,6 +219,9 @@ def pair_bound_after(pairs: list[Pair], merged: int) -> int:
         nd = mu + mv
         if nd > d:
             nd = d
-        if nd > best:
-            best = nd
-    return (best + 1) // 2
+        cu = new_color if merged >> u & 1 else color[u]
+        cv = new_color if merged >> v & 1 else color[v]
+        term = pair_term(nd, cu, cv, goal)
+        if term > best:
+            best = term
+    return best

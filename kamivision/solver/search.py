@@ -74,7 +74,7 @@ def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:
     holds whatever the final colour.
     """
     a = _colors_left(_color_counts(state), goal_color)
-    b = diameter_bound(state)
+    b = diameter_bound(state, goal=goal_color)
     return a if a > b else b
 
 
@@ -147,7 +147,7 @@ def astar_python(
             continue  # a shorter path to this state was queued after this entry
         if type(info) is tuple:
             state = apply_merge(*info)
-            full = diameter_bound(state)
+            full = diameter_bound(state, goal=goal_color)
             if full > h:
                 h = full
                 if limit is not None and g + h >= limit:
@@ -160,8 +160,9 @@ def astar_python(
         budget.charge(f)
         ng = g + 1
         pairs = far_pairs(state)
-        if pair_bound(pairs) > h:
-            h = pair_bound(pairs)
+        hp = pair_bound(pairs, state.color, goal_color)
+        if hp > h:
+            h = hp
             if limit is not None and g + h >= limit:
                 continue
         counts = _color_counts(state)
@@ -192,7 +193,7 @@ def astar_python(
             hc = left if left > inherited else inherited
             if limit is not None and ng + hc >= limit:
                 continue
-            hd = pair_bound_after(pairs, merged)
+            hd = pair_bound_after(pairs, merged, color, c, goal_color)
             if hd > hc:
                 hc = hd
                 if limit is not None and ng + hc >= limit:

@@ -1,0 +1,112 @@
+import random
+
+import pytest
+
+from kamivision.board import Move, make_board
+from kamivision.graph import bits, build_regions
+from kamivision.solver import _local_island
+from kamivision.solver.heuristics import (
+    diameter_bound,
+    distances,
+    far_pairs,
+    pair_bound,
+    pair_bound_after,
+    pair_term,
+)
+from kamivision.solver.state import apply_merge, contract, merging_moves
+
+from .boards import bfs_optimum, random_board
+
+
+def root_state(board):
+    graph = build_regions(board)
+    (mask,) = graph.islands()
+    island, _ = _local_island(graph, mask)
+    return contract(island, island.colors)
+
+
+def all_pairs_bound(state, goal):
+    """pair_term over every pair of regions, with exact distances: the strongest form."""
+    reps = list(bits(state.reps))
+    best = 0
+    for u in reps:
+        dist, _, _ = distances(state.adj, u, len(state.adj))
+        for v in reps:
+            best = max(best, pair_term(dist[v], state.color[u], state.color[v], goal))
+    return best
+
+
+def small_boards(seed, count):
+    rng = random.Random(seed)
+    for _ in range(count):
+        lattice = rng.choice(["triangle", "square"])
+        rows, columns = rng.choice([(3, 3), (3, 4), (4, 3), (2, 5), (2, 6), (1, 7)])
+        board = random_board(rng, lattice, rows, columns, rng.choice([2, 3, 3, 4]), 0.0)
+        if len(build_regions(board).islands()) == 1:  # thin triangle boards fall apart
+            yield board
+
+
+def test_pair_term_counts_the_end_colours():
+    # a x b in a row needs two moves, a x a one; ceil(d / 2) says one for both.
+    assert bfs_optimum(make_board([[0, 1, 2]], lattice="square")) == 2
+    assert pair_term(2, 0, 2) == 2
+    assert bfs_optimum(make_board([[0, 1, 0]], lattice="square")) == 1
+    assert pair_term(2, 0, 0) == 1
+    # With a goal colour the ends must both be it: a x a to colour b takes two moves.
+    assert bfs_optimum(make_board([[0, 1, 0]], lattice="square"), goal=1) == 2
+    assert pair_term(2, 0, 0, goal=1) == 2
+    assert pair_term(0, 1, 1, goal=1) == 0 and pair_term(0, 0, 0, goal=1) == 1
+
+
+@pytest.mark.parametrize("goal_kind", ["any", "a goal colour"])
+def test_pair_term_over_all_pairs_never_exceeds_the_optimum(goal_kind):
+    """The colour-aware pair bound in its strongest form (every pair, exact distances)
+    against breadth-first search, on random boards and on states reached from them."""
+    checked = raised = 0
+    rng = random.Random(3)
+    for board in small_boards(11 if goal_kind == "any" else 12, 300):
+        for goal in [None if goal_kind == "any" else rng.choice(sorted(board.colors_used()))]:
+            optimum = bfs_optimum(board, limit=9, goal=goal)
+            if optimum is None:
+                continue
+            state = root_state(board)
+            bound = all_pairs_bound(state, goal)
+            assert bound <= optimum, f"\n{board}\ngoal {goal}: bound {bound} > optimum {optimum}"
+            blind = max(
+                (distances(state.adj, u, len(state.adj))[2] + 1) // 2 for u in bits(state.reps)
+            )
+            raised += bound > blind
+            checked += 1
+    assert checked >= 200
+    assert raised >= 10  # the colour term does raise the bound, and stays admissible
+
+
+def test_search_bounds_never_exceed_the_optimum_of_state_or_child():
+    """diameter_bound, far_pairs + pair_bound and pair_bound_after (the child's bound from
+    the parent's distances) against breadth-first search on the state and on each child."""
+    rng = random.Random(5)
+    checked = 0
+    for board in small_boards(13, 150):
+        graph = build_regions(board)
+        (mask,) = graph.islands()
+        island, regions = _local_island(graph, mask)
+        state = contract(island, island.colors)
+        goal = rng.choice([None, *sorted(board.colors_used())])
+        optimum = bfs_optimum(board, limit=9, goal=goal)
+        if optimum is None:
+            continue
+        assert diameter_bound(state, goal=goal) <= optimum
+        pairs = far_pairs(state)
+        assert pair_bound(pairs, state.color, goal) <= optimum
+        for rep, color, merged in merging_moves(state):
+            cell = (graph.cells[regions[rep]] & -graph.cells[regions[rep]]).bit_length() - 1
+            child = board.apply(Move(cell // board.columns, cell % board.columns, color))
+            after = pair_bound_after(pairs, merged, state.color, color, goal)
+            child_optimum = bfs_optimum(child, limit=9, goal=goal)
+            if child_optimum is not None:
+                assert after <= child_optimum, f"\n{board}\nmove {rep}->{color}: {after} > {child_optimum}"
+            # The same pairs measured on the child itself give the same bound.
+            child_state = apply_merge(state, rep, color, merged)
+            assert after <= all_pairs_bound(child_state, goal)
+            checked += 1
+    assert checked >= 300
