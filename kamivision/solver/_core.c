@@ -546,6 +546,41 @@ static int64_t store_add(Store *st, const uint8_t *key, uint64_t h, size_t slot)
     return (int64_t)k;
 }
 
+/* Keys of the free search: the colour of every original region, two to a byte when every
+ * colour is below 16 (KAMI has at most a handful), else one per byte. */
+typedef struct {
+    int n, bytes, packed;
+} KeyShape;
+
+static KeyShape key_shape(const uint8_t *colors, int n) {
+    int packed = 1;
+    for (int i = 0; i < n; i++)
+        if (colors[i] >= 16) packed = 0;
+    return (KeyShape){n, packed ? (n + 1) / 2 : n, packed};
+}
+
+static inline void key_set(const KeyShape *ks, uint8_t *key, int i, int c) {
+    if (!ks->packed) {
+        key[i] = (uint8_t)c;
+        return;
+    }
+    int shift = (i & 1) * 4;
+    key[i >> 1] = (uint8_t)((key[i >> 1] & ~(0x0F << shift)) | (c << shift));
+}
+
+static void key_pack(const KeyShape *ks, const uint8_t *colors, uint8_t *key) {
+    memset(key, 0, ks->bytes);
+    for (int i = 0; i < ks->n; i++) key_set(ks, key, i, colors[i]);
+}
+
+static void key_unpack(const KeyShape *ks, const uint8_t *key, uint8_t *colors) {
+    if (!ks->packed) {
+        memcpy(colors, key, ks->n);
+        return;
+    }
+    for (int i = 0; i < ks->n; i++) colors[i] = (key[i >> 1] >> ((i & 1) * 4)) & 0x0F;
+}
+
 /* ---- the queue: buckets by f, then by g (deepest first), LIFO within ------------------ */
 
 typedef struct {
@@ -655,7 +690,7 @@ static PyObject *trace(const Store *st, int64_t k, int rep, int color) {
  * repeatedly take the move whose child has the smallest bound (then the fewest regions)
  * until one region of an allowed colour remains.  Returns the best path as a Python list,
  * or None.  Not a proof of anything: only used to give a good unproven solution. */
-static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t (*dbuf)[MAXN], int tries) {
+static PyObject *dives(const Island *is, const KeyShape *ks, Store *st, Queue *q, State *s, int16_t (*dbuf)[MAXN], int tries) {
     int n = is->n, W = is->W, goal = is->goal;
     uint8_t *key = malloc(n);
     int16_t *rep_path = malloc(sizeof(int16_t) * 256);
@@ -676,7 +711,7 @@ static PyObject *dives(const Island *is, Store *st, Queue *q, State *s, int16_t 
             t--;
             continue;
         }
-        memcpy(key, st->keys + (size_t)e.node * n, n);
+        key_unpack(ks, st->keys + (size_t)e.node * st->stride, key);
         int g = e.g, len = 0;
         for (;;) {
             if (g + len >= best_len || len >= 250) break;
@@ -784,13 +819,17 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     State *s = malloc(sizeof(State));
     int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t) * 4 * MAXN);
     uint8_t *child = malloc(n);
+    KeyShape ks = key_shape(colors, (int)n);
+    uint8_t *pkey = malloc(ks.bytes), *ckey = malloc(ks.bytes);
     Queue *q = calloc(1, sizeof(Queue));
     Store st;
-    int ok = s && dbuf && child && q && store_init(&st, (int)n, (int)n);
+    int ok = s && dbuf && child && pkey && ckey && q && store_init(&st, ks.bytes, ks.bytes);
     if (!ok) {
         free(s);
         free(dbuf);
         free(child);
+        free(pkey);
+        free(ckey);
         if (q) queue_free(q);
         return PyErr_NoMemory();
     }
@@ -805,9 +844,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
 
     /* The root. */
     size_t slot;
-    uint64_t h0hash = hash_key(colors, (int)n);
-    store_find(&st, colors, h0hash, &slot);
-    int64_t root = store_add(&st, colors, h0hash, slot);
+    key_pack(&ks, colors, pkey);
+    uint64_t h0hash = hash_key(pkey, ks.bytes);
+    store_find(&st, pkey, h0hash, &slot);
+    int64_t root = store_add(&st, pkey, h0hash, slot);
     st.nodes[root] = (Node){-1, -1, 0, 0, 0};
     queue_push(q, 0, (Entry){(uint32_t)root, 0, 0});
 
@@ -823,7 +863,8 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
         Node *node = &st.nodes[e.node];
         if (node->g != e.g) continue; /* reached again by a shorter path since */
         int g = e.g, h = e.h;
-        memcpy(child, st.keys + (size_t)e.node * n, n);
+        memcpy(pkey, st.keys + (size_t)e.node * ks.bytes, ks.bytes);
+        key_unpack(&ks, pkey, child);
         contract(&is, child, s);
         /* The colour bound of this state, then the pair bound (stopping early once the
          * state must wait for a later turn). */
@@ -892,16 +933,16 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                         if (fc > f && fc < next_f) next_f = fc;
                         continue;
                     }
-                    memcpy(child, st.keys + (size_t)e.node * n, n);
+                    memcpy(ckey, pkey, ks.bytes);
                     for (int v = 0; v < W; v++) {
                         word y = s->members[r][v];
                         while (y) {
-                            child[(v << 6) | lowbit(y)] = (uint8_t)c;
+                            key_set(&ks, ckey, (v << 6) | lowbit(y), c);
                             y &= y - 1;
                         }
                     }
-                    uint64_t hk = hash_key(child, (int)n);
-                    int64_t old = store_find(&st, child, hk, &slot);
+                    uint64_t hk = hash_key(ckey, ks.bytes);
+                    int64_t old = store_find(&st, ckey, hk, &slot);
                     if (old >= 0 && st.nodes[old].g <= ng) continue;
                     /* The child's own sweeps, before it is queued: a state whose bound
                      * sends it to a later turn is queued there at once. */
@@ -912,7 +953,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                     }
                     int64_t k2 = old;
                     if (k2 < 0) {
-                        k2 = store_add(&st, child, hk, slot);
+                        k2 = store_add(&st, ckey, hk, slot);
                         if (k2 < 0) goto nomem;
                         node = &st.nodes[e.node]; /* the arena may have moved */
                     }
@@ -932,13 +973,15 @@ done:
     if (status == 2 && !error && !path && dive_tries > 0) {
         /* The stopped search leaves its best-f states in the queue: dive from them. */
         if (f >= 0 && f < MAXF && e.node < st.count) queue_push(q, f, e);
-        path = dives(&is, &st, q, s, dbuf, dive_tries);
+        path = dives(&is, &ks, &st, q, s, dbuf, dive_tries);
     }
     store_free(&st);
     queue_free(q);
     free(s);
     free(dbuf);
     free(child);
+    free(pkey);
+    free(ckey);
     if (error) {
         Py_XDECREF(path);
         return NULL;

@@ -42,15 +42,16 @@ def pair_term(d: int, cu: int, cv: int, goal: Optional[int] = None) -> int:
     when they are not both the goal colour) and 0 otherwise.
 
     Admissible.  Let ``L(P) = ceil((m + e) / 2)`` for a path ``P`` of ``m`` edges, ``e``
-    taken at its two ends.  (1) On a path graph, one move changes ``L`` by at most one: a
-    move that merges both neighbours of an inner region takes two edges and leaves the end
-    colours alone; any other move takes at most one edge, and only a move on an end region
-    changes an end colour, by which ``m + e`` moves by at most two only when it falls.
+    taken at its two ends.  (1) On a path graph, one move lowers ``L`` by at most one: a
+    move that merges both neighbours of an inner region removes two edges and leaves the
+    end colours (so ``e``) as they were; any other move removes at most one edge, and
+    changes ``e``, by one, only when it recolours an end region.  So ``m + e`` falls by
+    at most two.
     (2) On the region graph let ``Phi(u, v)`` be the least ``L`` over the ``u``-``v`` paths.
     A move recolours ``x`` to ``k`` and contracts ``S = {x} + its neighbours of colour
     k``.  Take the best path ``P'`` after the move; replacing its node ``S`` by at most
-    ``a, x, b`` (entry and exit members of ``S``, both next to ``x``) gives a ``u``-``v``
-    path ``P`` before the move whose colour sequence becomes that of ``P'`` by one move on
+    ``a, x, b`` (entry and exit members of ``S``, both next to ``x``; ``u`` itself when
+    ``u`` is in ``S``, likewise ``v``) gives a ``u``-``v`` path ``P`` before the move whose colour sequence becomes that of ``P'`` by one move on
     a path (recolour ``x``; the neighbours of ``S`` on ``P'`` are not of colour ``k``).  By
     (1), ``Phi`` before is at most ``L(P) <= L(P') + 1``: a move lowers ``Phi`` by at most
     one.  When one region is left, ``Phi = 0`` (with a goal colour: when it has that

@@ -12,6 +12,7 @@ is proven optimal.
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -26,8 +27,21 @@ except ImportError:  # built without a C compiler: the pure-Python search below 
 
 #: Which A* runs: "c" (the compiled core, kamivision/solver/_core.c) or "python".
 CORE = "c" if _core is not None else "python"
+
+
+def _memory_allowed() -> int:
+    """Memory the compiled core may use for stored states before it stops (bytes): 60 % of
+    the memory available when kamivision starts (at least 256 MiB), so a long search stops
+    and answers before the machine runs out."""
+    try:
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a fixed 4 GiB
+        return 4 << 30
+    return max(256 << 20, int(available * 0.6))
+
+
 #: Memory the compiled core may use for stored states before it stops (bytes).
-MAX_BYTES = 8 << 30
+MAX_BYTES = _memory_allowed()
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
 Progress = Callable[[dict], None]
@@ -70,8 +84,9 @@ def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:
 
     With a goal colour ``x`` every other colour present must disappear and a move removes at
     most one colour, so ``|colours - {x}|`` moves remain (admissible for the same reason as
-    :func:`~kamivision.solver.heuristics.color_bound`, which it refines); the diameter bound
-    holds whatever the final colour.
+    :func:`~kamivision.solver.heuristics.color_bound`, which it refines); the pair bound
+    (:func:`~kamivision.solver.heuristics.diameter_bound`) counts the goal colour in its
+    colour term.
     """
     a = _colors_left(_color_counts(state), goal_color)
     b = diameter_bound(state, goal=goal_color)
