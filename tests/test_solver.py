@@ -4,7 +4,7 @@ import pytest
 
 from kamivision.board import Move, parse_board, read_board
 from kamivision.graph import build_regions
-from kamivision.solver import _local_island, search, solve
+from kamivision.solver import _local_island, search, solve, state
 
 from .boards import bfs_optimum, random_board
 from .conftest import shared_path
@@ -104,3 +104,30 @@ def test_compiled_core_is_built_where_a_compiler_exists():
     if shutil.which("gcc") is None:
         pytest.skip("no C compiler here: the pure-Python search is in use")
     assert search.CORE == "c", "gcc is on PATH but kamivision.solver._core was not built"
+
+
+def test_colour_numbers_past_fifteen_solve_the_same():
+    """The compiled core stores two colours per byte when all are below 16 and one per
+    byte otherwise: both give the same optimum, and the same as the Python search."""
+    rng = random.Random(16)
+    compared = 0
+    for _ in range(40):
+        board = random_board(rng, rng.choice(["triangle", "square"]), 4, 4, rng.randint(2, 4), 0.0)
+        graph = build_regions(board)
+        for mask in graph.islands():
+            island, _ = _local_island(graph, mask)
+            if len(island) < 2:
+                continue
+            shifted = search.Island(bytes(c + 16 for c in island.colors), island.adjacency)
+            low = search.astar(island, search.Budget())
+            high = search.astar(shifted, search.Budget())
+            slow = search.astar(shifted, search.Budget(), use_core=False)
+            assert len(low) == len(high) == len(slow)
+            key = shifted.colors
+            for rep, color in high:  # the core's path, replayed: colours as given, one region left
+                assert color >= 16
+                key = state.key_after(key, state.contract(shifted, key).members[rep], color)
+            reps = state.contract(shifted, key).reps
+            assert reps & (reps - 1) == 0
+            compared += 1
+    assert compared >= 30
