@@ -131,3 +131,37 @@ def test_colour_numbers_past_fifteen_solve_the_same():
             assert reps & (reps - 1) == 0
             compared += 1
     assert compared >= 30
+
+
+@pytest.mark.parametrize("max_bytes", [1, 200_000])
+def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes, monkeypatch):
+    """When the stored states fill the memory allowed, the compiled core goes on with
+    depth-first searches from its open states (1 byte: from the root at once; 200 kB:
+    part way): the answers are still proven and equal to breadth-first search."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    monkeypatch.setattr(search, "MAX_BYTES", max_bytes)
+    rng = random.Random(max_bytes)
+    checked = 0
+    for _ in range(130):
+        rows, columns = rng.choice([(3, 3), (3, 4), (4, 3), (2, 6)])
+        board = random_board(rng, rng.choice(["triangle", "square"]), rows, columns, rng.choice([3, 4]), rng.choice([0.0, 0.2]))
+        expected = bfs_optimum(board, limit=9)
+        if expected is None:
+            continue
+        solution = solve(board)
+        assert solution.optimal and solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
+        assert replay(board, solution.moves).is_solved()
+        checked += 1
+    assert checked >= 100
+
+
+def test_a_journey_level_proven_with_little_memory(monkeypatch):
+    """Threed6 (43 regions, par 9) with 3 MB: most of its search runs depth-first."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = read_board(shared_path("data", "kami2-journey", "14-6-Threed6.json"))
+    monkeypatch.setattr(search, "MAX_BYTES", 3_000_000)
+    solution = solve(board, max_seconds=120)
+    assert solution.optimal and solution.length == board.par == 9
+    assert replay(board, solution.moves).is_solved()

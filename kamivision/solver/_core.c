@@ -11,7 +11,8 @@
  *     goal       goal colour, or -1 for any
  *     limit      only solutions shorter than this are searched for (-1: no limit)
  *     max_nodes  expansions allowed (-1: no limit); max_seconds (< 0: no limit)
- *     max_bytes  memory allowed for stored states (the search stops beyond it)
+ *     max_bytes  memory allowed: stored states take up to 60 % of it, then the search goes
+ *                on depth-first from its open states (deep_phase) with a table of 25 %
  *     progress   None or a callable(expanded, bound, seconds) called every 4096 expansions
  *   returns (status, path, expanded, bound):
  *     status 0: path found (a list of (representative, colour)), optimal below `limit`
@@ -546,6 +547,18 @@ static int64_t store_add(Store *st, const uint8_t *key, uint64_t h, size_t slot)
     return (int64_t)k;
 }
 
+/* Memory the stored states touch: their arena entries and the whole table (the arenas'
+ * unused capacity is never written, so it takes no memory). */
+static size_t store_used(const Store *st) {
+    return st->count * ((size_t)st->stride + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
+}
+
+/* Forget every state (the arena and table keep their size). */
+static void store_reset(Store *st) {
+    st->count = 0;
+    memset(st->table, 0, st->tcap * sizeof(uint32_t));
+}
+
 /* Keys of the free search: the colour of every original region, two to a byte when every
  * colour is below 16 (KAMI has at most a handful), else one per byte. */
 typedef struct {
@@ -798,6 +811,217 @@ out:;
     return result;
 }
 
+/* ---- when memory is full: depth-first searches from the open states -------------------
+ *
+ * A*+IDA* (Bu and Korf, IJCAI 2019): when the stored states reach the memory allowed, the
+ * search goes on without storing more.  For thresholds T = f, f + 1, ... below `limit`, a
+ * depth-first search with threshold T (prune a state when g + h > T) runs from every open
+ * state whose f is at most T.  No solution of length <= T is missed: a solution path
+ * leaves the stored states at some point, and the last stored state on it either still
+ * has its queue entry (a state goes back to the queue for the children its partial
+ * expansion skipped) or stored that next state as its child.  So every solution of length
+ * <= T passes through an open state with f <= T, below which the depth-first search follows
+ * it (its bounds are admissible, so it is never pruned).  A child found in the store with
+ * g no larger is skipped: it is an open state itself, or was expanded and is covered the
+ * same way.  A child seen before in this threshold's searches with g no larger is skipped
+ * too: its subtree was searched with at least as much room (a table of such states is kept
+ * in the memory left, and cleared when full, which costs time, never a solution).  When a
+ * threshold finishes without a solution, T + 1 is a proven lower bound; a solution found at
+ * threshold T is optimal, as T - 1 was finished. */
+
+typedef struct {
+    const Island *is;
+    const KeyShape *ks;
+    const Store *st;
+    Store cache;
+    size_t cache_states;
+    State *states;          /* one per depth */
+    uint8_t *keys;          /* packed key per depth */
+    uint8_t *colors;        /* unpacked scratch */
+    int16_t (*dbuf)[4][MAXN];
+    Pairs *pairs;
+    word (*groups)[256][MAXW];
+    uint8_t (*gcolors)[256];
+    int16_t rep_path[MAXF];
+    uint8_t col_path[MAXF];
+    int found;              /* moves below the open state on the path found */
+    const Limits *lim;
+    long long *expanded;
+    int error;
+} Deep;
+
+static int deep_init(Deep *x, const Island *is, const KeyShape *ks, const Store *st, const Limits *lim,
+                     long long *expanded, long long bytes) {
+    memset(x, 0, sizeof(*x));
+    x->is = is;
+    x->ks = ks;
+    x->st = st;
+    x->lim = lim;
+    x->expanded = expanded;
+    size_t per = (size_t)ks->bytes + sizeof(Node) + sizeof(uint64_t) + 4 * sizeof(uint32_t);
+    x->cache_states = bytes > 0 ? (size_t)bytes / per : 0;
+    if (x->cache_states < 1024) x->cache_states = 1024;
+    x->states = malloc(sizeof(State) * MAXF);
+    x->keys = malloc((size_t)ks->bytes * MAXF);
+    x->colors = malloc(is->n);
+    x->dbuf = malloc(sizeof(*x->dbuf) * MAXF);
+    x->pairs = malloc(sizeof(Pairs) * MAXF);
+    x->groups = malloc(sizeof(*x->groups) * MAXF);
+    x->gcolors = malloc(sizeof(*x->gcolors) * MAXF);
+    int ok = store_init(&x->cache, ks->bytes, ks->bytes);
+    return ok && x->states && x->keys && x->colors && x->dbuf && x->pairs && x->groups && x->gcolors;
+}
+
+static void deep_free(Deep *x) {
+    store_free(&x->cache);
+    free(x->states);
+    free(x->keys);
+    free(x->colors);
+    free(x->dbuf);
+    free(x->pairs);
+    free(x->groups);
+    free(x->gcolors);
+}
+
+/* The search below the state whose packed key is x->keys[depth], reached with g moves:
+ * 1 when a solution within T is found (its moves below the open state in x->rep_path,
+ * x->col_path, x->found), 0 when there is none, -1 when a limit stops it (x->error set on
+ * a Python error). */
+static int deep(Deep *x, int depth, int g, int T) {
+    const Island *is = x->is;
+    const KeyShape *ks = x->ks;
+    int W = is->W, goal = is->goal;
+    if (depth + 1 >= MAXF) return 0;
+    State *s = &x->states[depth];
+    const uint8_t *pk = x->keys + (size_t)depth * ks->bytes;
+    key_unpack(ks, pk, x->colors);
+    contract(is, x->colors, s);
+    int counts[256];
+    int npresent = count_colors(s, W, counts);
+    int h = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
+    if (g + h > T) return 0;
+    Pairs *pairs = &x->pairs[depth];
+    int pb = far_pairs(is, s, x->dbuf[depth], pairs, T - g);
+    if (pb > h) h = pb;
+    if (g + h > T) return 0;
+    (*x->expanded)++;
+    int over = over_limits(x->lim, *x->expanded, T, x->st);
+    if (over) {
+        if (over < 0) x->error = 1;
+        return -1;
+    }
+    int ng = g + 1;
+    word (*groups)[MAXW] = x->groups[depth];
+    uint8_t *gcolors = x->gcolors[depth];
+    uint8_t *ck = x->keys + (size_t)(depth + 1) * ks->bytes;
+    for (int w = 0; w < W; w++) {
+        word bits = s->reps[w];
+        while (bits) {
+            int r = (w << 6) | lowbit(bits);
+            bits &= bits - 1;
+            int ng_colors = merge_groups(s, r, W, groups, gcolors);
+            for (int k = 0; k < ng_colors; k++) {
+                int c = gcolors[k];
+                const word *merged = groups[k];
+                int all = 1;
+                for (int v = 0; v < W; v++)
+                    if (merged[v] != s->reps[v]) all = 0;
+                if (all) {
+                    if (goal < 0 || c == goal) {
+                        x->rep_path[depth] = (int16_t)r;
+                        x->col_path[depth] = (uint8_t)c;
+                        x->found = depth + 1;
+                        return 1;
+                    }
+                    continue;
+                }
+                int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
+                if (goal < 0 || goal == c || (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
+                    left -= 1;
+                int hc = left > h - 1 ? left : h - 1;
+                if (ng + hc > T) continue;
+                if (ng + pair_bound_after(pairs, s, merged, c, goal, W) > T) continue;
+                memcpy(ck, pk, ks->bytes);
+                for (int v = 0; v < W; v++) {
+                    word y = s->members[r][v];
+                    while (y) {
+                        key_set(ks, ck, (v << 6) | lowbit(y), c);
+                        y &= y - 1;
+                    }
+                }
+                uint64_t hk = hash_key(ck, ks->bytes);
+                size_t slot;
+                int64_t old = store_find(x->st, ck, hk, &slot);
+                if (old >= 0 && x->st->nodes[old].g <= ng) continue;
+                old = store_find(&x->cache, ck, hk, &slot);
+                if (old >= 0) {
+                    if (x->cache.nodes[old].g <= ng) continue;
+                    x->cache.nodes[old].g = (uint8_t)ng;
+                } else {
+                    if (x->cache.count >= x->cache_states) {
+                        store_reset(&x->cache);
+                        store_find(&x->cache, ck, hk, &slot);
+                    }
+                    int64_t added = store_add(&x->cache, ck, hk, slot);
+                    if (added >= 0) x->cache.nodes[added] = (Node){-1, (int16_t)r, (uint8_t)c, (uint8_t)ng, 0};
+                    else store_reset(&x->cache); /* out of memory for the table: search on without it */
+                }
+                x->rep_path[depth] = (int16_t)r;
+                x->col_path[depth] = (uint8_t)c;
+                int res = deep(x, depth + 1, ng, T);
+                if (res) return res;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The path to stored state `node` followed by the moves x found below it. */
+static PyObject *deep_path(const Store *st, int64_t node, const Deep *x) {
+    int head = 0;
+    for (int64_t j = node; st->nodes[j].parent >= 0; j = st->nodes[j].parent) head++;
+    PyObject *path = PyList_New(head + x->found);
+    if (!path) return NULL;
+    int i = head - 1;
+    for (int64_t j = node; st->nodes[j].parent >= 0; j = st->nodes[j].parent, i--)
+        PyList_SET_ITEM(path, i, Py_BuildValue("(ii)", st->nodes[j].rep, st->nodes[j].color));
+    for (int k = 0; k < x->found; k++)
+        PyList_SET_ITEM(path, head + k, Py_BuildValue("(ii)", x->rep_path[k], x->col_path[k]));
+    return path;
+}
+
+/* Thresholds from `f` up to `limit - 1`: sets *status (0 found, 1 none below limit, 2
+ * stopped), *bound and *path; returns 0, or -1 on a Python error or no memory. */
+static int deep_phase(Deep *x, Queue *q, const Store *st, int f, int limit, int *status, int *bound, PyObject **path) {
+    for (int T = f; T < limit; T++) {
+        store_reset(&x->cache);
+        for (int fe = 0; fe <= T; fe++) {
+            for (int gg = MAXF - 1; gg >= 0; gg--) {
+                Stack *bucket = &q->b[fe][gg];
+                for (size_t i = bucket->len; i-- > 0;) {
+                    Entry en = bucket->items[i];
+                    if (st->nodes[en.node].g != en.g) continue;
+                    memcpy(x->keys, st->keys + (size_t)en.node * st->stride, x->ks->bytes);
+                    int res = deep(x, 0, en.g, T);
+                    if (res > 0) {
+                        *path = deep_path(st, en.node, x);
+                        *status = 0;
+                        return *path ? 0 : -1;
+                    }
+                    if (res < 0) {
+                        *status = 2;
+                        *bound = T;
+                        return x->error ? -1 : 0;
+                    }
+                }
+            }
+        }
+        *bound = T + 1;
+    }
+    *status = 1;
+    return 0;
+}
+
 static PyObject *core_astar(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -836,7 +1060,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
     q->min_f = MAXF - 1;
 
-    Limits lim = {now(), max_seconds, max_nodes, max_bytes, progress};
+    /* Memory: the stored states may take 60 % of max_bytes; then depth-first searches
+     * from the open states go on (deep_phase) with a table of up to 25 % of it. */
+    Limits lim = {now(), max_seconds, max_nodes, -1, progress};
+    long long astar_bytes = max_bytes >= 0 ? max_bytes / 100 * 60 : -1;
     long long expanded = 0;
     int status = 1, bound = 0;
     PyObject *path = NULL;
@@ -881,6 +1108,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                 if (!queue_push(q, g + h, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
             }
             continue;
+        }
+        if (astar_bytes >= 0 && (long long)store_used(&st) > astar_bytes) {
+            if (!queue_push(q, f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
+            goto deep;
         }
         /* Expand. */
         expanded++;
@@ -966,6 +1197,14 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     }
     status = 1;
     goto done;
+deep: {
+    Deep x;
+    int ok_deep = deep_init(&x, &is, &ks, &st, &lim, &expanded, max_bytes / 4);
+    if (ok_deep && deep_phase(&x, q, &st, f, limit, &status, &bound, &path) < 0) error = 1;
+    deep_free(&x);
+    if (!ok_deep) goto nomem;
+    goto done;
+}
 nomem:
     status = 2;
     bound = f;

@@ -30,9 +30,10 @@ CORE = "c" if _core is not None else "python"
 
 
 def _memory_allowed() -> int:
-    """Memory the compiled core may use for stored states before it stops (bytes): 60 % of
-    the memory available when kamivision starts (at least 256 MiB), so a long search stops
-    and answers before the machine runs out."""
+    """Memory the compiled cores may use (bytes): 60 % of the memory available when
+    kamivision starts (at least 256 MiB).  The free search stores states in 60 % of it and
+    then goes on depth-first from its open states (see ``deep_phase`` in ``_core.c``), so
+    it is never stopped by memory; the pivot search stops and answers when it is full."""
     try:
         available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a fixed 4 GiB
@@ -40,7 +41,7 @@ def _memory_allowed() -> int:
     return max(256 << 20, int(available * 0.6))
 
 
-#: Memory the compiled core may use for stored states before it stops (bytes).
+#: Memory the compiled cores may use (bytes).
 MAX_BYTES = _memory_allowed()
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
