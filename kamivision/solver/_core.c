@@ -1022,6 +1022,56 @@ static int deep_phase(Deep *x, Queue *q, const Store *st, int f, int limit, int 
     return 0;
 }
 
+/* Children of one expansion whose f equals the parent's, gathered in chunks so their
+ * table slots can be fetched from memory together (the lookups are the loop's cache
+ * misses) before they are looked up and stored one by one. */
+#define CHUNK 32
+
+typedef struct {
+    int count;
+    int16_t r[CHUNK];
+    uint8_t c[CHUNK], hc[CHUNK];
+    uint64_t hash[CHUNK];
+    word merged[CHUNK][MAXW];
+    uint8_t *keys; /* CHUNK packed keys */
+} Pending;
+
+/* Look up and store the pending children of `parent` (expanded at f with g = ng - 1);
+ * returns 0, or -1 when out of memory. */
+static int flush_children(Pending *pd, Store *st, Queue *q, const State *s, int goal, int f, int ng, int limit,
+                          uint32_t parent, int W) {
+    size_t mask = st->tcap - 1;
+    for (int i = 0; i < pd->count; i++) {
+        uint32_t e = st->table[pd->hash[i] & mask];
+        if (e) {
+            __builtin_prefetch(&st->hashes[e - 1]);
+            __builtin_prefetch(st->keys + (size_t)(e - 1) * st->stride);
+            __builtin_prefetch(&st->nodes[e - 1]);
+        }
+    }
+    for (int i = 0; i < pd->count; i++) {
+        const uint8_t *ckey = pd->keys + (size_t)i * st->stride;
+        size_t slot;
+        int64_t old = store_find(st, ckey, pd->hash[i], &slot);
+        if (old >= 0 && st->nodes[old].g <= ng) continue;
+        /* The child's own sweeps, before it is queued: a state whose bound sends it to a
+         * later turn is queued there at once. */
+        int hc = pd->hc[i];
+        int hf = child_pair_bound(s, pd->merged[i], pd->c[i], goal, f - ng, W);
+        if (hf > hc) hc = hf;
+        int fc = ng + hc;
+        int64_t k2 = old;
+        if (k2 < 0) {
+            k2 = store_add(st, ckey, pd->hash[i], slot);
+            if (k2 < 0) return -1;
+        }
+        st->nodes[k2] = (Node){(int32_t)parent, pd->r[i], pd->c[i], (uint8_t)ng, (uint8_t)hc};
+        if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) return -1;
+    }
+    pd->count = 0;
+    return 0;
+}
+
 static PyObject *core_astar(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -1044,16 +1094,19 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t) * 4 * MAXN);
     uint8_t *child = malloc(n);
     KeyShape ks = key_shape(colors, (int)n);
-    uint8_t *pkey = malloc(ks.bytes), *ckey = malloc(ks.bytes);
+    uint8_t *pkey = malloc(ks.bytes);
+    Pending pd;
+    pd.count = 0;
+    pd.keys = malloc((size_t)ks.bytes * CHUNK);
     Queue *q = calloc(1, sizeof(Queue));
     Store st;
-    int ok = s && dbuf && child && pkey && ckey && q && store_init(&st, ks.bytes, ks.bytes);
+    int ok = s && dbuf && child && pkey && pd.keys && q && store_init(&st, ks.bytes, ks.bytes);
     if (!ok) {
         free(s);
         free(dbuf);
         free(child);
         free(pkey);
-        free(ckey);
+        free(pd.keys);
         if (q) queue_free(q);
         return PyErr_NoMemory();
     }
@@ -1164,35 +1217,28 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
                         if (fc > f && fc < next_f) next_f = fc;
                         continue;
                     }
-                    memcpy(ckey, pkey, ks.bytes);
+                    int i = pd.count++;
+                    uint8_t *ck = pd.keys + (size_t)i * ks.bytes;
+                    memcpy(ck, pkey, ks.bytes);
                     for (int v = 0; v < W; v++) {
                         word y = s->members[r][v];
                         while (y) {
-                            key_set(&ks, ckey, (v << 6) | lowbit(y), c);
+                            key_set(&ks, ck, (v << 6) | lowbit(y), c);
                             y &= y - 1;
                         }
+                        pd.merged[i][v] = merged[v];
                     }
-                    uint64_t hk = hash_key(ckey, ks.bytes);
-                    int64_t old = store_find(&st, ckey, hk, &slot);
-                    if (old >= 0 && st.nodes[old].g <= ng) continue;
-                    /* The child's own sweeps, before it is queued: a state whose bound
-                     * sends it to a later turn is queued there at once. */
-                    int hf = child_pair_bound(s, merged, c, goal, f - ng, W);
-                    if (hf > hc) {
-                        hc = hf;
-                        fc = ng + hc;
-                    }
-                    int64_t k2 = old;
-                    if (k2 < 0) {
-                        k2 = store_add(&st, ckey, hk, slot);
-                        if (k2 < 0) goto nomem;
-                        node = &st.nodes[e.node]; /* the arena may have moved */
-                    }
-                    st.nodes[k2] = (Node){(int32_t)e.node, (int16_t)r, (uint8_t)c, (uint8_t)ng, (uint8_t)hc};
-                    if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) goto nomem;
+                    pd.hash[i] = hash_key(ck, ks.bytes);
+                    __builtin_prefetch(&st.table[pd.hash[i] & (st.tcap - 1)]);
+                    pd.r[i] = (int16_t)r;
+                    pd.c[i] = (uint8_t)c;
+                    pd.hc[i] = (uint8_t)hc;
+                    if (pd.count == CHUNK && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0)
+                        goto nomem;
                 }
             }
         }
+        if (pd.count && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0) goto nomem;
         if (next_f < limit && !queue_push(q, next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
     }
     status = 1;
@@ -1220,7 +1266,7 @@ done:
     free(dbuf);
     free(child);
     free(pkey);
-    free(ckey);
+    free(pd.keys);
     if (error) {
         Py_XDECREF(path);
         return NULL;
