@@ -9,6 +9,8 @@ from kamivision.solver.heuristics import (
     diameter_bound,
     distances,
     far_pairs,
+    final_color_bound,
+    final_color_term,
     pair_bound,
     pair_bound_after,
     pair_term,
@@ -110,3 +112,54 @@ def test_search_bounds_never_exceed_the_optimum_of_state_or_child():
             assert after <= all_pairs_bound(child_state, goal)
             checked += 1
     assert checked >= 300
+
+
+def all_pairs_final_color_bound(state, goal):
+    """final_color_term's argument in its strongest form: for each final colour, every pair
+    with exact distances and the colour count; the least over the final colours."""
+    reps = list(bits(state.reps))
+    present = {state.color[u] for u in reps}
+    dist = {u: distances(state.adj, u, len(state.adj))[0] for u in reps}
+    best = None
+    for k in [goal] if goal is not None else [*present, None]:
+        h = len(present - {k})
+        for u in reps:
+            for v in reps:
+                cu, cv = state.color[u], state.color[v]
+                h = max(h, (dist[u][v] + (cu != k) + (cv != k) + 1) // 2)
+        best = h if best is None else min(best, h)
+    return best
+
+
+def test_final_color_term_counts_both_ends():
+    # a b to colour c: two moves; a x a to colour b: two; a b a to any: one.
+    assert bfs_optimum(make_board([[0, 1]], lattice="square"), goal=2) == 2
+    assert final_color_term(1, 0, {1}, 2) == 2
+    assert final_color_term(2, 0, {0}, 1) == 2
+    assert final_color_term(2, 0, {0}, 0) == 1
+    assert final_color_term(0, 0, {0}, None) == 1  # a colour not on the board
+
+
+@pytest.mark.parametrize("goal_kind", ["any", "a goal colour"])
+def test_final_color_bound_never_exceeds_the_optimum(goal_kind):
+    """The least over final colours, in its strongest form (every pair) and as the search
+    computes it (sweeps), against breadth-first search; it raises the pair bound on some
+    boards."""
+    checked = raised = 0
+    rng = random.Random(8)
+    for board in small_boards(21 if goal_kind == "any" else 22, 300):
+        goal = None if goal_kind == "any" else rng.choice(sorted(board.colors_used()))
+        optimum = bfs_optimum(board, limit=9, goal=goal)
+        if optimum is None:
+            continue
+        state = root_state(board)
+        strongest = all_pairs_final_color_bound(state, goal)
+        assert strongest <= optimum, f"\n{board}\ngoal {goal}: {strongest} > {optimum}"
+        swept = final_color_bound(state, goal)
+        assert swept <= strongest
+        assert swept >= pair_bound(far_pairs(state), state.color, goal)
+        raised += swept > max(pair_bound(far_pairs(state), state.color, goal), len({state.color[u] for u in bits(state.reps)}) - 1)
+        checked += 1
+    assert checked >= 200
+    if goal_kind == "any":
+        assert raised >= 3

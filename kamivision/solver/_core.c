@@ -42,6 +42,7 @@ typedef struct {
     int n, W;
     const word *adj0; /* n * W */
     int goal;
+    int small_colors; /* every colour (and the goal) below 64: colour sets fit a word */
 } Island;
 
 typedef struct {
@@ -112,7 +113,7 @@ static int popcount_w(const word *b, int W) {
     return k;
 }
 
-HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, int *far, const int W) {
+HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, int *far, uint64_t *layers, const int W) {
     word seen[MAXW] = {0}, frontier[MAXW] = {0}, grown[MAXW];
     for (int w = 0; w < W; w++) {
         word x = s->reps[w];
@@ -126,6 +127,7 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
     seen[src >> 6] = frontier[src >> 6] = (word)1 << (src & 63);
     int depth = 0;
     *far = src;
+    uint64_t top = (uint64_t)1 << (s->color[src] & 63), below = 0; /* colours of the last two layers */
     for (;;) {
         for (int w = 0; w < W; w++) grown[w] = 0;
         for (int w = 0; w < W; w++) {
@@ -142,6 +144,8 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
             any |= grown[w] != 0;
         }
         if (!any) {
+            layers[0] = top;
+            layers[1] = below;
             /* The farthest region: the lowest of the last layer with another colour than
              * the source when there is one (for the colour term of pair_term), else the
              * lowest. */
@@ -160,6 +164,8 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
         }
         depth++;
         int first = -1;
+        below = top;
+        top = 0;
         for (int w = 0; w < W; w++) {
             seen[w] |= grown[w];
             frontier[w] = grown[w];
@@ -169,6 +175,7 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
                 x &= x - 1;
                 if (first < 0) first = j;
                 dist[j] = (int16_t)depth;
+                top |= (uint64_t)1 << (s->color[j] & 63);
             }
         }
         *far = first;
@@ -189,20 +196,21 @@ static void contract(const Island *is, const uint8_t *key, State *s) {
     }
 }
 
-static int distances_1(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, 1); }
-static int distances_2(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, 2); }
-static int distances_3(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, 3); }
-static int distances_n(const Island *is, const State *s, int src, int16_t *d, int *far) { return distances_w(is, s, src, d, far, is->W); }
+static int distances_1(const Island *is, const State *s, int src, int16_t *d, int *far, uint64_t *l) { return distances_w(is, s, src, d, far, l, 1); }
+static int distances_2(const Island *is, const State *s, int src, int16_t *d, int *far, uint64_t *l) { return distances_w(is, s, src, d, far, l, 2); }
+static int distances_3(const Island *is, const State *s, int src, int16_t *d, int *far, uint64_t *l) { return distances_w(is, s, src, d, far, l, 3); }
+static int distances_n(const Island *is, const State *s, int src, int16_t *d, int *far, uint64_t *l) { return distances_w(is, s, src, d, far, l, is->W); }
 
 /* Breadth-first distances over the contracted graph from `src`; returns the eccentricity
  * and sets *far to a region of the last layer: the lowest of another colour than `src`
- * if any, else the lowest (as the Python `distances` and `_far`). */
-static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far) {
+ * if any, else the lowest (as the Python `distances` and `_far`); layers[0] and layers[1]
+ * get the colours (bit c & 63) of the last layer and of the one before it. */
+static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far, uint64_t *layers) {
     switch (is->W) {
-    case 1: return distances_1(is, s, src, dist, far);
-    case 2: return distances_2(is, s, src, dist, far);
-    case 3: return distances_3(is, s, src, dist, far);
-    default: return distances_n(is, s, src, dist, far);
+    case 1: return distances_1(is, s, src, dist, far, layers);
+    case 2: return distances_2(is, s, src, dist, far, layers);
+    case 3: return distances_3(is, s, src, dist, far, layers);
+    default: return distances_n(is, s, src, dist, far, layers);
     }
 }
 
@@ -263,6 +271,41 @@ static inline int pair_term(int d, int cu, int cv, int goal) {
  * a bound above `within` (the pairs are then incomplete): every distance measured is a
  * true shortest-path distance, so its pair_term is admissible (see heuristics.py), and a
  * state whose bound already exceeds what its turn allows needs no more. */
+/* The Python `final_color_bound` from the sweeps' sources: colour, depth and the colours
+ * of their last two layers; `present` the colours on the board (bits), `npresent` how many. */
+static int final_color_bound(const int *src_color, const int *depth, uint64_t (*layers)[2], int nsw,
+                             uint64_t present, int npresent, int goal) {
+    int best = 1 << 30;
+    uint64_t ks = goal >= 0 ? (uint64_t)1 << goal : present;
+    for (int absent = 0; absent < 2; absent++) {
+        if (absent && goal >= 0) break;
+        uint64_t left = absent ? 1 : ks;
+        while (left) {
+            int k = absent ? -1 : lowbit(left);
+            left &= left - 1;
+            uint64_t kbit = k >= 0 ? (uint64_t)1 << k : 0;
+            int h = npresent - ((present & kbit) ? 1 : 0);
+            for (int i = 0; i < nsw; i++) {
+                int e0 = src_color[i] != k;
+                int t = (depth[i] + e0 + ((layers[i][0] & ~kbit) != 0) + 1) / 2;
+                if (t > h) h = t;
+                if (depth[i] >= 1) {
+                    t = (depth[i] - 1 + e0 + ((layers[i][1] & ~kbit) != 0) + 1) / 2;
+                    if (t > h) h = t;
+                }
+            }
+            if (h < best) best = h;
+        }
+    }
+    return best;
+}
+
+/* Far-apart pairs by sweeps, as the Python `far_pairs`; returns their pair bound (the
+ * largest pair_term), raised to the Python `final_color_bound` of the same sweeps when
+ * they all ran.  With `within` >= 0 it stops as soon as a distance it measured gives a
+ * bound above `within` (the pairs are then incomplete): every distance measured is a true
+ * shortest-path distance, so its pair_term is admissible (see heuristics.py), and a state
+ * whose bound already exceeds what its turn allows needs no more. */
 static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pairs *p, int within) {
     int W = is->W, start = -1, goal = is->goal;
     const uint8_t *col = s->color;
@@ -271,13 +314,15 @@ static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pai
     p->count = 0;
     if (popcount_w(s->reps, W) <= 1) return goal >= 0 && col[start] != goal ? 1 : 0;
     int a, b, c, dummy;
-    int d_sa = distances(is, s, start, buf[3], &a);
+    int src_color[4], depth[4];
+    uint64_t layers[4][2];
+    int d_sa = distances(is, s, start, buf[3], &a, layers[0]);
     int t_sa = pair_term(d_sa, col[start], col[a], goal);
     if (within >= 0 && t_sa > within) return t_sa;
-    int d_ab = distances(is, s, a, buf[0], &b);
+    int d_ab = distances(is, s, a, buf[0], &b, layers[1]);
     int t_ab = pair_term(d_ab, col[a], col[b], goal);
     if (within >= 0 && t_ab > within) return t_ab;
-    int d_bc = distances(is, s, b, buf[1], &c);
+    int d_bc = distances(is, s, b, buf[1], &c, layers[2]);
     int t_bc = pair_term(d_bc, col[b], col[c], goal);
     p->du[0] = buf[0];
     p->dv[0] = buf[1];
@@ -285,8 +330,11 @@ static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pai
     p->u[0] = a;
     p->v[0] = b;
     p->count = 1;
+    int d_c = d_ab;
+    layers[3][0] = layers[1][0];
+    layers[3][1] = layers[1][1];
     if (d_bc > d_ab || c != a) {
-        distances(is, s, c, buf[2], &dummy);
+        d_c = distances(is, s, c, buf[2], &dummy, layers[3]);
         p->du[1] = buf[1];
         p->dv[1] = buf[2];
         p->d[1] = d_bc;
@@ -294,7 +342,30 @@ static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pai
         p->v[1] = c;
         p->count = 2;
     }
-    return t_bc > t_ab ? t_bc : t_ab;
+    int best = t_bc > t_ab ? t_bc : t_ab;
+    if (!is->small_colors || (within >= 0 && best > within)) return best;
+    src_color[0] = col[start];
+    src_color[1] = col[a];
+    src_color[2] = col[b];
+    src_color[3] = col[c];
+    depth[0] = d_sa;
+    depth[1] = d_ab;
+    depth[2] = d_bc;
+    depth[3] = d_c;
+    uint64_t present = 0;
+    int npresent = 0;
+    for (int w = 0; w < W; w++) {
+        word x = s->reps[w];
+        while (x) {
+            int j = (w << 6) | lowbit(x);
+            x &= x - 1;
+            uint64_t bit = (uint64_t)1 << col[j];
+            if (!(present & bit)) npresent++;
+            present |= bit;
+        }
+    }
+    int fb = final_color_bound(src_color, depth, layers, 4, present, npresent, goal);
+    return fb > best ? fb : best;
 }
 
 /* The pair bound of the child that contracts `merged` into one region of colour `c`
@@ -1089,7 +1160,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     }
     if (limit < 0 || limit >= MAXF - 2) limit = MAXF - 2;
 
-    Island is = {(int)n, W, (const word *)adjacency, goal};
+    int small_colors = goal < 64;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (colors[i] >= 64) small_colors = 0;
+    Island is = {(int)n, W, (const word *)adjacency, goal, small_colors};
     State *s = malloc(sizeof(State));
     int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t) * 4 * MAXN);
     uint8_t *child = malloc(n);

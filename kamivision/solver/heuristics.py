@@ -226,3 +226,64 @@ def pair_bound_after(
         if term > best:
             best = term
     return best
+
+
+def final_color_term(j: int, cu: int, layer: set[int], k: Optional[int]) -> int:
+    """Moves needed to make everything colour ``k`` (``None``: a colour not on the board),
+    seen from a region of colour ``cu`` and the regions at distance ``j`` from it, whose
+    colours are ``layer``: ``ceil((j + [cu != k] + [some colour in layer != k]) / 2)``.
+
+    Admissible for the goal colour ``k``.  With ``L_k(P) = ceil((m + [c0 != k] + [cm != k]) / 2)``
+    for a path ``P`` of ``m`` edges with end colours ``c0, cm``, one move lowers ``L_k`` by
+    at most one (as in :func:`pair_term`: a move that takes two edges leaves the ends; a
+    move on an end takes at most one edge and changes one end indicator by one), and
+    ``L_k = 0`` exactly when one region of colour ``k`` is left.  The argument of
+    :func:`pair_term` carries over word for word, so ``ceil((d(u, v) + [cu != k] +
+    [cv != k]) / 2)`` moves remain for every pair ``u, v``; here ``v`` is the layer's region
+    of another colour than ``k`` when there is one.
+    """
+    other = len(layer) > 1 or (len(layer) == 1 and k not in layer)
+    return (j + (cu != k) + other + 1) // 2
+
+
+def final_color_bound(state: Contracted, goal: Optional[int] = None) -> int:
+    """The least, over the final colours ``k`` (only ``goal`` when given), of the largest of
+    the colours other than ``k`` and the :func:`final_color_term` of the last two layers
+    around the regions the sweeps of :func:`far_pairs` start from.
+
+    Admissible: the solution ends in some colour ``k``, and for that ``k`` each term is a
+    lower bound (:func:`final_color_term`; colours other than ``k`` must each disappear, one
+    per move at most), so their maximum is; the least over all ``k`` is then a lower bound
+    whatever the final colour.  A colour absent from the board is one possible ``k`` too.
+    It is at least :func:`pair_bound` of the same sweeps' pairs (for one pair the least over
+    ``k`` is :func:`pair_term`), and more when the far pairs disagree on colours: two pairs
+    of colours ``a, a`` and ``b, b`` at an odd distance ``d`` need ``(d + 3) / 2``.
+    """
+    reps = state.reps
+    color = state.color
+    present = set()
+    m = reps
+    while m:
+        low = m & -m
+        present.add(color[low.bit_length() - 1])
+        m ^= low
+    if reps & (reps - 1) == 0:
+        return 0 if goal is None or goal in present else 1
+    size = len(state.adj)
+    layers = []  # (colour of the source, depth, colours at depth, colours at depth - 1)
+    source = (reps & -reps).bit_length() - 1
+    for sweep in range(4):
+        dist, low, depth = distances(state.adj, source, size)
+        top = {color[i] for i in range(size) if dist[i] == depth}
+        below = {color[i] for i in range(size) if dist[i] == depth - 1}
+        layers.append((color[source], depth, top, below))
+        source = _far(state, source, low, dist, depth)
+    finals: list[Optional[int]] = [goal] if goal is not None else [*sorted(present), None]
+    best = -1
+    for k in finals:
+        h = len(present - {k})
+        for cu, depth, top, below in layers:
+            h = max(h, final_color_term(depth, cu, top, k), final_color_term(depth - 1, cu, below, k))
+        if best < 0 or h < best:
+            best = h
+    return best

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .heuristics import diameter_bound, far_pairs, pair_bound, pair_bound_after
+from .heuristics import diameter_bound, far_pairs, final_color_bound, pair_bound, pair_bound_after
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
 try:
@@ -176,7 +176,7 @@ def astar_python(
         budget.charge(f)
         ng = g + 1
         pairs = far_pairs(state)
-        hp = pair_bound(pairs, state.color, goal_color)
+        hp = max(pair_bound(pairs, state.color, goal_color), final_color_bound(state, goal_color))
         if hp > h:
             h = hp
             if limit is not None and g + h >= limit:
