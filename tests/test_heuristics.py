@@ -48,6 +48,16 @@ def small_boards(seed, count):
             yield board
 
 
+def solved_boards(seed, goal_kind):
+    """Random small boards with a goal (none, or one of their colours) and their optimum."""
+    rng = random.Random(seed + 100)
+    for board in small_boards(seed, 300):
+        goal = None if goal_kind == "any" else rng.choice(sorted(board.colors_used()))
+        optimum = bfs_optimum(board, limit=9, goal=goal)
+        if optimum is not None:
+            yield board, goal, optimum
+
+
 def test_pair_term_counts_the_end_colours():
     # a x b in a row needs two moves, a x a one; ceil(d / 2) says one for both.
     assert bfs_optimum(make_board([[0, 1, 2]], lattice="square")) == 2
@@ -65,20 +75,13 @@ def test_pair_term_over_all_pairs_never_exceeds_the_optimum(goal_kind):
     """The colour-aware pair bound in its strongest form (every pair, exact distances)
     against breadth-first search, on random boards and on states reached from them."""
     checked = raised = 0
-    rng = random.Random(3)
-    for board in small_boards(11 if goal_kind == "any" else 12, 300):
-        for goal in [None if goal_kind == "any" else rng.choice(sorted(board.colors_used()))]:
-            optimum = bfs_optimum(board, limit=9, goal=goal)
-            if optimum is None:
-                continue
-            state = root_state(board)
-            bound = all_pairs_bound(state, goal)
-            assert bound <= optimum, f"\n{board}\ngoal {goal}: bound {bound} > optimum {optimum}"
-            blind = max(
-                (distances(state.adj, u, len(state.adj))[2] + 1) // 2 for u in bits(state.reps)
-            )
-            raised += bound > blind
-            checked += 1
+    for board, goal, optimum in solved_boards(11 if goal_kind == "any" else 12, goal_kind):
+        state = root_state(board)
+        bound = all_pairs_bound(state, goal)
+        assert bound <= optimum, f"\n{board}\ngoal {goal}: bound {bound} > optimum {optimum}"
+        blind = max((distances(state.adj, u, len(state.adj))[2] + 1) // 2 for u in bits(state.reps))
+        raised += bound > blind
+        checked += 1
     assert checked >= 200
     assert raised >= 10  # the colour term does raise the bound, and stays admissible
 
@@ -146,12 +149,7 @@ def test_final_color_bound_never_exceeds_the_optimum(goal_kind):
     computes it (sweeps), against breadth-first search; it raises the pair bound on some
     boards."""
     checked = raised = 0
-    rng = random.Random(8)
-    for board in small_boards(21 if goal_kind == "any" else 22, 300):
-        goal = None if goal_kind == "any" else rng.choice(sorted(board.colors_used()))
-        optimum = bfs_optimum(board, limit=9, goal=goal)
-        if optimum is None:
-            continue
+    for board, goal, optimum in solved_boards(21 if goal_kind == "any" else 22, goal_kind):
         state = root_state(board)
         strongest = all_pairs_final_color_bound(state, goal)
         assert strongest <= optimum, f"\n{board}\ngoal {goal}: {strongest} > {optimum}"

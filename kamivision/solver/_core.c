@@ -237,6 +237,51 @@ static int merge_groups(const State *s, int r, int W, word groups[][MAXW], uint8
     return count;
 }
 
+/* The merging moves of a state, one at a time: region `r` taking colour gcolors[k], which
+ * makes groups[k] one region (the groups of r are refilled when r changes). */
+typedef struct {
+    int w, r, k, count;
+    word bits;
+} Moves;
+
+static void moves_begin(Moves *m, const State *s) {
+    m->w = 0;
+    m->bits = s->reps[0];
+    m->r = -1;
+    m->k = -1;
+    m->count = 0;
+}
+
+static inline int moves_next(Moves *m, const State *s, int W, word groups[][MAXW], uint8_t *gcolors) {
+    m->k++;
+    while (m->k >= m->count) {
+        while (!m->bits) {
+            if (++m->w >= W) return 0;
+            m->bits = s->reps[m->w];
+        }
+        m->r = (m->w << 6) | lowbit(m->bits);
+        m->bits &= m->bits - 1;
+        m->count = merge_groups(s, m->r, W, groups, gcolors);
+        m->k = 0;
+    }
+    return 1;
+}
+
+static inline int same_set(const word *a, const word *b, int W) {
+    for (int v = 0; v < W; v++)
+        if (a[v] != b[v]) return 0;
+    return 1;
+}
+
+/* The colour bound of the child where region `r` (colour `color_r`) takes colour `c`: the
+ * parent's colours less r's if r was its last region, minus one (or minus the goal colour
+ * when it is still there). */
+static inline int colors_left_after(const int *counts, int npresent, int color_r, int c, int goal) {
+    int left = npresent - (counts[color_r] == 1 ? 1 : 0);
+    if (goal < 0 || goal == c || (counts[goal] && !(counts[goal] == 1 && color_r == goal))) left -= 1;
+    return left;
+}
+
 /* Regions of each colour (counts, cleared first) and how many colours are present. */
 static int count_colors(const State *s, int W, int *counts) {
     int present = 0;
@@ -665,6 +710,18 @@ static void key_unpack(const KeyShape *ks, const uint8_t *key, uint8_t *colors) 
     for (int i = 0; i < ks->n; i++) colors[i] = (key[i >> 1] >> ((i & 1) * 4)) & 0x0F;
 }
 
+/* The key of the child where the region with original members `members` takes colour c. */
+static inline void child_key(const KeyShape *ks, uint8_t *dst, const uint8_t *src, const word *members, int c, int W) {
+    memcpy(dst, src, ks->bytes);
+    for (int v = 0; v < W; v++) {
+        word y = members[v];
+        while (y) {
+            key_set(ks, dst, (v << 6) | lowbit(y), c);
+            y &= y - 1;
+        }
+    }
+}
+
 /* ---- the queue: buckets by f, then by g (deepest first), LIFO within ------------------ */
 
 typedef struct {
@@ -804,37 +861,29 @@ static PyObject *dives(const Island *is, const KeyShape *ks, Store *st, Queue *q
             int npresent = count_colors(s, W, counts);
             int regions = popcount_w(s->reps, W);
             int pick_r = -1, pick_c = -1, pick_h = 1 << 30, pick_regions = 1 << 30, done_move = 0;
-            for (int w = 0; w < W && !done_move; w++) {
-                word x = s->reps[w];
-                while (x && !done_move) {
-                    int r = (w << 6) | lowbit(x);
-                    x &= x - 1;
-                    int ng_colors = merge_groups(s, r, W, groups, gcolors);
-                    for (int k = 0; k < ng_colors; k++) {
-                        int c = gcolors[k];
-                        int merged_n = popcount_w(groups[k], W);
-                        if (merged_n == regions) {
-                            if (goal < 0 || c == goal) {
-                                pick_r = r;
-                                pick_c = c;
-                                done_move = 1;
-                                break;
-                            }
-                            continue;
-                        }
-                        int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
-                        if (goal < 0 || goal == c || (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
-                            left -= 1;
-                        int hd = pair_bound_after(&pairs, s, groups[k], c, goal, W);
-                        int h = left > hd ? left : hd;
-                        int after = regions - merged_n + 1;
-                        if (h < pick_h || (h == pick_h && after < pick_regions)) {
-                            pick_h = h;
-                            pick_regions = after;
-                            pick_r = r;
-                            pick_c = c;
-                        }
+            Moves mv;
+            moves_begin(&mv, s);
+            while (moves_next(&mv, s, W, groups, gcolors)) {
+                int r = mv.r, c = gcolors[mv.k];
+                int merged_n = popcount_w(groups[mv.k], W);
+                if (merged_n == regions) {
+                    if (goal < 0 || c == goal) {
+                        pick_r = r;
+                        pick_c = c;
+                        done_move = 1;
+                        break;
                     }
+                    continue;
+                }
+                int left = colors_left_after(counts, npresent, s->color[r], c, goal);
+                int hd = pair_bound_after(&pairs, s, groups[mv.k], c, goal, W);
+                int h = left > hd ? left : hd;
+                int after = regions - merged_n + 1;
+                if (h < pick_h || (h == pick_h && after < pick_regions)) {
+                    pick_h = h;
+                    pick_regions = after;
+                    pick_r = r;
+                    pick_c = c;
                 }
             }
             if (pick_r < 0) break;
@@ -985,64 +1034,46 @@ static int deep(Deep *x, int depth, int g, int T) {
     word (*groups)[MAXW] = x->groups[depth];
     uint8_t *gcolors = x->gcolors[depth];
     uint8_t *ck = x->keys + (size_t)(depth + 1) * ks->bytes;
-    for (int w = 0; w < W; w++) {
-        word bits = s->reps[w];
-        while (bits) {
-            int r = (w << 6) | lowbit(bits);
-            bits &= bits - 1;
-            int ng_colors = merge_groups(s, r, W, groups, gcolors);
-            for (int k = 0; k < ng_colors; k++) {
-                int c = gcolors[k];
-                const word *merged = groups[k];
-                int all = 1;
-                for (int v = 0; v < W; v++)
-                    if (merged[v] != s->reps[v]) all = 0;
-                if (all) {
-                    if (goal < 0 || c == goal) {
-                        x->rep_path[depth] = (int16_t)r;
-                        x->col_path[depth] = (uint8_t)c;
-                        x->found = depth + 1;
-                        return 1;
-                    }
-                    continue;
-                }
-                int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
-                if (goal < 0 || goal == c || (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
-                    left -= 1;
-                int hc = left > h - 1 ? left : h - 1;
-                if (ng + hc > T) continue;
-                if (ng + pair_bound_after(pairs, s, merged, c, goal, W) > T) continue;
-                memcpy(ck, pk, ks->bytes);
-                for (int v = 0; v < W; v++) {
-                    word y = s->members[r][v];
-                    while (y) {
-                        key_set(ks, ck, (v << 6) | lowbit(y), c);
-                        y &= y - 1;
-                    }
-                }
-                uint64_t hk = hash_key(ck, ks->bytes);
-                size_t slot;
-                int64_t old = store_find(x->st, ck, hk, &slot);
-                if (old >= 0 && x->st->nodes[old].g <= ng) continue;
-                old = store_find(&x->cache, ck, hk, &slot);
-                if (old >= 0) {
-                    if (x->cache.nodes[old].g <= ng) continue;
-                    x->cache.nodes[old].g = (uint8_t)ng;
-                } else {
-                    if (x->cache.count >= x->cache_states) {
-                        store_reset(&x->cache);
-                        store_find(&x->cache, ck, hk, &slot);
-                    }
-                    int64_t added = store_add(&x->cache, ck, hk, slot);
-                    if (added >= 0) x->cache.nodes[added] = (Node){-1, (int16_t)r, (uint8_t)c, (uint8_t)ng, 0};
-                    else store_reset(&x->cache); /* out of memory for the table: search on without it */
-                }
+    Moves mv;
+    moves_begin(&mv, s);
+    while (moves_next(&mv, s, W, groups, gcolors)) {
+        int r = mv.r, c = gcolors[mv.k];
+        const word *merged = groups[mv.k];
+        if (same_set(merged, s->reps, W)) {
+            if (goal < 0 || c == goal) {
                 x->rep_path[depth] = (int16_t)r;
                 x->col_path[depth] = (uint8_t)c;
-                int res = deep(x, depth + 1, ng, T);
-                if (res) return res;
+                x->found = depth + 1;
+                return 1;
             }
+            continue;
         }
+        int left = colors_left_after(counts, npresent, s->color[r], c, goal);
+        int hc = left > h - 1 ? left : h - 1;
+        if (ng + hc > T) continue;
+        if (ng + pair_bound_after(pairs, s, merged, c, goal, W) > T) continue;
+        child_key(ks, ck, pk, s->members[r], c, W);
+        uint64_t hk = hash_key(ck, ks->bytes);
+        size_t slot;
+        int64_t old = store_find(x->st, ck, hk, &slot);
+        if (old >= 0 && x->st->nodes[old].g <= ng) continue;
+        old = store_find(&x->cache, ck, hk, &slot);
+        if (old >= 0) {
+            if (x->cache.nodes[old].g <= ng) continue;
+            x->cache.nodes[old].g = (uint8_t)ng;
+        } else {
+            if (x->cache.count >= x->cache_states) {
+                store_reset(&x->cache);
+                store_find(&x->cache, ck, hk, &slot);
+            }
+            int64_t added = store_add(&x->cache, ck, hk, slot);
+            if (added >= 0) x->cache.nodes[added] = (Node){-1, (int16_t)r, (uint8_t)c, (uint8_t)ng, 0};
+            else store_reset(&x->cache); /* out of memory for the table: search on without it */
+        }
+        x->rep_path[depth] = (int16_t)r;
+        x->col_path[depth] = (uint8_t)c;
+        int res = deep(x, depth + 1, ng, T);
+        if (res) return res;
     }
     return 0;
 }
@@ -1250,67 +1281,47 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
             goto done;
         }
         int ng = g + 1, inherited = h - 1, next_f = MAXF;
-        for (int w = 0; w < W; w++) {
-            word x = s->reps[w];
-            while (x) {
-                int r = (w << 6) | lowbit(x);
-                x &= x - 1;
-                /* Neighbours of r grouped by colour. */
-                int ng_colors = merge_groups(s, r, W, groups, gcolors);
-                for (int k = 0; k < ng_colors; k++) {
-                    int c = gcolors[k];
-                    const word *merged = groups[k];
-                    int all = 1;
-                    for (int v = 0; v < W; v++)
-                        if (merged[v] != s->reps[v]) all = 0;
-                    if (all) {
-                        if (goal < 0 || c == goal) {
-                            path = trace(&st, e.node, r, c);
-                            if (!path) error = 1;
-                            status = 0;
-                            goto done;
-                        }
-                        continue;
-                    }
-                    /* The child's bound, before its key is built. */
-                    int left = npresent - (counts[s->color[r]] == 1 ? 1 : 0);
-                    if (goal < 0 || goal == c ||
-                        (counts[goal] && !(counts[goal] == 1 && s->color[r] == goal)))
-                        left -= 1;
-                    int hc = left > inherited ? left : inherited;
-                    if (ng + hc >= limit) continue;
-                    if (ng + hc <= f) {
-                        int hd = pair_bound_after(&pairs, s, merged, c, goal, W);
-                        if (hd > hc) hc = hd;
-                    }
-                    int fc = ng + hc;
-                    if (fc >= limit) continue;
-                    if (fc != f) {
-                        /* Partial expansion: children above f wait for the parent's next turn;
-                         * children below f were made on an earlier turn. */
-                        if (fc > f && fc < next_f) next_f = fc;
-                        continue;
-                    }
-                    int i = pd.count++;
-                    uint8_t *ck = pd.keys + (size_t)i * ks.bytes;
-                    memcpy(ck, pkey, ks.bytes);
-                    for (int v = 0; v < W; v++) {
-                        word y = s->members[r][v];
-                        while (y) {
-                            key_set(&ks, ck, (v << 6) | lowbit(y), c);
-                            y &= y - 1;
-                        }
-                        pd.merged[i][v] = merged[v];
-                    }
-                    pd.hash[i] = hash_key(ck, ks.bytes);
-                    __builtin_prefetch(&st.table[pd.hash[i] & (st.tcap - 1)]);
-                    pd.r[i] = (int16_t)r;
-                    pd.c[i] = (uint8_t)c;
-                    pd.hc[i] = (uint8_t)hc;
-                    if (pd.count == CHUNK && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0)
-                        goto nomem;
+        Moves mv;
+        moves_begin(&mv, s);
+        while (moves_next(&mv, s, W, groups, gcolors)) {
+            int r = mv.r, c = gcolors[mv.k];
+            const word *merged = groups[mv.k];
+            if (same_set(merged, s->reps, W)) {
+                if (goal < 0 || c == goal) {
+                    path = trace(&st, e.node, r, c);
+                    if (!path) error = 1;
+                    status = 0;
+                    goto done;
                 }
+                continue;
             }
+            /* The child's bound, before its key is built. */
+            int left = colors_left_after(counts, npresent, s->color[r], c, goal);
+            int hc = left > inherited ? left : inherited;
+            if (ng + hc >= limit) continue;
+            if (ng + hc <= f) {
+                int hd = pair_bound_after(&pairs, s, merged, c, goal, W);
+                if (hd > hc) hc = hd;
+            }
+            int fc = ng + hc;
+            if (fc >= limit) continue;
+            if (fc != f) {
+                /* Partial expansion: children above f wait for the parent's next turn;
+                 * children below f were made on an earlier turn. */
+                if (fc > f && fc < next_f) next_f = fc;
+                continue;
+            }
+            int i = pd.count++;
+            uint8_t *ck = pd.keys + (size_t)i * ks.bytes;
+            child_key(&ks, ck, pkey, s->members[r], c, W);
+            memcpy(pd.merged[i], merged, W * sizeof(word));
+            pd.hash[i] = hash_key(ck, ks.bytes);
+            __builtin_prefetch(&st.table[pd.hash[i] & (st.tcap - 1)]);
+            pd.r[i] = (int16_t)r;
+            pd.c[i] = (uint8_t)c;
+            pd.hc[i] = (uint8_t)hc;
+            if (pd.count == CHUNK && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0)
+                goto nomem;
         }
         if (pd.count && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0) goto nomem;
         if (next_f < limit && !queue_push(q, next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
