@@ -110,7 +110,7 @@ def test_search_bounds_never_exceed_the_optimum_of_state_or_child():
             child_optimum = bfs_optimum(child, limit=9, goal=goal)
             if child_optimum is not None:
                 assert after <= child_optimum, f"\n{board}\nmove {rep}->{color}: {after} > {child_optimum}"
-            # The same pairs measured on the child itself give the same bound.
+            # It is the pair term of two of the child's regions, so at most the all-pairs bound.
             child_state = apply_merge(state, rep, color, merged)
             assert after <= all_pairs_bound(child_state, goal)
             checked += 1
@@ -156,7 +156,8 @@ def test_final_color_bound_never_exceeds_the_optimum(goal_kind):
         swept = final_color_bound(state, goal)
         assert swept <= strongest
         assert swept >= pair_bound(far_pairs(state), state.color, goal)
-        raised += swept > max(pair_bound(far_pairs(state), state.color, goal), len({state.color[u] for u in bits(state.reps)}) - 1)
+        colours_left = len({state.color[u] for u in bits(state.reps)}) - 1
+        raised += swept > max(pair_bound(far_pairs(state), state.color, goal), colours_left)
         checked += 1
     assert checked >= 200
     if goal_kind == "any":

@@ -145,12 +145,14 @@ def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes, m
     checked = 0
     for _ in range(130):
         rows, columns = rng.choice([(3, 3), (3, 4), (4, 3), (2, 6)])
-        board = random_board(rng, rng.choice(["triangle", "square"]), rows, columns, rng.choice([3, 4]), rng.choice([0.0, 0.2]))
+        lattice = rng.choice(["triangle", "square"])
+        board = random_board(rng, lattice, rows, columns, rng.choice([3, 4]), rng.choice([0.0, 0.2]))
         expected = bfs_optimum(board, limit=9)
         if expected is None:
             continue
         solution = solve(board)
-        assert solution.optimal and solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
+        assert solution.optimal, board
+        assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
         assert replay(board, solution.moves).is_solved()
         checked += 1
     assert checked >= 100

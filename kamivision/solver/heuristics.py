@@ -51,8 +51,9 @@ def pair_term(d: int, cu: int, cv: int, goal: Optional[int] = None) -> int:
     A move recolours ``x`` to ``k`` and contracts ``S = {x} + its neighbours of colour
     k``.  Take the best path ``P'`` after the move; replacing its node ``S`` by at most
     ``a, x, b`` (entry and exit members of ``S``, both next to ``x``; ``u`` itself when
-    ``u`` is in ``S``, likewise ``v``) gives a ``u``-``v`` path ``P`` before the move whose colour sequence becomes that of ``P'`` by one move on
-    a path (recolour ``x``; the neighbours of ``S`` on ``P'`` are not of colour ``k``).  By
+    ``u`` is in ``S``, likewise ``v``) gives a ``u``-``v`` path ``P`` before the move
+    whose colour sequence becomes that of ``P'`` by one move on a path (recolour ``x``;
+    the neighbours of ``S`` on ``P'`` are not of colour ``k``).  By
     (1), ``Phi`` before is at most ``L(P) <= L(P') + 1``: a move lowers ``Phi`` by at most
     one.  When one region is left, ``Phi = 0`` (with a goal colour: when it has that
     colour).  So ``Phi(u, v)`` moves remain, and ``Phi(u, v) = ceil((d(u, v) + e) / 2)``
