@@ -16,6 +16,15 @@ def replay(board, moves):
     return board
 
 
+def assert_solved_like_bfs(board, expected):
+    """solve(board) proves the optimum breadth-first search found, with moves that solve it."""
+    solution = solve(board)
+    assert solution.optimal, board
+    assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
+    assert solution.lower_bound == expected
+    assert replay(board, solution.moves).is_solved()
+
+
 @pytest.mark.parametrize("lattice", ["triangle", "square"])
 def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, core):
     """Every pruning rule (merging moves only, island reconciliation) against plain BFS."""
@@ -29,11 +38,7 @@ def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, core):
         expected = bfs_optimum(board, limit=9)
         if expected is None:
             continue
-        solution = solve(board)
-        assert solution.optimal, board
-        assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
-        assert solution.lower_bound == expected
-        assert replay(board, solution.moves).is_solved()
+        assert_solved_like_bfs(board, expected)
         checked += 1
     assert checked >= 350
 
@@ -150,10 +155,7 @@ def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes, m
         expected = bfs_optimum(board, limit=9)
         if expected is None:
             continue
-        solution = solve(board)
-        assert solution.optimal, board
-        assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
-        assert replay(board, solution.moves).is_solved()
+        assert_solved_like_bfs(board, expected)
         checked += 1
     assert checked >= 100
 
