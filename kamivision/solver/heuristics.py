@@ -66,18 +66,15 @@ def pair_term(d: int, cu: int, cv: int, goal: Optional[int] = None) -> int:
 
 
 def _sweep_term(state: Contracted, source: int, depth: int, far: int, goal: Optional[int]) -> int:
-    """The best :func:`pair_term` between ``source`` and the regions of its farthest layer ``far``."""
+    """The best :func:`pair_term` between ``source`` and the regions of its farthest layer
+    ``far``: with one of another colour when the layer has one."""
     color = state.color
-    cu = color[source]
-    e = 0
-    while far and not e:
+    cu = cv = color[source]
+    while far and cv == cu:
         low = far & -far
-        if color[low.bit_length() - 1] != cu:
-            e = 1
+        cv = color[low.bit_length() - 1]
         far ^= low
-    if goal is not None and cu != goal:
-        e = 1
-    return (depth + e + 1) // 2
+    return pair_term(depth, cu, cv, goal)
 
 
 def diameter_bound(state: Contracted, sweeps: int = 2, goal: Optional[int] = None) -> int:
@@ -108,13 +105,6 @@ def diameter_bound(state: Contracted, sweeps: int = 2, goal: Optional[int] = Non
         reach = depth
         start = (far & -far).bit_length() - 1
     return best
-
-
-def lower_bound(state: Contracted) -> int:
-    """The maximum of :func:`color_bound` and :func:`diameter_bound` (admissible as both are)."""
-    a = color_bound(state)
-    b = diameter_bound(state)
-    return a if a > b else b
 
 
 def distances(adj: list[int], source: int, size: int) -> tuple[list[int], int, int]:
