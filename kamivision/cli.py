@@ -118,6 +118,7 @@ def solve_command(
                 typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
             else:
                 typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
+            _exit_if_interrupted(solution)
             return
         result = solve_screenshot(source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
         _clear(progress)
@@ -126,6 +127,10 @@ def solve_command(
         _clear(progress)
         _fail(error)
         return
+    except KeyboardInterrupt:  # Ctrl-C outside the search (which answers with the best found)
+        _clear(progress)
+        typer.echo("kamivision: interrupted", err=True)
+        raise typer.Exit(INTERRUPTED) from None
     board, solution = result.recognition.board, result.solution
     if as_json:
         obj = solution_to_json(board_to_dict(board), solution)
@@ -139,6 +144,18 @@ def solve_command(
             typer.echo(f"wrote {path}")
     for warning in result.warnings():
         typer.echo(f"warning: {warning}", err=True)
+    _exit_if_interrupted(solution)
+
+
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+def _exit_if_interrupted(solution: Solution) -> None:
+    """Ctrl-C during the search: the best answer found was printed; exit 130 all the same,
+    so scripts can tell it from a finished run."""
+    if solution.interrupted:
+        raise typer.Exit(INTERRUPTED)
 
 
 def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: bool) -> None:

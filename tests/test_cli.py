@@ -1,9 +1,18 @@
 import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
 
+import pytest
 from typer.testing import CliRunner
 
-from kamivision.board import parse_board, write_board
+from kamivision.board import Move, parse_board, write_board
 from kamivision.cli import app
+
+from .boards import random_board
 
 runner = CliRunner()
 
@@ -60,3 +69,28 @@ def test_limits_say_not_proven(tmp_path):
     obj = json.loads(result.stdout)
     assert obj["optimal"] is False
     assert obj["lower_bound"] <= obj["length"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a child process")
+def test_ctrl_c_prints_the_best_found_and_exits_130(tmp_path):
+    """A real SIGINT during a long solve: one JSON answer, not claimed optimal, no traceback."""
+    board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # ~200 regions: hours
+    path = write_board(board, tmp_path / "hard.json")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "solve", str(path), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored in the child
+    )
+    time.sleep(4)
+    assert child.poll() is None, child.communicate()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert "Traceback" not in err
+    obj = json.loads(out)
+    assert obj["optimal"] is False and obj["lower_bound"] < obj["length"]
+    for move in obj["moves"]:
+        board = board.apply(Move(move["row"], move["column"], move["color"]))
+    assert board.is_solved()

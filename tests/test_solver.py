@@ -2,11 +2,11 @@ import random
 
 import pytest
 
-from kamivision.board import Move, parse_board, read_board
+from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
 from kamivision.solver import _local_island, search, solve, state
 
-from .boards import bfs_optimum, random_board
+from .boards import bfs_optimum, random_board, random_kami_board
 from .conftest import shared_path
 
 
@@ -171,4 +171,36 @@ def test_a_journey_level_proven_with_little_memory(monkeypatch):
     solution = solve(board, max_seconds=120)
     assert solution.expanded > roomy.expanded
     assert solution.optimal and solution.length == board.par == 9
+    assert replay(board, solution.moves).is_solved()
+
+
+def _interrupt_at_first_report(calls: list):
+    """A progress callback that raises KeyboardInterrupt, as Ctrl-C can inside it."""
+
+    def progress(info: dict) -> None:
+        calls.append(info)
+        raise KeyboardInterrupt
+
+    return progress
+
+
+def test_ctrl_c_stops_like_a_limit_with_the_best_found(core):
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
+    calls: list = []
+    solution = solve(board, progress=_interrupt_at_first_report(calls))
+    assert len(calls) == 1  # stopped at once, no improving pass after it
+    assert solution.interrupted and not solution.optimal
+    assert solution.lower_bound < solution.length
+    assert replay(board, solution.moves).is_solved()
+    assert solution.notes == ("Ctrl-C stopped the search: the moves are the best found, not proven optimal",)
+
+
+def test_ctrl_c_stops_the_pivot_search_too(core):
+    rng = random.Random(11)
+    grid = [[rng.randrange(8) for _ in range(16)] for _ in range(16)]
+    board = make_board(grid, lattice="square", rules="pivot")
+    calls: list = []
+    solution = solve(board, progress=_interrupt_at_first_report(calls))
+    assert len(calls) == 1
+    assert solution.interrupted and not solution.optimal
     assert replay(board, solution.moves).is_solved()

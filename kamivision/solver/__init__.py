@@ -35,6 +35,7 @@ class Solution:
     islands: int
     par: Optional[int] = None
     notes: tuple[str, ...] = field(default=())
+    interrupted: bool = False  # Ctrl-C stopped the search
 
     @property
     def length(self) -> int:
@@ -76,6 +77,8 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
 def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Optional[Path]:
     """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
     the time reserved after a stop, until one reaches the proven ``bound``."""
+    if budget.interrupted:  # Ctrl-C: answer now
+        return best
     deadline = time.perf_counter() + reserve_seconds(budget)
     callback = budget.progress
 
@@ -85,9 +88,13 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -
 
     width = 4
     while time.perf_counter() < deadline and (best is None or len(best) > bound) and width <= 256:
-        best = flood_beam(
-            island, deadline, width=width, best=best, floor=bound, report=report if callback is not None else None
-        )
+        try:
+            best = flood_beam(
+                island, deadline, width=width, best=best, floor=bound, report=report if callback is not None else None
+            )
+        except KeyboardInterrupt:  # Ctrl-C: keep the best so far
+            budget.interrupted = True
+            break
         width *= 2
     return best
 
@@ -157,7 +164,7 @@ def solve(
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
     moves = _replay(board, graph, solved, finals, target)
     if not proven_all:
-        notes.append("a limit stopped the search: the moves are the best found, not proven optimal")
+        notes.append(_stop_note(budget))
     return Solution(
         moves=tuple(moves),
         optimal=proven_all,
@@ -168,7 +175,13 @@ def solve(
         islands=len(masks),
         par=board.par,
         notes=tuple(notes),
+        interrupted=budget.interrupted,
     )
+
+
+def _stop_note(budget: Budget) -> str:
+    what = "Ctrl-C stopped the search" if budget.interrupted else "a limit stopped the search"
+    return f"{what}: the moves are the best found, not proven optimal"
 
 
 def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) -> Solution:
@@ -182,7 +195,7 @@ def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) ->
     if beam:
         notes = (f"beam search of width {beam}: a good solution, not proven optimal",)
     elif not proven:
-        notes = ("a limit stopped the search: the moves are the best found, not proven optimal",)
+        notes = (_stop_note(budget),)
     return Solution(
         moves=tuple(moves),
         optimal=proven,
@@ -193,6 +206,7 @@ def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) ->
         islands=1,
         par=board.par,
         notes=notes,
+        interrupted=budget.interrupted,
     )
 
 

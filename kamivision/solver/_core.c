@@ -19,6 +19,7 @@
  *     status 1: no solution shorter than `limit` (or none at all)
  *     status 2: a limit stopped the search; `bound` is the lower bound proven so far, and
  *               `path` the best of greedy dives from the open states (unproven), or None
+ *     status 3: as 2, stopped by Ctrl-C (KeyboardInterrupt, which is cleared)
  *   dive_tries (optional, default 64): how many open states to dive from after a stop
  */
 #define PY_SSIZE_T_CLEAN
@@ -790,21 +791,32 @@ static double now(void) {
 }
 
 /* Limits, checked every 4096 expansions (and the node limit every time): 0 to go on, 1 when
- * a limit stops the search, -1 on a Python error (an interrupt, or the progress callback
- * raised). */
+ * a limit stops the search, -1 on a Python error (the progress callback raised).  Ctrl-C
+ * (KeyboardInterrupt) stops the search like a limit and sets `interrupted`, so the caller
+ * still gets the bound and the best answer found. */
 typedef struct {
     double started, max_seconds;
     long long max_nodes, max_bytes;
     PyObject *progress;
+    int interrupted;
 } Limits;
 
-static int over_limits(const Limits *lim, long long expanded, int f, const Store *st) {
+/* A Python error during a check: Ctrl-C (raised by the signal check or inside the
+ * progress callback) stops like a limit (1); any other error is passed on (-1). */
+static int python_error(Limits *lim) {
+    if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) return -1;
+    PyErr_Clear();
+    lim->interrupted = 1;
+    return 1;
+}
+
+static int over_limits(Limits *lim, long long expanded, int f, const Store *st) {
     if ((expanded & 4095) == 0) {
         double el = now() - lim->started;
-        if (PyErr_CheckSignals() < 0) return -1;
+        if (PyErr_CheckSignals() < 0) return python_error(lim);
         if (lim->progress != Py_None) {
             PyObject *r = PyObject_CallFunction(lim->progress, "Lid", expanded, f, el);
-            if (!r) return -1;
+            if (!r) return python_error(lim);
             Py_DECREF(r);
         }
         if (lim->max_seconds >= 0 && el > lim->max_seconds) return 1;
@@ -965,12 +977,12 @@ typedef struct {
     int16_t rep_path[MAXF];
     uint8_t col_path[MAXF];
     int found;              /* moves below the open state on the path found */
-    const Limits *lim;
+    Limits *lim;
     long long *expanded;
     int error;
 } Deep;
 
-static int deep_init(Deep *x, const Island *is, const KeyShape *ks, const Store *st, const Limits *lim,
+static int deep_init(Deep *x, const Island *is, const KeyShape *ks, const Store *st, Limits *lim,
                      long long *expanded, long long bytes) {
     memset(x, 0, sizeof(*x));
     x->is = is;
@@ -1220,7 +1232,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
 
     /* Memory: the stored states may take 60 % of max_bytes; then depth-first searches
      * from the open states go on (deep_phase) with a table of up to 25 % of it. */
-    Limits lim = {now(), max_seconds, max_nodes, -1, progress};
+    Limits lim = {now(), max_seconds, max_nodes, -1, progress, 0};
     long long astar_bytes = max_bytes >= 0 ? max_bytes / 100 * 60 : -1;
     long long expanded = 0;
     int status = 1, bound = 0;
@@ -1357,6 +1369,7 @@ done:
         return NULL;
     }
     if (status == 1 && limit < MAXF - 2) bound = limit;
+    if (status == 2 && lim.interrupted) status = 3;
     if (!path) {
         path = Py_None;
         Py_INCREF(path);
@@ -1370,7 +1383,8 @@ done:
  *
  *   pivot_astar(colors, adjacency, words, start, max_nodes, max_seconds, max_bytes, progress)
  *   returns (status, colours, expanded, bound): status 0 solved optimally (colours is the
- *   sequence), 2 stopped by a limit (colours None, bound the lower bound reached). */
+ *   sequence), 2 stopped by a limit (colours None, bound the lower bound reached), 3 as 2
+ *   but stopped by Ctrl-C. */
 
 typedef struct {
     int n, W, ncol;
@@ -1509,7 +1523,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
     q->min_f = MAXF - 1;
 
-    Limits lim = {now(), max_seconds, max_nodes, max_bytes, progress};
+    Limits lim = {now(), max_seconds, max_nodes, max_bytes, progress, 0};
     long long expanded = 0;
     int status = 2, bound = 0, error = 0;
     PyObject *path = NULL;
@@ -1633,6 +1647,7 @@ done:
         Py_XDECREF(path);
         return NULL;
     }
+    if (status == 2 && lim.interrupted) status = 3;
     if (!path) {
         path = Py_None;
         Py_INCREF(path);

@@ -172,12 +172,23 @@ def flood_astar(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     if search._core is not None and len(g.colors) <= 512:
         return _core_pivot(g, budget)
     h0 = layered_bound(g, flood)
+    popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
+    try:
+        return _flood_astar_loop(g, budget, h0, flood, popped)
+    except KeyboardInterrupt:  # Ctrl-C: stop like a limit, with the bound reached
+        budget.interrupted = True
+        raise SearchStopped(popped[0]) from None
+
+
+def _flood_astar_loop(g: PivotGraph, budget: Budget, h0: int, flood: int, popped: list) -> tuple[list[int], int, bool]:
+    """The loop of :func:`flood_astar`."""
     parent: dict[int, Optional[tuple[int, int]]] = {flood: None}
     best_g = {flood: 0}
     heap = [(h0, 0, flood)]
     push, pop = heapq.heappush, heapq.heappop
     while heap:
         f, neg_g, state = pop(heap)
+        popped[0] = f
         gval = -neg_g
         if best_g.get(state, 1 << 30) < gval:
             continue
@@ -205,7 +216,8 @@ def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
         bytes(g.colors), adjacency, words, g.start, nodes, seconds, MAX_BYTES, report
     )
     budget.expanded += expanded
-    if status != 0:
+    if status != 0:  # 2: a limit, 3: Ctrl-C
+        budget.interrupted |= status == 3
         raise SearchStopped(bound)
     return list(colors), len(colors), True
 
@@ -233,7 +245,7 @@ def _widening_beam(g: PivotGraph, budget: Budget, bound: int) -> list[int]:
     width, last = 16, 0.0
     while best is None or len(best) > bound:
         spent = time.perf_counter() - started
-        if best is not None and (spent + 4 * last > reserve or width > 4096):
+        if best is not None and (budget.interrupted or spent + 4 * last > reserve or width > 4096):
             break
         began = time.perf_counter()
         found = _beam(g, 1 << g.start, width)

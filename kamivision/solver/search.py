@@ -49,7 +49,8 @@ Progress = Callable[[dict], None]
 
 
 class SearchStopped(Exception):
-    """A node or time limit stopped the search; carries the best lower bound proven so far."""
+    """A node or time limit, or Ctrl-C, stopped the search; carries the best lower bound
+    proven so far."""
 
     def __init__(self, bound: int, path: Optional["Path"] = None):
         super().__init__(bound)
@@ -59,16 +60,23 @@ class SearchStopped(Exception):
 
 @dataclass(slots=True)
 class Budget:
-    """Limits shared by every search of one solve, and the count of nodes expanded."""
+    """Limits shared by every search of one solve, and the count of nodes expanded.
+
+    ``interrupted`` is set when Ctrl-C stopped a search: it then acts as a spent limit for
+    the rest of the solve, which answers at once with the best found.
+    """
 
     max_seconds: Optional[float] = None
     max_nodes: Optional[int] = None
     progress: Optional[Progress] = None
     start: float = field(default_factory=time.perf_counter)
     expanded: int = 0
+    interrupted: bool = False
 
     def charge(self, bound: int) -> None:
         """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
+        if self.interrupted:
+            raise SearchStopped(bound)
         self.expanded += 1
         if self.expanded & 1023 == 0:
             elapsed = time.perf_counter() - self.start
@@ -153,11 +161,22 @@ def astar_python(
     best_g: dict[bytes, int] = {root_key: 0}
     # Entries: (f, -g, tie, key, h, state or (parent state, rep, colour, merged)).
     heap: list = [(h0, 0, 0, root_key, h0, root)]
+    popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
+    try:
+        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped)
+    except KeyboardInterrupt:  # Ctrl-C: stop like a limit, with the bound reached
+        budget.interrupted = True
+        raise SearchStopped(popped[0]) from None
+
+
+def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped) -> Optional[Path]:
+    """The loop of :func:`astar_python`."""
     tie = 0
     push = heapq.heappush
     pop = heapq.heappop
     while heap:
         f, neg_g, _, key, h, info = pop(heap)
+        popped[0] = f
         g = -neg_g
         if best_g[key] < g:
             continue  # a shorter path to this state was queued after this entry
@@ -225,7 +244,9 @@ def core_limits(budget: Budget) -> tuple[float, int, Optional[Callable[[int, int
     """What is left of ``budget`` in the compiled core's terms: seconds (-1: none), nodes
     (-1: none), and a progress callback that reports totals over the whole solve."""
     seconds = -1.0
-    if budget.max_seconds is not None:
+    if budget.interrupted:
+        seconds = 0.0
+    elif budget.max_seconds is not None:
         seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
     nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
     if budget.progress is None:
@@ -269,7 +290,8 @@ def astar(
         report,
     )
     budget.expanded += expanded
-    if status == 2:
+    if status >= 2:  # 3: stopped by Ctrl-C
+        budget.interrupted |= status == 3
         raise SearchStopped(bound, [tuple(move) for move in path] if path is not None else None)
     if status == 1:
         return upper[1] if upper is not None else None
