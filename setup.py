@@ -11,13 +11,16 @@ from setuptools import Extension, setup
 # Bit counting is the inner loop's staple: use the CPU's instruction where there is one
 # (every x86-64 CPU of the last fifteen years has it; other machines keep the default).
 FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
+# The A* shares its expansions with a second thread (POSIX threads; elsewhere it runs on one).
+THREADS = [] if platform.system() == "Windows" else ["-pthread"]
 
 setup(
     ext_modules=[
         Extension(
             "kamivision.solver._core",
             ["kamivision/solver/_core.c"],
-            extra_compile_args=FLAGS,
+            extra_compile_args=FLAGS + THREADS,
+            extra_link_args=THREADS,
             optional=True,
         )
     ]

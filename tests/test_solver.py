@@ -204,3 +204,28 @@ def test_ctrl_c_stops_the_pivot_search_too(core):
     assert len(calls) == 1
     assert solution.interrupted and not solution.optimal
     assert replay(board, solution.moves).is_solved()
+
+
+def test_two_threads_expand_the_same_states_as_one(monkeypatch):
+    """The compiled core shares each batch of expansions with a helper thread but stores
+    their children in a fixed order: the answer and the count of states expanded must not
+    depend on the number of threads (also when a node limit or little memory stops it)."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(2026)
+    boards = [random_kami_board(rng, colors=rng.choice([4, 5]), blank_outline=rng.random() < 0.5) for _ in range(7)]
+    full = search.MAX_BYTES
+    cases = [(board, {}, full) for board in boards]
+    cases += [(boards[-1], {}, 200_000), (boards[-1], {"max_nodes": 1000}, full)]
+    runs = {}
+    for threads in (1, 2):
+        out = []
+        for board, kwargs, memory in cases:
+            monkeypatch.setattr(search, "THREADS", threads)
+            monkeypatch.setattr(search, "MAX_BYTES", memory)
+            s = solve(board, **kwargs)
+            out.append((s.moves, s.optimal, s.lower_bound, s.expanded))
+        runs[threads] = out
+    assert runs[1] == runs[2]
+    assert not runs[1][-1][1]  # the node limit stopped it
+    assert runs[1][-2][3] > 100_000  # the little memory one ran long (depth-first)

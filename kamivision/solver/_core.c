@@ -21,6 +21,8 @@
  *               `path` the best of greedy dives from the open states (unproven), or None
  *     status 3: as 2, stopped by Ctrl-C (KeyboardInterrupt, which is cleared)
  *   dive_tries (optional, default 64): how many open states to dive from after a stop
+ *   threads (optional, default 1): 2 to share the expansions with a helper thread (the
+ *     answers and the states expanded are the same; see "expansions in batches")
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -776,6 +778,20 @@ static int queue_pop(Queue *q, int *f, Entry *e) {
     }
 }
 
+/* Pop from bucket `f` only (deepest first); 0 when it is empty. */
+static int queue_pop_at(Queue *q, int f, Entry *e) {
+    while (q->top_g[f] >= 0) {
+        Stack *s = &q->b[f][q->top_g[f]];
+        if (s->len) {
+            *e = s->items[--s->len];
+            q->size--;
+            return 1;
+        }
+        q->top_g[f]--;
+    }
+    return 0;
+}
+
 static void queue_free(Queue *q) {
     for (int f = 0; f < MAXF; f++)
         for (int g = 0; g < MAXF; g++) free(q->b[f][g].items);
@@ -1136,54 +1152,340 @@ static int deep_phase(Deep *x, Queue *q, const Store *st, int f, int limit, int 
     return 0;
 }
 
-/* Children of one expansion whose f equals the parent's, gathered in chunks so their
- * table slots can be fetched from memory together (the lookups are the loop's cache
- * misses) before they are looked up and stored one by one. */
-#define CHUNK 32
+/* ---- expansions in batches, shared by threads ------------------------------------------
+ *
+ * The A* takes up to BATCH open states of the lowest f (deepest first) at a time.  Working
+ * out what each one leads to (its bound, its merging moves, its children's keys and bounds,
+ * and whether a child is already stored with a g no larger) only reads the stored states
+ * and the island, so the threads share these jobs.  Then one thread stores the children
+ * and queues them, job by job in the order taken, so the search does not depend on how
+ * the threads were scheduled: the answers, and the states expanded, are the same with
+ * one thread or several.  A job whose state was reached again by a shorter path by an
+ * earlier job of its batch is dropped then (as the A* would have skipped it). */
+#define BATCH 8
+
+#if defined(__unix__) || defined(__APPLE__)
+#define KV_THREADS 1
+#include <pthread.h>
+#include <stdatomic.h>
+#endif
+
+enum { JOB_STALE, JOB_REQUEUE, JOB_EXPAND };
 
 typedef struct {
-    int count;
-    int16_t r[CHUNK];
-    uint8_t c[CHUNK], hc[CHUNK];
-    uint64_t hash[CHUNK];
-    word merged[CHUNK][MAXW];
-    uint8_t *keys; /* CHUNK packed keys */
-} Pending;
+    int16_t r;
+    uint8_t c, hc;
+    uint64_t hash;
+    word merged[MAXW]; /* the regions that become one */
+} Kid;
 
-/* Look up and store the pending children of `parent` (expanded at f with g = ng - 1);
- * returns 0, or -1 when out of memory. */
-static int flush_children(Pending *pd, Store *st, Queue *q, const State *s, int goal, int f, int ng, int limit,
-                          uint32_t parent, int W) {
+#define CHUNK 32 /* children looked up together (their table slots fetched first) */
+
+typedef struct {
+    Entry e; /* the open state taken, at f */
+    int f;
+    int kind, h;          /* JOB_*; the state's bound */
+    int goal_r, goal_c;   /* a move that solves it (goal_r >= 0) */
+    int next_f;           /* the lowest f above `f` among its children (partial expansion) */
+    int nkids, settled, cap;
+    Kid *kids;            /* its children at f that are new or shorter than stored */
+    uint8_t *keys;        /* their keys, ks->bytes each */
+} Job;
+
+typedef struct { /* one thread's workspace */
+    State *s;
+    int16_t (*dbuf)[MAXN];
+    uint8_t *colors, *pkey;
+    int counts[256];
+    Pairs pairs;
+    word groups[256][MAXW];
+    uint8_t gcolors[256];
+} Scratch;
+
+static int scratch_init(Scratch *x, int n, int key_bytes) {
+    x->s = malloc(sizeof(State));
+    x->dbuf = malloc(sizeof(int16_t) * 4 * MAXN);
+    x->colors = malloc(n);
+    x->pkey = malloc(key_bytes);
+    return x->s && x->dbuf && x->colors && x->pkey;
+}
+
+static void scratch_free(Scratch *x) {
+    free(x->s);
+    free(x->dbuf);
+    free(x->colors);
+    free(x->pkey);
+}
+
+typedef struct {
+    const Island *is;
+    const KeyShape *ks;
+    const Store *st;
+    int limit;
+    Job jobs[BATCH];
+    int njobs;
+    int nomem; /* a job could not grow its lists */
+#ifdef KV_THREADS
+    atomic_int next, left, gen, sleeping, quit;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t worker;
+    int has_worker;
+    Scratch wx; /* the worker's workspace */
+#endif
+} Batch;
+
+static int job_reserve(Job *j, int key_bytes) {
+    if (j->nkids < j->cap) return 1;
+    int cap = j->cap ? j->cap * 2 : 64;
+    Kid *kids = realloc(j->kids, cap * sizeof(Kid));
+    if (!kids) return 0;
+    j->kids = kids;
+    uint8_t *keys = realloc(j->keys, (size_t)cap * key_bytes);
+    if (!keys) return 0;
+    j->keys = keys;
+    j->cap = cap;
+    return 1;
+}
+
+/* The job's children from `settled` on: drop those stored with a g no larger (looked up
+ * together, their table entries fetched first), and raise the others' bounds by their own
+ * sweeps (a state whose bound sends it to a later turn is then queued there at once). */
+static void job_settle(Job *j, const Store *st, const State *s, int key_bytes, int goal, int f, int ng, int W) {
     size_t mask = st->tcap - 1;
-    for (int i = 0; i < pd->count; i++) {
-        uint32_t e = st->table[pd->hash[i] & mask];
+    for (int i = j->settled; i < j->nkids; i++) {
+        uint32_t e = st->table[j->kids[i].hash & mask];
         if (e) {
             __builtin_prefetch(&st->hashes[e - 1]);
             __builtin_prefetch(st->keys + (size_t)(e - 1) * st->stride);
             __builtin_prefetch(&st->nodes[e - 1]);
         }
     }
-    for (int i = 0; i < pd->count; i++) {
-        const uint8_t *ckey = pd->keys + (size_t)i * st->stride;
+    int out = j->settled;
+    for (int i = j->settled; i < j->nkids; i++) {
+        Kid *k = &j->kids[i];
+        const uint8_t *ck = j->keys + (size_t)i * key_bytes;
         size_t slot;
-        int64_t old = store_find(st, ckey, pd->hash[i], &slot);
+        int64_t old = store_find(st, ck, k->hash, &slot);
         if (old >= 0 && st->nodes[old].g <= ng) continue;
-        /* The child's own sweeps, before it is queued: a state whose bound sends it to a
-         * later turn is queued there at once. */
-        int hc = pd->hc[i];
-        int hf = child_pair_bound(s, pd->merged[i], pd->c[i], goal, f - ng, W);
-        if (hf > hc) hc = hf;
-        int fc = ng + hc;
-        int64_t k2 = old;
-        if (k2 < 0) {
-            k2 = store_add(st, ckey, pd->hash[i], slot);
-            if (k2 < 0) return -1;
+        int hf = child_pair_bound(s, k->merged, k->c, goal, f - ng, W);
+        if (hf > k->hc) k->hc = (uint8_t)hf;
+        if (out != i) {
+            j->kids[out] = *k;
+            memcpy(j->keys + (size_t)out * key_bytes, ck, key_bytes);
         }
-        st->nodes[k2] = (Node){(int32_t)parent, pd->r[i], pd->c[i], (uint8_t)ng, (uint8_t)hc};
-        if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) return -1;
+        out++;
     }
-    pd->count = 0;
+    j->nkids = j->settled = out;
+}
+
+/* Work out one job (reads the store, writes only the job and the workspace); 0, or -1 when
+ * out of memory. */
+static int job_run(const Batch *b, Scratch *x, Job *j) {
+    const Island *is = b->is;
+    const KeyShape *ks = b->ks;
+    const Store *st = b->st;
+    int W = is->W, goal = is->goal, limit = b->limit, f = j->f;
+    Entry e = j->e;
+    State *s = x->s;
+    j->nkids = j->settled = 0;
+    j->goal_r = -1;
+    j->next_f = MAXF;
+    if (st->nodes[e.node].g != e.g) { /* reached again by a shorter path since */
+        j->kind = JOB_STALE;
+        return 0;
+    }
+    int g = e.g, h = e.h;
+    memcpy(x->pkey, st->keys + (size_t)e.node * ks->bytes, ks->bytes);
+    key_unpack(ks, x->pkey, x->colors);
+    contract(is, x->colors, s);
+    /* The colour bound of this state, then the pair bound (stopping early once the state
+     * must wait for a later turn). */
+    int npresent = count_colors(s, W, x->counts);
+    int cb = goal < 0 ? npresent - 1 : npresent - (x->counts[goal] ? 1 : 0);
+    if (cb > h) h = cb;
+    if (g + h <= f) {
+        int pb = far_pairs(is, s, x->dbuf, &x->pairs, f - g);
+        if (pb > h) h = pb;
+    }
+    j->h = h;
+    if (g + h > f) {
+        j->kind = JOB_REQUEUE;
+        return 0;
+    }
+    j->kind = JOB_EXPAND;
+    int ng = g + 1, inherited = h - 1;
+    Moves mv;
+    moves_begin(&mv, s);
+    while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
+        int r = mv.r, c = x->gcolors[mv.k];
+        const word *merged = x->groups[mv.k];
+        if (same_set(merged, s->reps, W)) {
+            if (goal < 0 || c == goal) {
+                j->goal_r = r;
+                j->goal_c = c;
+                return 0;
+            }
+            continue;
+        }
+        /* The child's bound, before its key is built. */
+        int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
+        int hc = left > inherited ? left : inherited;
+        if (ng + hc >= limit) continue;
+        if (ng + hc <= f) {
+            int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
+            if (hd > hc) hc = hd;
+        }
+        int fc = ng + hc;
+        if (fc >= limit) continue;
+        if (fc != f) {
+            /* Partial expansion: children above f wait for the parent's next turn;
+             * children below f were made on an earlier turn. */
+            if (fc > f && fc < j->next_f) j->next_f = fc;
+            continue;
+        }
+        if (!job_reserve(j, ks->bytes)) return -1;
+        Kid *k = &j->kids[j->nkids];
+        uint8_t *ck = j->keys + (size_t)j->nkids * ks->bytes;
+        child_key(ks, ck, x->pkey, s->members[r], c, W);
+        k->hash = hash_key(ck, ks->bytes);
+        __builtin_prefetch(&st->table[k->hash & (st->tcap - 1)]);
+        k->r = (int16_t)r;
+        k->c = (uint8_t)c;
+        k->hc = (uint8_t)hc;
+        memcpy(k->merged, merged, W * sizeof(word));
+        if (++j->nkids - j->settled == CHUNK) job_settle(j, st, s, ks->bytes, goal, f, ng, W);
+    }
+    job_settle(j, st, s, ks->bytes, goal, f, ng, W);
     return 0;
+}
+
+static void batch_share(Batch *b, Scratch *x) {
+#ifdef KV_THREADS
+    int i;
+    while ((i = atomic_fetch_add(&b->next, 1)) < b->njobs) {
+        if (job_run(b, x, &b->jobs[i]) < 0) b->nomem = 1;
+        atomic_fetch_sub(&b->left, 1);
+    }
+#else
+    (void)b;
+    (void)x;
+#endif
+}
+
+#ifdef KV_THREADS
+static void *batch_worker(void *arg) {
+    Batch *b = arg;
+    int seen = 0;
+    for (;;) {
+        /* Spin briefly (the next batch usually comes within microseconds), then sleep. */
+        for (int spins = 0; atomic_load(&b->gen) == seen && !atomic_load(&b->quit); spins++) {
+            if (spins < 20000) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#endif
+                continue;
+            }
+            pthread_mutex_lock(&b->mu);
+            atomic_store(&b->sleeping, 1);
+            while (atomic_load(&b->gen) == seen && !atomic_load(&b->quit)) pthread_cond_wait(&b->cv, &b->mu);
+            atomic_store(&b->sleeping, 0);
+            pthread_mutex_unlock(&b->mu);
+        }
+        if (atomic_load(&b->quit)) return NULL;
+        seen = atomic_load(&b->gen);
+        batch_share(b, &b->wx);
+    }
+}
+#endif
+
+/* Start the helper thread when `threads` > 1 (and the platform has them); 0 when out of
+ * memory.  With no helper the main thread does every job. */
+static int batch_init(Batch *b, const Island *is, const KeyShape *ks, const Store *st, int limit, int threads) {
+    memset(b, 0, sizeof(*b));
+    b->is = is;
+    b->ks = ks;
+    b->st = st;
+    b->limit = limit;
+#ifdef KV_THREADS
+    pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->cv, NULL);
+    if (threads > 1) {
+        if (!scratch_init(&b->wx, is->n, ks->bytes)) return 0;
+        b->has_worker = pthread_create(&b->worker, NULL, batch_worker, b) == 0;
+    }
+#else
+    (void)threads;
+#endif
+    return 1;
+}
+
+static void batch_free(Batch *b) {
+#ifdef KV_THREADS
+    if (b->has_worker) {
+        pthread_mutex_lock(&b->mu);
+        atomic_store(&b->quit, 1);
+        pthread_cond_signal(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+        pthread_join(b->worker, NULL);
+    }
+    scratch_free(&b->wx);
+    pthread_mutex_destroy(&b->mu);
+    pthread_cond_destroy(&b->cv);
+#endif
+    for (int i = 0; i < BATCH; i++) {
+        free(b->jobs[i].kids);
+        free(b->jobs[i].keys);
+    }
+}
+
+/* Run the batch's jobs (with the helper when there is one and more than one job); 0, or
+ * -1 when out of memory. */
+static int batch_run(Batch *b, Scratch *x) {
+    b->nomem = 0;
+#ifdef KV_THREADS
+    if (b->has_worker && b->njobs > 1) {
+        atomic_store(&b->next, 0);
+        atomic_store(&b->left, b->njobs);
+        atomic_fetch_add(&b->gen, 1);
+        if (atomic_load(&b->sleeping)) {
+            pthread_mutex_lock(&b->mu);
+            pthread_cond_signal(&b->cv);
+            pthread_mutex_unlock(&b->mu);
+        }
+        batch_share(b, x);
+        while (atomic_load(&b->left) > 0) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        return b->nomem ? -1 : 0;
+    }
+#endif
+    for (int i = 0; i < b->njobs; i++)
+        if (job_run(b, x, &b->jobs[i]) < 0) return -1;
+    return 0;
+}
+
+/* Pop up to BATCH open states of the lowest f (deepest first); their number. */
+static int batch_fill(Batch *b, Queue *q) {
+    int f, n = 0;
+    Entry e;
+    if (!queue_pop(q, &f, &e)) return 0;
+    do {
+        b->jobs[n].e = e;
+        b->jobs[n].f = f;
+        n++;
+    } while (n < BATCH && queue_pop_at(q, f, &e));
+    b->njobs = n;
+    return n;
+}
+
+/* Put the jobs from `from` on back in the queue (after a stop). */
+static int batch_return(Batch *b, Queue *q, int from) {
+    for (int i = b->njobs - 1; i >= from; i--)
+        if (!queue_push(q, b->jobs[i].f, b->jobs[i].e)) return 0;
+    return 1;
 }
 
 static PyObject *core_astar(PyObject *self, PyObject *args) {
@@ -1193,9 +1495,9 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     long long max_nodes, max_bytes;
     double max_seconds;
     PyObject *progress;
-    int dive_tries = 64;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|i", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
-                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries))
+    int dive_tries = 64, threads = 1;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|ii", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
+                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries, &threads))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
         PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
@@ -1207,23 +1509,20 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++)
         if (colors[i] >= 64) small_colors = 0;
     Island is = {(int)n, W, (const word *)adjacency, goal, small_colors};
-    State *s = malloc(sizeof(State));
-    int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t) * 4 * MAXN);
-    uint8_t *child = malloc(n);
     KeyShape ks = key_shape(colors, (int)n);
-    uint8_t *pkey = malloc(ks.bytes);
-    Pending pd;
-    pd.count = 0;
-    pd.keys = malloc((size_t)ks.bytes * CHUNK);
+    Scratch mx;
+    int ok = scratch_init(&mx, (int)n, ks.bytes);
     Queue *q = calloc(1, sizeof(Queue));
+    Batch *bt = malloc(sizeof(Batch));
     Store st;
-    int ok = s && dbuf && child && pkey && pd.keys && q && store_init(&st, ks.bytes, ks.bytes);
-    if (!ok) {
-        free(s);
-        free(dbuf);
-        free(child);
-        free(pkey);
-        free(pd.keys);
+    int stored = ok && q && bt && store_init(&st, ks.bytes, ks.bytes);
+    if (!stored || !batch_init(bt, &is, &ks, &st, limit, threads)) {
+        if (stored) {
+            batch_free(bt);
+            store_free(&st);
+        }
+        scratch_free(&mx);
+        free(bt);
         if (q) queue_free(q);
         return PyErr_NoMemory();
     }
@@ -1241,102 +1540,71 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
 
     /* The root. */
     size_t slot;
-    key_pack(&ks, colors, pkey);
-    uint64_t h0hash = hash_key(pkey, ks.bytes);
-    store_find(&st, pkey, h0hash, &slot);
-    int64_t root = store_add(&st, pkey, h0hash, slot);
+    key_pack(&ks, colors, mx.pkey);
+    uint64_t h0hash = hash_key(mx.pkey, ks.bytes);
+    store_find(&st, mx.pkey, h0hash, &slot);
+    int64_t root = store_add(&st, mx.pkey, h0hash, slot);
     st.nodes[root] = (Node){-1, -1, 0, 0, 0};
     queue_push(q, 0, (Entry){(uint32_t)root, 0, 0});
 
-    int counts[256];
-    int npresent;
-    Pairs pairs;
-    word groups[256][MAXW];
-    uint8_t gcolors[256];
-
-    Entry e = {0, 0, 0};
     int f = -1;
-    while (queue_pop(q, &f, &e)) {
-        Node *node = &st.nodes[e.node];
-        if (node->g != e.g) continue; /* reached again by a shorter path since */
-        int g = e.g, h = e.h;
-        memcpy(pkey, st.keys + (size_t)e.node * ks.bytes, ks.bytes);
-        key_unpack(&ks, pkey, child);
-        contract(&is, child, s);
-        /* The colour bound of this state, then the pair bound (stopping early once the
-         * state must wait for a later turn). */
-        npresent = count_colors(s, W, counts);
-        int cb = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
-        if (cb > h) h = cb;
-        if (g + h <= f) {
-            int pb = far_pairs(&is, s, dbuf, &pairs, f - g);
-            if (pb > h) h = pb;
+    while (batch_fill(bt, q)) {
+        f = bt->jobs[0].f;
+        if (batch_run(bt, &mx) < 0) {
+            batch_return(bt, q, 0);
+            goto nomem;
         }
-        if (g + h > f) {
-            if (g + h < limit) {
-                node->h = (uint8_t)h;
-                if (!queue_push(q, g + h, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
-            }
-            continue;
-        }
-        if (astar_bytes >= 0 && (long long)store_used(&st) > astar_bytes) {
-            if (!queue_push(q, f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
-            goto deep;
-        }
-        /* Expand. */
-        expanded++;
-        int over = over_limits(&lim, expanded, f, &st);
-        if (over) {
-            if (over < 0) error = 1;
-            status = 2;
-            bound = f;
-            goto done;
-        }
-        int ng = g + 1, inherited = h - 1, next_f = MAXF;
-        Moves mv;
-        moves_begin(&mv, s);
-        while (moves_next(&mv, s, W, groups, gcolors)) {
-            int r = mv.r, c = gcolors[mv.k];
-            const word *merged = groups[mv.k];
-            if (same_set(merged, s->reps, W)) {
-                if (goal < 0 || c == goal) {
-                    path = trace(&st, e.node, r, c);
-                    if (!path) error = 1;
-                    status = 0;
-                    goto done;
+        /* Store and queue what the jobs found, in the order they were taken. */
+        for (int i = 0; i < bt->njobs; i++) {
+            const Job *j = &bt->jobs[i];
+            Entry e = j->e;
+            Node *node = &st.nodes[e.node];
+            if (j->kind == JOB_STALE || node->g != e.g) continue; /* reached again by a shorter path */
+            int g = e.g, h = j->h;
+            if (j->kind == JOB_REQUEUE) { /* its full bound sends it to a later turn */
+                if (g + h < limit) {
+                    node->h = (uint8_t)h;
+                    if (!queue_push(q, g + h, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
                 }
                 continue;
             }
-            /* The child's bound, before its key is built. */
-            int left = colors_left_after(counts, npresent, s->color[r], c, goal);
-            int hc = left > inherited ? left : inherited;
-            if (ng + hc >= limit) continue;
-            if (ng + hc <= f) {
-                int hd = pair_bound_after(&pairs, s, merged, c, goal, W);
-                if (hd > hc) hc = hd;
+            if (astar_bytes >= 0 && (long long)store_used(&st) > astar_bytes) {
+                if (!batch_return(bt, q, i)) goto nomem;
+                goto deep;
             }
-            int fc = ng + hc;
-            if (fc >= limit) continue;
-            if (fc != f) {
-                /* Partial expansion: children above f wait for the parent's next turn;
-                 * children below f were made on an earlier turn. */
-                if (fc > f && fc < next_f) next_f = fc;
-                continue;
+            /* Expand. */
+            expanded++;
+            int over = over_limits(&lim, expanded, f, &st);
+            if (over) {
+                if (over < 0) error = 1;
+                status = 2;
+                bound = f;
+                batch_return(bt, q, i); /* for the dives */
+                goto done;
             }
-            int i = pd.count++;
-            uint8_t *ck = pd.keys + (size_t)i * ks.bytes;
-            child_key(&ks, ck, pkey, s->members[r], c, W);
-            memcpy(pd.merged[i], merged, W * sizeof(word));
-            pd.hash[i] = hash_key(ck, ks.bytes);
-            __builtin_prefetch(&st.table[pd.hash[i] & (st.tcap - 1)]);
-            pd.r[i] = (int16_t)r;
-            pd.c[i] = (uint8_t)c;
-            pd.hc[i] = (uint8_t)hc;
-            if (pd.count == CHUNK && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0)
-                goto nomem;
+            if (j->goal_r >= 0) {
+                path = trace(&st, e.node, j->goal_r, j->goal_c);
+                if (!path) error = 1;
+                status = 0;
+                goto done;
+            }
+            int ng = g + 1;
+            for (int k = 0; k < j->nkids; k++) {
+                const Kid *kid = &j->kids[k];
+                const uint8_t *ckey = j->keys + (size_t)k * ks.bytes;
+                int64_t old = store_find(&st, ckey, kid->hash, &slot);
+                if (old >= 0 && st.nodes[old].g <= ng) continue; /* stored by an earlier job */
+                int64_t k2 = old;
+                if (k2 < 0) {
+                    k2 = store_add(&st, ckey, kid->hash, slot);
+                    if (k2 < 0) goto nomem;
+                }
+                st.nodes[k2] = (Node){(int32_t)e.node, kid->r, kid->c, (uint8_t)ng, kid->hc};
+                int fc = ng + kid->hc;
+                if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, kid->hc})) goto nomem;
+            }
+            if (j->next_f < limit && !queue_push(q, j->next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
         }
-        if (pd.count && flush_children(&pd, &st, q, s, goal, f, ng, limit, e.node, W) < 0) goto nomem;
-        if (next_f < limit && !queue_push(q, next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
     }
     status = 1;
     goto done;
@@ -1352,18 +1620,15 @@ nomem:
     status = 2;
     bound = f;
 done:
+    batch_free(bt);
+    free(bt);
     if (status == 2 && !error && !path && dive_tries > 0) {
         /* The stopped search leaves its best-f states in the queue: dive from them. */
-        if (f >= 0 && f < MAXF && e.node < st.count) queue_push(q, f, e);
-        path = dives(&is, &ks, &st, q, s, dbuf, dive_tries);
+        path = dives(&is, &ks, &st, q, mx.s, mx.dbuf, dive_tries);
     }
     store_free(&st);
     queue_free(q);
-    free(s);
-    free(dbuf);
-    free(child);
-    free(pkey);
-    free(pd.keys);
+    scratch_free(&mx);
     if (error) {
         Py_XDECREF(path);
         return NULL;
