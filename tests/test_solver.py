@@ -206,26 +206,46 @@ def test_ctrl_c_stops_the_pivot_search_too(core):
     assert replay(board, solution.moves).is_solved()
 
 
-def test_two_threads_expand_the_same_states_as_one(monkeypatch):
-    """The compiled core shares each batch of expansions with a helper thread but stores
-    their children in a fixed order: the answer and the count of states expanded must not
-    depend on the number of threads (also when a node limit or little memory stops it)."""
+def test_two_threads_give_the_same_answers_as_one(monkeypatch):
+    """The compiled core shares each batch of A* expansions with a helper thread but stores
+    their children in a fixed order, so the answer and the count of states expanded must
+    not depend on the number of threads, also when a node limit stops it.  When memory is
+    full both threads take open states for the depth-first phase: the answer is still the
+    same (the first open state with a solution wins), only the count may vary."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(2026)
     boards = [random_kami_board(rng, colors=rng.choice([4, 5]), blank_outline=rng.random() < 0.5) for _ in range(7)]
     full = search.MAX_BYTES
-    cases = [(board, {}, full) for board in boards]
-    cases += [(boards[-1], {}, 200_000), (boards[-1], {"max_nodes": 1000}, full)]
-    runs = {}
+    cases = [(board, {}, full) for board in boards] + [(boards[-1], {"max_nodes": 1000}, full)]
+    cases += [(board, {}, 200_000) for board in boards[-3:]]
+    runs, counts = {}, {}
     for threads in (1, 2):
-        out = []
+        runs[threads], counts[threads] = [], []
         for board, kwargs, memory in cases:
             monkeypatch.setattr(search, "THREADS", threads)
             monkeypatch.setattr(search, "MAX_BYTES", memory)
             s = solve(board, **kwargs)
-            out.append((s.moves, s.optimal, s.lower_bound, s.expanded))
-        runs[threads] = out
+            runs[threads].append((s.moves, s.optimal, s.lower_bound))
+            counts[threads].append(s.expanded)
     assert runs[1] == runs[2]
-    assert not runs[1][-1][1]  # the node limit stopped it
-    assert runs[1][-2][3] > 100_000  # the little memory one ran long (depth-first)
+    assert counts[1][: len(boards) + 1] == counts[2][: len(boards) + 1]
+    assert not runs[1][len(boards)][1]  # the node limit stopped it
+    assert runs[1][-1][1] and min(counts[1][-1], counts[2][-1]) > 100_000  # proven depth-first
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_limits_stop_the_depth_first_phase(monkeypatch, threads):
+    """With memory full at once, a time limit and Ctrl-C still stop the search (on two
+    threads the main thread watches them while the helper searches)."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    monkeypatch.setattr(search, "THREADS", threads)
+    monkeypatch.setattr(search, "MAX_BYTES", 100_000)
+    board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # ~200 regions: hours
+    timed = solve(board, max_seconds=1.0)
+    assert not timed.optimal and timed.seconds < 10
+    assert replay(board, timed.moves).is_solved()
+    calls: list = []
+    interrupted = solve(board, progress=_interrupt_at_first_report(calls))
+    assert interrupted.interrupted and not interrupted.optimal and len(calls) == 1

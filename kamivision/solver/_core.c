@@ -806,10 +806,8 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* Limits, checked every 4096 expansions (and the node limit every time): 0 to go on, 1 when
- * a limit stops the search, -1 on a Python error (the progress callback raised).  Ctrl-C
- * (KeyboardInterrupt) stops the search like a limit and sets `interrupted`, so the caller
- * still gets the bound and the best answer found. */
+/* Limits of a search.  Ctrl-C (KeyboardInterrupt) stops it like a limit and sets
+ * `interrupted`, so the caller still gets the bound and the best answer found. */
 typedef struct {
     double started, max_seconds;
     long long max_nodes, max_bytes;
@@ -826,17 +824,26 @@ static int python_error(Limits *lim) {
     return 1;
 }
 
+/* The time, Ctrl-C, the progress callback and memory, checked now: 0, 1 or -1 as below. */
+static int limits_now(Limits *lim, long long expanded, int f, const Store *st) {
+    double el = now() - lim->started;
+    if (PyErr_CheckSignals() < 0) return python_error(lim);
+    if (lim->progress != Py_None) {
+        PyObject *r = PyObject_CallFunction(lim->progress, "Lid", expanded, f, el);
+        if (!r) return python_error(lim);
+        Py_DECREF(r);
+    }
+    if (lim->max_seconds >= 0 && el > lim->max_seconds) return 1;
+    if (lim->max_bytes >= 0 && (long long)store_bytes(st) > lim->max_bytes) return 1;
+    return 0;
+}
+
+/* Checked every 4096 expansions (the node limit every time): 0 to go on, 1 when a limit
+ * stops the search, -1 on a Python error other than Ctrl-C. */
 static int over_limits(Limits *lim, long long expanded, int f, const Store *st) {
     if ((expanded & 4095) == 0) {
-        double el = now() - lim->started;
-        if (PyErr_CheckSignals() < 0) return python_error(lim);
-        if (lim->progress != Py_None) {
-            PyObject *r = PyObject_CallFunction(lim->progress, "Lid", expanded, f, el);
-            if (!r) return python_error(lim);
-            Py_DECREF(r);
-        }
-        if (lim->max_seconds >= 0 && el > lim->max_seconds) return 1;
-        if (lim->max_bytes >= 0 && (long long)store_bytes(st) > lim->max_bytes) return 1;
+        int over = limits_now(lim, expanded, f, st);
+        if (over) return over;
     }
     return lim->max_nodes >= 0 && expanded > lim->max_nodes;
 }
@@ -993,9 +1000,11 @@ typedef struct {
     int16_t rep_path[MAXF];
     uint8_t col_path[MAXF];
     int found;              /* moves below the open state on the path found */
-    Limits *lim;
+    Limits *lim;            /* NULL in the helper thread, which watches `share` instead */
     long long *expanded;
     int error;
+    struct DeepShare *share; /* with two threads: the open states both take from */
+    long index;             /* which of them this search is under */
 } Deep;
 
 static int deep_init(Deep *x, const Island *is, const KeyShape *ks, const Store *st, Limits *lim,
@@ -1031,10 +1040,12 @@ static void deep_free(Deep *x) {
     free(x->gcolors);
 }
 
+static int deep_abandon(const Deep *x);
+
 /* The search below the state whose packed key is x->keys[depth], reached with g moves:
  * 1 when a solution within T is found (its moves below the open state in x->rep_path,
  * x->col_path, x->found), 0 when there is none, -1 when a limit stops it (x->error set on
- * a Python error). */
+ * a Python error), -2 when it is abandoned (see deep_abandon). */
 static int deep(Deep *x, int depth, int g, int T) {
     const Island *is = x->is;
     const KeyShape *ks = x->ks;
@@ -1053,11 +1064,14 @@ static int deep(Deep *x, int depth, int g, int T) {
     if (pb > h) h = pb;
     if (g + h > T) return 0;
     (*x->expanded)++;
-    int over = over_limits(x->lim, *x->expanded, T, x->st);
-    if (over) {
-        if (over < 0) x->error = 1;
-        return -1;
+    if (x->lim) {
+        int over = over_limits(x->lim, *x->expanded, T, x->st);
+        if (over) {
+            if (over < 0) x->error = 1;
+            return -1;
+        }
     }
+    if (x->share && deep_abandon(x)) return -2;
     int ng = g + 1;
     word (*groups)[MAXW] = x->groups[depth];
     uint8_t *gcolors = x->gcolors[depth];
@@ -1120,37 +1134,6 @@ static PyObject *deep_path(const Store *st, int64_t node, const Deep *x) {
     return path;
 }
 
-/* Thresholds from `f` up to `limit - 1`: sets *status (0 found, 1 none below limit, 2
- * stopped), *bound and *path; returns 0, or -1 on a Python error or no memory. */
-static int deep_phase(Deep *x, Queue *q, const Store *st, int f, int limit, int *status, int *bound, PyObject **path) {
-    for (int T = f; T < limit; T++) {
-        store_reset(&x->cache);
-        for (int fe = 0; fe <= T; fe++) {
-            for (int gg = MAXF - 1; gg >= 0; gg--) {
-                Stack *bucket = &q->b[fe][gg];
-                for (size_t i = bucket->len; i-- > 0;) {
-                    Entry en = bucket->items[i];
-                    if (st->nodes[en.node].g != en.g) continue;
-                    memcpy(x->keys, st->keys + (size_t)en.node * st->stride, x->ks->bytes);
-                    int res = deep(x, 0, en.g, T);
-                    if (res > 0) {
-                        *path = deep_path(st, en.node, x);
-                        *status = 0;
-                        return *path ? 0 : -1;
-                    }
-                    if (res < 0) {
-                        *status = 2;
-                        *bound = T;
-                        return x->error ? -1 : 0;
-                    }
-                }
-            }
-        }
-        *bound = T + 1;
-    }
-    *status = 1;
-    return 0;
-}
 
 /* ---- expansions in batches, shared by threads ------------------------------------------
  *
@@ -1232,6 +1215,8 @@ typedef struct {
     pthread_t worker;
     int has_worker;
     Scratch wx; /* the worker's workspace */
+    void (*task)(void *); /* instead of the batch's jobs: a task for the helper (task_arg) */
+    void *task_arg;
 #endif
 } Batch;
 
@@ -1394,7 +1379,12 @@ static void *batch_worker(void *arg) {
         }
         if (atomic_load(&b->quit)) return NULL;
         seen = atomic_load(&b->gen);
-        batch_share(b, &b->wx);
+        if (b->task) {
+            b->task(b->task_arg);
+            atomic_store(&b->left, 0);
+        } else {
+            batch_share(b, &b->wx);
+        }
     }
 }
 #endif
@@ -1439,6 +1429,26 @@ static void batch_free(Batch *b) {
     }
 }
 
+#ifdef KV_THREADS
+/* Wake the helper for the next batch (or task). */
+static void batch_wake(Batch *b) {
+    atomic_fetch_add(&b->gen, 1);
+    if (atomic_load(&b->sleeping)) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_signal(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+static void batch_wait(Batch *b) {
+    while (atomic_load(&b->left) > 0) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+#endif
+
 /* Run the batch's jobs (with the helper when there is one and more than one job); 0, or
  * -1 when out of memory. */
 static int batch_run(Batch *b, Scratch *x) {
@@ -1447,18 +1457,9 @@ static int batch_run(Batch *b, Scratch *x) {
     if (b->has_worker && b->njobs > 1) {
         atomic_store(&b->next, 0);
         atomic_store(&b->left, b->njobs);
-        atomic_fetch_add(&b->gen, 1);
-        if (atomic_load(&b->sleeping)) {
-            pthread_mutex_lock(&b->mu);
-            pthread_cond_signal(&b->cv);
-            pthread_mutex_unlock(&b->mu);
-        }
+        batch_wake(b);
         batch_share(b, x);
-        while (atomic_load(&b->left) > 0) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
+        batch_wait(b);
         return b->nomem ? -1 : 0;
     }
 #endif
@@ -1486,6 +1487,153 @@ static int batch_return(Batch *b, Queue *q, int from) {
     for (int i = b->njobs - 1; i >= from; i--)
         if (!queue_push(q, b->jobs[i].f, b->jobs[i].e)) return 0;
     return 1;
+}
+
+/* ---- the depth-first phase, on one thread or two ---------------------------------------
+ *
+ * Each threshold lists the open states with f <= T in a fixed order (lowest f, deepest
+ * first); the threads take them one at a time.  Each thread has its own table of states
+ * seen in this threshold (the table only saves time: see above).  When a search finds a
+ * solution under the i-th open state, the searches under later ones are abandoned and the
+ * earlier ones finish, and the solution under the first open state that has one is
+ * answered: the same one as on one thread (the first found below a state in depth-first
+ * order does not depend on the table, whose skipped states hold no solution).  Only the
+ * count of states expanded varies from run to run. */
+
+typedef struct DeepShare {
+    const Store *st;
+    Entry *list;
+    long n, next, best; /* open states; the next to take; the first with a solution (n: none) */
+    int T, stop;        /* a limit stopped the main thread: the helper stops too */
+    Deep *helper;
+    long long helper_expanded;
+} DeepShare;
+
+static int deep_abandon(const Deep *x) {
+#ifdef KV_THREADS
+    DeepShare *sh = x->share;
+    return __atomic_load_n(&sh->stop, __ATOMIC_RELAXED) || __atomic_load_n(&sh->best, __ATOMIC_RELAXED) < x->index;
+#else
+    (void)x;
+    return 0;
+#endif
+}
+
+/* Search under open states taken from the list until none is left, one of them has a
+ * solution, or (res -1) a limit stops it.  Returns 1 when x found one (under x->index). */
+static int deep_take(DeepShare *sh, Deep *x) {
+    for (;;) {
+        if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) return 0;
+        long i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+        if (i >= sh->n || i > __atomic_load_n(&sh->best, __ATOMIC_RELAXED)) return 0;
+        Entry en = sh->list[i];
+        x->index = i;
+        memcpy(x->keys, sh->st->keys + (size_t)en.node * sh->st->stride, x->ks->bytes);
+        int res = deep(x, 0, en.g, sh->T);
+        if (res > 0) {
+            long best = __atomic_load_n(&sh->best, __ATOMIC_RELAXED);
+            while (i < best && !__atomic_compare_exchange_n(&sh->best, &best, i, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+            }
+            return 1;
+        }
+        if (res == -1) { /* a limit or a Python error (main thread only) */
+            __atomic_store_n(&sh->stop, 1, __ATOMIC_SEQ_CST);
+            return -1;
+        }
+        if (res == -2) return 0; /* abandoned: a solution under an earlier state, or a stop */
+    }
+}
+
+static void deep_helper_task(void *arg) {
+    DeepShare *sh = arg;
+    deep_take(sh, sh->helper);
+}
+
+/* Thresholds from `f` up to `limit - 1`: sets *status (0 found, 1 none below limit, 2
+ * stopped), *bound and *path; returns 0, or -1 on a Python error or no memory.  `y` is the
+ * helper thread's workspace, or NULL for one thread. */
+static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, int f, int limit, int *status,
+                      int *bound, PyObject **path) {
+    DeepShare sh;
+    memset(&sh, 0, sizeof(sh));
+    sh.st = st;
+    sh.helper = y;
+    sh.list = malloc(sizeof(Entry) * (q->size + 1));
+    if (!sh.list) return -1;
+    x->share = &sh;
+    if (y) {
+        y->share = &sh;
+        y->lim = NULL;
+        y->expanded = &sh.helper_expanded;
+    }
+    for (int T = f; T < limit; T++) {
+        store_reset(&x->cache);
+        if (y) store_reset(&y->cache);
+        sh.n = 0;
+        for (int fe = 0; fe <= T; fe++)
+            for (int gg = MAXF - 1; gg >= 0; gg--) {
+                Stack *bucket = &q->b[fe][gg];
+                for (size_t i = bucket->len; i-- > 0;) {
+                    Entry en = bucket->items[i];
+                    if (st->nodes[en.node].g == en.g) sh.list[sh.n++] = en;
+                }
+            }
+        sh.next = 0;
+        sh.best = sh.n;
+        sh.T = T;
+        sh.stop = 0;
+        int helping = 0;
+#ifdef KV_THREADS
+        if (y && bt->has_worker && sh.n > 1) {
+            bt->task = deep_helper_task;
+            bt->task_arg = &sh;
+            atomic_store(&bt->left, 1);
+            batch_wake(bt);
+            helping = 1;
+        }
+#endif
+        int res = deep_take(&sh, x);
+        int mine = res > 0; /* x found one, under x->index */
+#ifdef KV_THREADS
+        if (helping) {
+            /* Wait for the helper, watching the limits (its search may take long). */
+            for (int tick = 1; atomic_load(&bt->left) > 0; tick++) {
+                struct timespec pause = {0, 1000000};
+                nanosleep(&pause, NULL);
+                if (tick % 50 == 0 && !sh.stop) {
+                    long long helped = __atomic_load_n(&sh.helper_expanded, __ATOMIC_RELAXED);
+                    int over = limits_now(x->lim, *x->expanded + helped, T, st);
+                    if (over) {
+                        if (over < 0) x->error = 1;
+                        __atomic_store_n(&sh.stop, 1, __ATOMIC_SEQ_CST);
+                        res = -1;
+                    }
+                }
+            }
+            bt->task = NULL;
+            *x->expanded += sh.helper_expanded;
+            sh.helper_expanded = 0;
+        }
+#endif
+        (void)helping;
+        if (sh.best < sh.n) {
+            const Deep *w = mine && x->index == sh.best ? x : y;
+            *path = deep_path(st, sh.list[sh.best].node, w);
+            *status = 0;
+            free(sh.list);
+            return *path ? 0 : -1;
+        }
+        if (res < 0) {
+            *status = 2;
+            *bound = T;
+            free(sh.list);
+            return x->error ? -1 : 0;
+        }
+        *bound = T + 1;
+    }
+    free(sh.list);
+    *status = 1;
+    return 0;
 }
 
 static PyObject *core_astar(PyObject *self, PyObject *args) {
@@ -1609,11 +1757,20 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     status = 1;
     goto done;
 deep: {
-    Deep x;
-    int ok_deep = deep_init(&x, &is, &ks, &st, &lim, &expanded, max_bytes / 4);
-    if (ok_deep && deep_phase(&x, q, &st, f, limit, &status, &bound, &path) < 0) error = 1;
+    /* Two threads: each with its own table, of half the room. */
+    Deep x, y;
+    int two = 0;
+#ifdef KV_THREADS
+    two = bt->has_worker;
+#endif
+    long long room = max_bytes / 4 / (two ? 2 : 1);
+    int ok_deep = deep_init(&x, &is, &ks, &st, &lim, &expanded, room);
+    int ok_y = !two || deep_init(&y, &is, &ks, &st, NULL, NULL, room);
+    if (ok_deep && ok_y && deep_phase(&x, two ? &y : NULL, bt, q, &st, f, limit, &status, &bound, &path) < 0)
+        error = 1;
     deep_free(&x);
-    if (!ok_deep) goto nomem;
+    if (two) deep_free(&y);
+    if (!ok_deep || !ok_y) goto nomem;
     goto done;
 }
 nomem:
