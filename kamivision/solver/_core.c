@@ -760,24 +760,6 @@ static int queue_push(Queue *q, int f, Entry e) {
     return 1;
 }
 
-static int queue_pop(Queue *q, int *f, Entry *e) {
-    if (q->size == 0) return 0;
-    for (;;) {
-        int m = q->min_f;
-        while (q->top_g[m] >= 0) {
-            Stack *s = &q->b[m][q->top_g[m]];
-            if (s->len) {
-                *e = s->items[--s->len];
-                *f = m;
-                q->size--;
-                return 1;
-            }
-            q->top_g[m]--;
-        }
-        q->min_f++;
-    }
-}
-
 /* Pop from bucket `f` only (deepest first); 0 when it is empty. */
 static int queue_pop_at(Queue *q, int f, Entry *e) {
     while (q->top_g[f] >= 0) {
@@ -790,6 +772,14 @@ static int queue_pop_at(Queue *q, int f, Entry *e) {
         q->top_g[f]--;
     }
     return 0;
+}
+
+/* Pop an entry of the lowest f (deepest first); 0 when the queue is empty. */
+static int queue_pop(Queue *q, int *f, Entry *e) {
+    if (q->size == 0) return 0;
+    while (!queue_pop_at(q, q->min_f, e)) q->min_f++;
+    *f = q->min_f;
+    return 1;
 }
 
 static void queue_free(Queue *q) {
