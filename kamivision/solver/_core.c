@@ -22,7 +22,8 @@
  *     status 3: as 2, stopped by Ctrl-C (KeyboardInterrupt, which is cleared)
  *   dive_tries (optional, default 64): how many open states to dive from after a stop
  *   threads (optional, default 1): 2 to share the expansions with a helper thread (the
- *     answers and the states expanded are the same; see "expansions in batches")
+ *     answers are the same, and so are the A*'s expansions; see "expansions in batches"
+ *     and "the depth-first phase, on one thread or two")
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

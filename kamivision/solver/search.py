@@ -55,8 +55,9 @@ def _threads_allowed() -> int:
     return 2 if cpus >= 2 else 1
 
 
-#: Threads of the compiled free search (1 or 2).  The answers and the states expanded are
-#: the same either way; only the time differs.
+#: Threads of the compiled free search (1 or 2).  The answers are the same either way, and
+#: so are the states the A* expands; only the depth-first phase (memory full) counts
+#: differently, and the time.
 THREADS = _threads_allowed()
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
