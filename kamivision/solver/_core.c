@@ -1062,7 +1062,7 @@ static int deep(Deep *x, int depth, int g, int T) {
             return -1;
         }
     }
-    if (x->share && deep_abandon(x)) return -2;
+    if (deep_abandon(x)) return -2;
     int ng = g + 1;
     word (*groups)[MAXW] = x->groups[depth];
     uint8_t *gcolors = x->gcolors[depth];
@@ -1500,14 +1500,11 @@ typedef struct DeepShare {
     long long helper_expanded;
 } DeepShare;
 
+/* Give up the search under x->index: a limit stopped the other thread, or it found a
+ * solution under an earlier open state. */
 static int deep_abandon(const Deep *x) {
-#ifdef KV_THREADS
-    DeepShare *sh = x->share;
+    const DeepShare *sh = x->share;
     return __atomic_load_n(&sh->stop, __ATOMIC_RELAXED) || __atomic_load_n(&sh->best, __ATOMIC_RELAXED) < x->index;
-#else
-    (void)x;
-    return 0;
-#endif
 }
 
 /* Search under open states taken from the list until none is left, one of them has a
