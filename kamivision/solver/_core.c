@@ -673,12 +673,6 @@ static size_t store_used(const Store *st) {
     return st->count * ((size_t)st->stride + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
 }
 
-/* Forget every state (the arena and table keep their size). */
-static void store_reset(Store *st) {
-    st->count = 0;
-    memset(st->table, 0, st->tcap * sizeof(uint32_t));
-}
-
 /* Keys of the free search: the colour of every original region, two to a byte when every
  * colour is below 16 (KAMI has at most a handful), else one per byte. */
 typedef struct {
@@ -970,17 +964,81 @@ out:;
  * it (its bounds are admissible, so it is never pruned).  A child found in the store with
  * g no larger is skipped: it is an open state itself, or was expanded and is covered the
  * same way.  A child seen before in this threshold's searches with g no larger is skipped
- * too: its subtree was searched with at least as much room (a table of such states is kept
- * in the memory left, and cleared when full, which costs time, never a solution).  When a
+ * too: its subtree was searched with at least as much room (a lossy table of such states,
+ * `Seen`, is kept in the memory left; a state it loses is searched again, which costs
+ * time, never a solution).  When a
  * threshold finishes without a solution, T + 1 is a proven lower bound; a solution found at
  * threshold T is optimal, as T - 1 was finished. */
+
+/* States seen in this threshold's searches, with the least g: a lossy table of two slots
+ * per bucket.  A new state takes an empty slot (one of an earlier threshold counts as
+ * empty) or else the one of the two with the larger g: a state nearer the open state heads
+ * a larger subtree, so it is the more useful to remember.  Losing an entry costs a search
+ * again, never a solution. */
+typedef struct {
+    uint64_t hash;
+    uint16_t gen; /* the threshold (generation) it was seen in */
+    uint8_t g;
+} SeenHead;
+
+typedef struct {
+    uint8_t *slots; /* 2 * (mask + 1) slots of `stride` bytes: a SeenHead, then the key */
+    size_t mask;
+    int key_bytes, stride;
+    uint16_t gen;
+} Seen;
+
+static int seen_init(Seen *t, int key_bytes, long long bytes) {
+    t->key_bytes = key_bytes;
+    t->stride = (int)((sizeof(SeenHead) + key_bytes + 7) / 8 * 8);
+    size_t buckets = 512;
+    while ((long long)(buckets * 2) * 2 * t->stride <= bytes) buckets *= 2;
+    t->mask = buckets - 1;
+    t->gen = 1;
+    t->slots = calloc(buckets * 2, t->stride);
+    return t->slots != NULL;
+}
+
+static void seen_free(Seen *t) { free(t->slots); }
+
+/* Forget everything (a new threshold): a new generation, the slots wiped only when the
+ * generations wrap. */
+static void seen_reset(Seen *t) {
+    if (++t->gen == 0) {
+        memset(t->slots, 0, (t->mask + 1) * 2 * t->stride);
+        t->gen = 1;
+    }
+}
+
+/* 1 when `key` was seen with g <= ng (its subtree was searched with at least as much
+ * room); otherwise it is recorded with g = ng and 0 is returned. */
+static int seen_check(Seen *t, const uint8_t *key, uint64_t h, int ng) {
+    uint8_t *bucket = t->slots + (h & t->mask) * 2 * t->stride;
+    SeenHead *a = (SeenHead *)bucket, *b = (SeenHead *)(bucket + t->stride);
+    for (int i = 0; i < 2; i++) {
+        SeenHead *e = i ? b : a;
+        if (e->gen == t->gen && e->hash == h && !memcmp(e + 1, key, t->key_bytes)) {
+            if (e->g <= ng) return 1;
+            e->g = (uint8_t)ng;
+            return 0;
+        }
+    }
+    SeenHead *v;
+    if (a->gen != t->gen) v = a;
+    else if (b->gen != t->gen) v = b;
+    else v = a->g > b->g ? a : b;
+    v->hash = h;
+    v->gen = t->gen;
+    v->g = (uint8_t)ng;
+    memcpy(v + 1, key, t->key_bytes);
+    return 0;
+}
 
 typedef struct {
     const Island *is;
     const KeyShape *ks;
     const Store *st;
-    Store cache;
-    size_t cache_states;
+    Seen seen;              /* states seen in this threshold's searches */
     State *states;          /* one per depth */
     uint8_t *keys;          /* packed key per depth */
     uint8_t *colors;        /* unpacked scratch */
@@ -1006,9 +1064,6 @@ static int deep_init(Deep *x, const Island *is, const KeyShape *ks, const Store 
     x->st = st;
     x->lim = lim;
     x->expanded = expanded;
-    size_t per = (size_t)ks->bytes + sizeof(Node) + sizeof(uint64_t) + 4 * sizeof(uint32_t);
-    x->cache_states = bytes > 0 ? (size_t)bytes / per : 0;
-    if (x->cache_states < 1024) x->cache_states = 1024;
     x->states = malloc(sizeof(State) * MAXF);
     x->keys = malloc((size_t)ks->bytes * MAXF);
     x->colors = malloc(is->n);
@@ -1016,12 +1071,12 @@ static int deep_init(Deep *x, const Island *is, const KeyShape *ks, const Store 
     x->pairs = malloc(sizeof(Pairs) * MAXF);
     x->groups = malloc(sizeof(*x->groups) * MAXF);
     x->gcolors = malloc(sizeof(*x->gcolors) * MAXF);
-    int ok = store_init(&x->cache, ks->bytes, ks->bytes);
+    int ok = seen_init(&x->seen, ks->bytes, bytes);
     return ok && x->states && x->keys && x->colors && x->dbuf && x->pairs && x->groups && x->gcolors;
 }
 
 static void deep_free(Deep *x) {
-    store_free(&x->cache);
+    seen_free(&x->seen);
     free(x->states);
     free(x->keys);
     free(x->colors);
@@ -1090,19 +1145,7 @@ static int deep(Deep *x, int depth, int g, int T) {
         size_t slot;
         int64_t old = store_find(x->st, ck, hk, &slot);
         if (old >= 0 && x->st->nodes[old].g <= ng) continue;
-        old = store_find(&x->cache, ck, hk, &slot);
-        if (old >= 0) {
-            if (x->cache.nodes[old].g <= ng) continue;
-            x->cache.nodes[old].g = (uint8_t)ng;
-        } else {
-            if (x->cache.count >= x->cache_states) {
-                store_reset(&x->cache);
-                store_find(&x->cache, ck, hk, &slot);
-            }
-            int64_t added = store_add(&x->cache, ck, hk, slot);
-            if (added >= 0) x->cache.nodes[added] = (Node){-1, (int16_t)r, (uint8_t)c, (uint8_t)ng, 0};
-            else store_reset(&x->cache); /* out of memory for the table: search on without it */
-        }
+        if (seen_check(&x->seen, ck, hk, ng)) continue;
         x->rep_path[depth] = (int16_t)r;
         x->col_path[depth] = (uint8_t)c;
         int res = deep(x, depth + 1, ng, T);
@@ -1555,8 +1598,8 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
         y->expanded = &sh.helper_expanded;
     }
     for (int T = f; T < limit; T++) {
-        store_reset(&x->cache);
-        if (y) store_reset(&y->cache);
+        seen_reset(&x->seen);
+        if (y) seen_reset(&y->seen);
         sh.n = 0;
         for (int fe = 0; fe <= T; fe++)
             for (int gg = MAXF - 1; gg >= 0; gg--) {
