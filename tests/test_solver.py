@@ -249,3 +249,43 @@ def test_limits_stop_the_depth_first_phase(monkeypatch, threads):
     calls: list = []
     interrupted = solve(board, progress=_interrupt_at_first_report(calls))
     assert interrupted.interrupted and not interrupted.optimal and len(calls) == 1
+
+
+def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypatch):
+    """``improve`` is called once, with the bound proven, when the compiled core's memory
+    is full.  An optimal solution it returns becomes the limit: the depth-first phase stops
+    when its bound reaches that length (fewer expansions than searching a last threshold
+    for a solution), and the answer is that solution.  None changes nothing, and Ctrl-C
+    inside it stops the search like a limit."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
+    graph = build_regions(board)
+    island, _ = _local_island(graph, graph.islands()[0])
+    optimum = search.astar(island, search.Budget())
+    worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)  # a longer upper bound, as a quick flood gives
+    monkeypatch.setattr(search, "MAX_BYTES", 1)  # full at once: depth-first from the root
+    monkeypatch.setattr(search, "THREADS", 1)  # depth-first counts vary on two threads
+    calls: list = []
+
+    def improve(bound):
+        calls.append(bound)
+        return optimum
+
+    plain = search.Budget()
+    assert len(search.astar(island, plain, upper=worse)) == len(optimum)
+    helped = search.Budget()
+    assert search.astar(island, helped, upper=worse, improve=improve) == optimum
+    assert len(calls) == 1 and calls[0] <= len(optimum)
+    assert helped.expanded < plain.expanded
+    idle = search.Budget()
+    assert len(search.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
+    assert idle.expanded == plain.expanded
+
+    def interrupt(bound):
+        raise KeyboardInterrupt
+
+    stopped = search.Budget()
+    with pytest.raises(search.SearchStopped):
+        search.astar(island, stopped, upper=worse, improve=interrupt)
+    assert stopped.interrupted

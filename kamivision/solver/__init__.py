@@ -19,6 +19,9 @@ from .search import Budget, Path, Progress, SearchStopped, astar, reserve_second
 from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre
 
+#: Longest flood beam (seconds) run for a better upper bound when the A*'s memory fills.
+BEAM_SECONDS = 30.0
+
 __all__ = ["Solution", "solve"]
 
 
@@ -59,8 +62,15 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     """
     quick = flood_from_centre(contract(island, island.colors), slack=2)
     upper = (len(quick), quick) if quick is not None else None
+
+    def improve(bound: int) -> Optional[Path]:
+        # Memory is full: the proof goes on depth-first, and a solution as short as the
+        # optimum lets it stop once the bound reaches it (see search.astar).
+        deadline = time.perf_counter() + _beam_seconds(budget)
+        return flood_beam(island, deadline, width=4, floor=bound)
+
     try:
-        path = astar(island, budget, upper=upper)
+        path = astar(island, budget, upper=upper, improve=improve)
     except SearchStopped as stop:
         best = quick
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
@@ -72,6 +82,15 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
     assert path is not None  # merging moves always reach one region
     return path, len(path), True
+
+
+def _beam_seconds(budget: Budget) -> float:
+    """Seconds for the flood beam run when memory fills: a quarter of the time left, at
+    most :data:`BEAM_SECONDS` (a width-4 beam takes 1-5 s on the largest Journey levels)."""
+    if budget.max_seconds is None:
+        return BEAM_SECONDS
+    left = budget.max_seconds - (time.perf_counter() - budget.start)
+    return max(0.0, min(BEAM_SECONDS, left / 4))
 
 
 def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Optional[Path]:

@@ -24,6 +24,10 @@
  *   threads (optional, default 1): 2 to share the expansions with a helper thread (the
  *     answers are the same, and so are the A*'s expansions; see "expansions in batches"
  *     and "the depth-first phase, on one thread or two")
+ *   improve (optional, default None): a callable(bound) called once, when memory is full
+ *     and the depth-first phase is about to start; it may return the length of a solution
+ *     it found (shorter than `limit`), which becomes the limit (status 1 then means no
+ *     solution is shorter than that one), or None
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1675,8 +1679,9 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     double max_seconds;
     PyObject *progress;
     int dive_tries = 64, threads = 1;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|ii", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
-                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries, &threads))
+    PyObject *improve = Py_None;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiO", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
+                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries, &threads, &improve))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
         PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
@@ -1788,6 +1793,30 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     status = 1;
     goto done;
 deep: {
+    /* The last threshold's depth-first search must find a solution of that length, which
+     * can take far longer than ruling out the shorter ones: a better solution found now
+     * (by the caller's `improve`) lowers the limit, and the search ends once the bound
+     * reaches it. */
+    if (improve != Py_None) {
+        PyObject *r = PyObject_CallFunction(improve, "i", f);
+        if (!r) {
+            if (python_error(&lim) < 0) error = 1;
+            status = 2;
+            bound = f;
+            goto done;
+        }
+        long better = r == Py_None ? limit : PyLong_AsLong(r);
+        Py_DECREF(r);
+        if (better == -1 && PyErr_Occurred()) {
+            error = 1;
+            goto done;
+        }
+        if (better < limit) limit = (int)better;
+        if (f >= limit) { /* no solution shorter than the better one */
+            status = 1;
+            goto done;
+        }
+    }
     /* Two threads: each with its own table, of half the room. */
     Deep x, y;
     int two = 0;

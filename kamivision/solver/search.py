@@ -281,9 +281,17 @@ def astar(
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, Path]] = None,
     use_core: Optional[bool] = None,
+    improve: Optional[Callable[[int], Optional[Path]]] = None,
 ) -> Optional[Path]:
     """An optimal path to one region, by the compiled core when built, else by
-    :func:`astar_python` (same search, same bounds, same answers; see its docstring)."""
+    :func:`astar_python` (same search, same bounds, same answers; see its docstring).
+
+    ``improve``, when given, is called once with the proven bound when the compiled
+    core's memory is full (the Python search never fills it); a solution it returns that
+    is shorter than ``upper`` becomes the upper bound from then on.  The depth-first phase
+    that follows then stops as soon as its bound reaches that length, instead of searching
+    a last threshold for a solution of it, which can take far longer.
+    """
     if use_core is None:
         use_core = _core is not None
     if not use_core or len(island) > 512:  # the core's bitsets hold 512 regions
@@ -294,6 +302,15 @@ def astar(
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     seconds, nodes, report = core_limits(budget)
+    found: list[Path] = []
+
+    def better(bound: int) -> Optional[int]:
+        path = improve(bound)
+        if path is None or (upper is not None and len(path) >= upper[0]):
+            return None
+        found.append(path)
+        return len(path)
+
     status, path, expanded, bound = _core.astar(
         island.colors,
         adjacency,
@@ -306,11 +323,17 @@ def astar(
         report,
         64,  # greedy dives after a stop
         THREADS,
+        None if improve is None else better,
     )
     budget.expanded += expanded
+    if found:
+        upper = (len(found[0]), found[0])
     if status >= 2:  # 3: stopped by Ctrl-C
         budget.interrupted |= status == 3
-        raise SearchStopped(bound, [tuple(move) for move in path] if path is not None else None)
+        best = [tuple(move) for move in path] if path is not None else None
+        if upper is not None and found and (best is None or len(best) > upper[0]):
+            best = upper[1]
+        raise SearchStopped(bound, best)
     if status == 1:
         return upper[1] if upper is not None else None
     return [tuple(move) for move in path]
