@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from ..board import Board, Move
 from ..errors import KamiError
@@ -67,7 +67,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         # Memory is full: the proof goes on depth-first, and a solution as short as the
         # optimum lets it stop once the bound reaches it (see search.astar).
         deadline = time.perf_counter() + _beam_seconds(budget)
-        return flood_beam(island, deadline, width=4, floor=bound)
+        return flood_beam(island, deadline, width=4, floor=bound, report=_beam_report(budget, bound))
 
     try:
         path = astar(island, budget, upper=upper, improve=improve)
@@ -93,24 +93,31 @@ def _beam_seconds(budget: Budget) -> float:
     return max(0.0, min(BEAM_SECONDS, left / 4))
 
 
+def _beam_report(budget: Budget, bound: int) -> Optional[Callable[[int], None]]:
+    """A flood beam's report of its best length, passed on to the solve's progress
+    callback with the bound proven (None without a callback)."""
+    callback = budget.progress
+    if callback is None:
+        return None
+
+    def report(length: int) -> None:
+        seconds = time.perf_counter() - budget.start
+        callback({"expanded": budget.expanded, "bound": bound, "seconds": seconds, "best": length})
+
+    return report
+
+
 def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Optional[Path]:
     """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
     the time reserved after a stop, until one reaches the proven ``bound``."""
     if budget.interrupted:  # Ctrl-C: answer now
         return best
     deadline = time.perf_counter() + reserve_seconds(budget)
-    callback = budget.progress
-
-    def report(length: int) -> None:
-        seconds = time.perf_counter() - budget.start
-        callback({"expanded": budget.expanded, "bound": bound, "seconds": seconds, "best": length})
-
+    report = _beam_report(budget, bound)
     width = 4
     while time.perf_counter() < deadline and (best is None or len(best) > bound) and width <= 256:
         try:
-            best = flood_beam(
-                island, deadline, width=width, best=best, floor=bound, report=report if callback is not None else None
-            )
+            best = flood_beam(island, deadline, width=width, best=best, floor=bound, report=report)
         except KeyboardInterrupt:  # Ctrl-C: keep the best so far
             budget.interrupted = True
             break
