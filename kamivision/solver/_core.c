@@ -970,9 +970,8 @@ out:;
  * same way.  A child seen before in this threshold's searches with g no larger is skipped
  * too: its subtree was searched with at least as much room (a lossy table of such states,
  * `Seen`, is kept in the memory left; a state it loses is searched again, which costs
- * time, never a solution).  When a
- * threshold finishes without a solution, T + 1 is a proven lower bound; a solution found at
- * threshold T is optimal, as T - 1 was finished. */
+ * time, never a solution).  When a threshold finishes without a solution, T + 1 is a
+ * proven lower bound; a solution found at threshold T is optimal, as T - 1 was finished. */
 
 /* States seen in this threshold's searches, with the least g: a lossy table of two slots
  * per bucket.  A new state takes an empty slot (one of an earlier threshold counts as
