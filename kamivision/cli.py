@@ -159,30 +159,45 @@ def _exit_if_interrupted(solution: Solution) -> None:
 
 
 def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: bool) -> None:
-    """Solve every board of a Flood-It collection and print a table (or JSON lines) and totals."""
+    """Solve every board of a Flood-It collection and print a table (or JSON lines) and totals.
+
+    Ctrl-C stops the run: the totals of the boards done are printed, and the exit code is
+    130 as for a single board."""
     puzzles = read_collection(source)
-    total = proven = known_total = 0
-    known_all = True
+    total = proven = known_total = done = 0
+    known_all, interrupted = True, False
     if not as_json:
         typer.echo(f"{'board':<28} {'cells':>5} {'colours':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
-    for row in solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam):
-        total += row.length
-        proven += row.optimal
-        if row.known is None:
-            known_all = False
-        else:
-            known_total += row.known
-        if as_json:
-            typer.echo(json.dumps(dataclasses.asdict(row)))
-        else:
-            known = "-" if row.known is None else str(row.known)
-            typer.echo(
-                f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
-                f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
-            )
+    rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam)
+    try:
+        for row in rows:
+            done += 1
+            interrupted |= row.interrupted
+            total += row.length
+            proven += row.optimal
+            if row.known is None:
+                known_all = False
+            else:
+                known_total += row.known
+            if as_json:
+                typer.echo(json.dumps(dataclasses.asdict(row)))
+            else:
+                known = "-" if row.known is None else str(row.known)
+                typer.echo(
+                    f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
+                    f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
+                )
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        rows.close()  # stops the worker processes now, wherever the Ctrl-C came
     if not as_json:
         extra = f"; known optimum total {known_total}" if known_all else ""
-        typer.echo(f"{len(puzzles)} boards: {total} moves in all, {proven} proven optimal{extra}")
+        boards = f"{done} of {len(puzzles)} boards (interrupted)" if interrupted else f"{len(puzzles)} boards"
+        typer.echo(f"{boards}: {total} moves in all, {proven} proven optimal{extra}")
+    if interrupted:
+        typer.echo("kamivision: interrupted", err=True)
+        raise typer.Exit(INTERRUPTED)
 
 
 def _clear(progress) -> None:

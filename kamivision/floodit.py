@@ -14,6 +14,8 @@ Lines starting with ``#`` and blank lines are skipped.  Problems raise
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -106,6 +108,12 @@ class Solved:
     lower_bound: int
     seconds: float
     known: Optional[int]
+    interrupted: bool = False  # Ctrl-C stopped this board's search (and the run)
+
+
+def _ignore_sigint() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _solve_one(args: tuple[Puzzle, Optional[float], int]) -> Solved:
@@ -123,17 +131,29 @@ def _solve_one(args: tuple[Puzzle, Optional[float], int]) -> Solved:
         solution.lower_bound,
         solution.seconds,
         puzzle.optimum,
+        solution.interrupted,
     )
 
 
 def solve_collection(puzzles: list[Puzzle], max_seconds: Optional[float] = None, jobs: int = 1, beam: int = 0):
-    """Solve every puzzle, in order, with ``jobs`` processes; yields :class:`Solved` rows."""
+    """Solve every puzzle, in order, with ``jobs`` processes; yields :class:`Solved` rows.
+
+    Ctrl-C ends the run: with one process the board being solved answers with the best
+    found (its row has ``interrupted`` set) and no later board is started; with several
+    the workers ignore it, the pool is stopped, and the ``KeyboardInterrupt`` reaches the
+    caller after the rows already yielded."""
     work = [(p, max_seconds, beam) for p in puzzles]
     if jobs <= 1:
         for item in work:
-            yield _solve_one(item)
+            row = _solve_one(item)
+            yield row
+            if row.interrupted:
+                return
         return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_solve_one, work, chunksize=8)
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap(_solve_one, work, chunksize=8)
+        pool.close()
+    finally:
+        pool.terminate()  # no-op after close() and a full run; stops the workers otherwise
+        pool.join()

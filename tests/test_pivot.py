@@ -1,4 +1,9 @@
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections import deque
 
 import pytest
@@ -124,6 +129,40 @@ def test_collection_command_prints_a_table_and_total(tmp_path):
     result = CliRunner().invoke(app, ["solve", str(digits), "--rules", "pivot", "--jobs", "2"])
     assert result.exit_code == 0, result.output
     assert "2 boards: 2 moves in all, 2 proven optimal" in result.stdout
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a process group")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the run at
+    once, whether it lands inside a board's search or between boards, and in the worker
+    processes too: the totals of the boards done, exit 130, no traceback."""
+    rng = random.Random(11)
+    lines = ["".join(str(rng.randrange(8)) for _ in range(14 * 14)) for _ in range(300)]
+    collection = tmp_path / "boards.txt"
+    collection.write_text("\n".join(lines) + "\n")
+
+    def own_group():
+        os.setsid()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "solve", str(collection), "--rules", "pivot", "--jobs", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=own_group,
+    )
+    time.sleep(4)
+    assert child.poll() is None, child.communicate()
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    rows = [line for line in out.splitlines() if line.startswith("boards#")]
+    total = out.strip().splitlines()[-1]
+    assert f"{len(rows)} of 300 boards (interrupted): " in total, out[-500:]
+    assert len(rows) < 300
 
 
 def test_pc19_first_boards_match_the_known_optima():
