@@ -282,6 +282,17 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     assert len(search.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
     assert idle.expanded == plain.expanded
 
+    monkeypatch.setattr(search, "MAX_BYTES", 200_000)  # full after some expansions
+    seen_by_improve: list = []
+    counted = search.Budget()
+
+    def watch(bound):
+        seen_by_improve.append(counted.expanded)  # what its progress reports would show
+        return None
+
+    search.astar(island, counted, upper=worse, improve=watch)
+    assert len(seen_by_improve) == 1 and 0 < seen_by_improve[0] <= counted.expanded
+
     def interrupt(bound):
         raise KeyboardInterrupt
 

@@ -24,8 +24,9 @@
  *   threads (optional, default 1): 2 to share the expansions with a helper thread (the
  *     answers are the same, and so are the A*'s expansions; see "expansions in batches"
  *     and "the depth-first phase, on one thread or two")
- *   improve (optional, default None): a callable(bound) called once, when memory is full
- *     and the depth-first phase is about to start; it may return the length of a solution
+ *   improve (optional, default None): a callable(bound, expanded) called once, when memory
+ *     is full and the depth-first phase is about to start (`expanded`: the expansions so
+ *     far, for its progress reports); it may return the length of a solution
  *     it found (shorter than `limit`), which becomes the limit (status 1 then means no
  *     solution is shorter than that one), or None
  */
@@ -1797,7 +1798,7 @@ deep: {
      * (by the caller's `improve`) lowers the limit, and the search ends once the bound
      * reaches it. */
     if (improve != Py_None) {
-        PyObject *r = PyObject_CallFunction(improve, "i", f);
+        PyObject *r = PyObject_CallFunction(improve, "iL", f, expanded);
         if (!r) {
             if (python_error(&lim) < 0) error = 1;
             status = 2;

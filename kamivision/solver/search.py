@@ -304,8 +304,13 @@ def astar(
     seconds, nodes, report = core_limits(budget)
     found: list[Path] = []
 
-    def better(bound: int) -> Optional[int]:
-        path = improve(bound)
+    def better(bound: int, expanded: int) -> Optional[int]:
+        # The core's expansions so far, for the progress reports made while improve runs.
+        budget.expanded += expanded
+        try:
+            path = improve(bound)
+        finally:
+            budget.expanded -= expanded
         if path is None or (upper is not None and len(path) >= upper[0]):
             return None
         found.append(path)
