@@ -109,18 +109,24 @@ def _beam_report(budget: Budget, bound: int) -> Optional[Callable[[int], None]]:
 
 def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Optional[Path]:
     """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
-    the time reserved after a stop, until one reaches the proven ``bound``."""
+    the time reserved after a stop, until one reaches the proven ``bound``.  A beam takes
+    about twice as long as the one half as wide, so the next width is tried only when that
+    fits in what is left of the reserve (a beam cut short rarely does better)."""
     if budget.interrupted:  # Ctrl-C: answer now
         return best
     deadline = time.perf_counter() + reserve_seconds(budget)
     report = _beam_report(budget, bound)
-    width = 4
-    while time.perf_counter() < deadline and (best is None or len(best) > bound) and width <= 256:
+    width, last = 4, 0.0
+    while (best is None or len(best) > bound) and width <= 256:
+        started = time.perf_counter()
+        if started + 2 * last > deadline:
+            break
         try:
             best = flood_beam(island, deadline, width=width, best=best, floor=bound, report=report)
         except KeyboardInterrupt:  # Ctrl-C: keep the best so far
             budget.interrupted = True
             break
+        last = time.perf_counter() - started
         width *= 2
     return best
 
