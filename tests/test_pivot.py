@@ -14,6 +14,7 @@ from kamivision.cli import app
 from kamivision.errors import BoardFileError, KamiError
 from kamivision.floodit import read_collection
 from kamivision.solver import solve
+from kamivision.solver import pivot, search
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
 from .conftest import shared_path
@@ -57,6 +58,34 @@ def test_pivot_solver_equals_breadth_first_search(core):
         for move in solution.moves:
             current = current.apply(move)
         assert current.is_solved()
+
+
+@pytest.mark.parametrize("max_bytes", [1, 40_000])
+def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_bytes, monkeypatch):
+    """With memory full at once (1 byte: depth-first from the start) or after some states,
+    the compiled pivot search goes on depth-first from its open states and still proves
+    the breadth-first optimum (before, it stopped unproven)."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    monkeypatch.setattr(pivot, "MAX_BYTES", max_bytes)
+    rng = random.Random(78)
+    for _ in range(150):
+        board = random_pivot_board(rng)
+        expected = bfs_pivot(board)
+        solution = solve(board)
+        assert solution.optimal and solution.length == expected, board
+        current = board
+        for move in solution.moves:
+            current = current.apply(move)
+        assert current.is_solved()
+    cells = random.Random(1)
+    big = make_board([[cells.randrange(8) for _ in range(14)] for _ in range(14)], lattice="square", rules="pivot")
+    monkeypatch.setattr(pivot, "MAX_BYTES", 200_000)  # full after some thousands of states
+    tight = solve(big)
+    monkeypatch.setattr(pivot, "MAX_BYTES", 1 << 30)
+    roomy = solve(big)
+    # Depth-first, states are searched again (more expansions), never missed.
+    assert tight.optimal and tight.length == roomy.length and tight.expanded > roomy.expanded
 
 
 def test_layered_bound_never_exceeds_the_optimum_and_complete_colours_are_exact():

@@ -1866,7 +1866,8 @@ done:
  *   pivot_astar(colors, adjacency, words, start, max_nodes, max_seconds, max_bytes, progress)
  *   returns (status, colours, expanded, bound): status 0 solved optimally (colours is the
  *   sequence), 2 stopped by a limit (colours None, bound the lower bound reached), 3 as 2
- *   but stopped by Ctrl-C. */
+ *   but stopped by Ctrl-C.  Memory as the free search's: stored states take up to 60 % of
+ *   max_bytes, then the search goes on depth-first (pivot_deep_phase) with a table of 25 %. */
 
 typedef struct {
     int n, W, ncol;
@@ -1966,6 +1967,121 @@ static int layered(const Pivot *p, const word *flood, const word *frontier) {
     }
 }
 
+/* ---- the pivot search's depth-first phase, when memory is full -------------------------
+ *
+ * As the free search's (see "the depth-first phase"): thresholds T = f, f + 1, ...; under
+ * each open state, a depth-first search of the states with g + h <= T, skipping a state
+ * stored with a g no larger (the A* searches it, or searched it, from there) or seen in
+ * this threshold's searches with a g no larger (a lossy table, see Seen).  Every solution
+ * of length T passes through an open state, so a threshold that finds none proves T + 1;
+ * the first solution found is optimal, as T - 1 was finished.  A child's bound is the
+ * larger of its layered bound and its parent's less one (a move lowers the optimum by at
+ * most one). */
+typedef struct {
+    const Pivot *p;
+    const Store *st;
+    Seen seen;
+    Limits *lim;
+    long long *expanded;
+    uint8_t path[MAXF]; /* colours chosen below the open state */
+    int found;          /* how many, when a solution is found */
+    int error;
+} PivotDeep;
+
+/* 1 with x->path, x->found set when a solution within T is below `flood`, 0 when none,
+ * -1 when a limit stops the search (x->error set on a Python error). */
+static int pivot_deep(PivotDeep *x, const word *flood, const word *frontier, int depth, int g, int h_in, int T) {
+    const Pivot *p = x->p;
+    int W = p->W;
+    int h = layered(p, flood, frontier);
+    if (h < h_in) h = h_in;
+    if (g + h > T || depth + 1 >= MAXF) return 0;
+    (*x->expanded)++;
+    int over = over_limits(x->lim, *x->expanded, T, x->st);
+    if (over) {
+        if (over < 0) x->error = 1;
+        return -1;
+    }
+    int only = -1; /* a complete colour, if any, is the only move (exact; see pivot.py) */
+    for (int k = 0; k < p->ncol && only < 0; k++) {
+        int left = 0, inside = 1;
+        for (int w = 0; w < W; w++) {
+            word rest = p->by_color[k][w] & ~flood[w];
+            if (rest) left = 1;
+            if (rest & ~frontier[w]) inside = 0;
+        }
+        if (left && inside) only = k;
+    }
+    word child[MAXW], child_frontier[MAXW], taken[MAXW];
+    for (int k = 0; k < p->ncol; k++) {
+        if (only >= 0 && k != only) continue;
+        int any = 0;
+        for (int w = 0; w < W; w++) {
+            taken[w] = p->by_color[k][w] & frontier[w];
+            any |= taken[w] != 0;
+            child[w] = flood[w] | taken[w];
+        }
+        if (!any) continue;
+        x->path[depth] = p->color_of[k];
+        if (is_all(p, child)) {
+            x->found = depth + 1;
+            return 1;
+        }
+        int ng = g + 1;
+        uint64_t ch = hash_key((const uint8_t *)child, W * 8);
+        size_t slot;
+        int64_t old = store_find(x->st, (const uint8_t *)child, ch, &slot);
+        if (old >= 0 && x->st->nodes[old].g <= ng) continue;
+        if (seen_check(&x->seen, (const uint8_t *)child, ch, ng)) continue;
+        for (int w = 0; w < W; w++) child_frontier[w] = frontier[w];
+        add_neighbours(p, taken, child_frontier, W);
+        for (int w = 0; w < W; w++) child_frontier[w] &= ~child[w];
+        int res = pivot_deep(x, child, child_frontier, depth + 1, ng, h - 1, T);
+        if (res) return res;
+    }
+    return 0;
+}
+
+/* Thresholds from f over the open states: 0 with *path set (the optimum), or -1 when a
+ * limit stops it (*bound: the threshold reached) or on an error (x->error). */
+static int pivot_deep_phase(PivotDeep *x, Queue *q, const Store *st, int f, int *bound, PyObject **path) {
+    int W = x->p->W;
+    word flood[2 * MAXW];
+    for (int T = f; T < MAXF - 1; T++) {
+        seen_reset(&x->seen);
+        *bound = T;
+        for (int fe = 0; fe <= T; fe++)
+            for (int gg = MAXF - 1; gg >= 0; gg--) {
+                Stack *bucket = &q->b[fe][gg];
+                for (size_t i = bucket->len; i-- > 0;) {
+                    Entry en = bucket->items[i];
+                    const Node *node = &st->nodes[en.node];
+                    if (node->g != en.g) continue; /* reached again by a shorter path */
+                    memcpy(flood, st->keys + (size_t)en.node * st->stride, st->stride);
+                    uint64_t hk = hash_key((const uint8_t *)flood, W * 8);
+                    if (seen_check(&x->seen, (const uint8_t *)flood, hk, en.g)) continue;
+                    int res = pivot_deep(x, flood, flood + W, 0, en.g, node->h, T);
+                    if (res < 0) return -1;
+                    if (res > 0) {
+                        int head = en.g;
+                        *path = PyList_New(head + x->found);
+                        if (!*path) {
+                            x->error = 1;
+                            return -1;
+                        }
+                        int j = head - 1;
+                        for (int64_t k = en.node; st->nodes[k].parent >= 0; k = st->nodes[k].parent, j--)
+                            PyList_SET_ITEM(*path, j, PyLong_FromLong(st->nodes[k].color));
+                        for (int d = 0; d < x->found; d++)
+                            PyList_SET_ITEM(*path, head + d, PyLong_FromLong(x->path[d]));
+                        return 0;
+                    }
+                }
+            }
+    }
+    return -1;
+}
+
 static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -2005,7 +2121,10 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
     for (int f = 0; f < MAXF; f++) q->top_g[f] = -1;
     q->min_f = MAXF - 1;
 
-    Limits lim = {now(), max_seconds, max_nodes, max_bytes, progress, 0};
+    /* Memory: the stored states may take 60 % of max_bytes; then depth-first searches from
+     * the open states go on (pivot_deep_phase) with a table of up to 25 % of it. */
+    Limits lim = {now(), max_seconds, max_nodes, -1, progress, 0};
+    long long astar_bytes = max_bytes >= 0 ? max_bytes / 100 * 60 : -1;
     long long expanded = 0;
     int status = 2, bound = 0, error = 0;
     PyObject *path = NULL;
@@ -2044,6 +2163,10 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
                 }
                 continue;
             }
+        }
+        if (astar_bytes >= 0 && (long long)store_used(&st) > astar_bytes) {
+            queue_push(q, f, e); /* back with the open states (room for one entry is kept) */
+            goto deep;
         }
         expanded++;
         int over = over_limits(&lim, expanded, f, &st);
@@ -2121,6 +2244,22 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
             }
         }
     }
+    goto done;
+deep: {
+    PivotDeep x;
+    memset(&x, 0, sizeof(x));
+    x.p = p;
+    x.st = &st;
+    x.lim = &lim;
+    x.expanded = &expanded;
+    if (!seen_init(&x.seen, W * 8, max_bytes / 4)) {
+        bound = f;
+        goto done;
+    }
+    if (pivot_deep_phase(&x, q, &st, f, &bound, &path) == 0) status = 0;
+    else if (x.error) error = 1;
+    seen_free(&x.seen);
+}
 done:
     store_free(&st);
     queue_free(q);

@@ -33,7 +33,7 @@ def _memory_allowed() -> int:
     """Memory the compiled cores may use (bytes): 60 % of the memory available when
     kamivision starts (at least 256 MiB).  The free search stores states in 60 % of it and
     then goes on depth-first from its open states (see ``deep_phase`` in ``_core.c``), so
-    it is never stopped by memory; the pivot search stops and answers when it is full."""
+    it is never stopped by memory; the pivot search does the same."""
     try:
         available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a fixed 4 GiB
