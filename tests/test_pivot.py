@@ -47,9 +47,10 @@ def random_pivot_board(rng):
     return make_board(grid, lattice="square", rules="pivot", pivot=pivot)
 
 
-def test_pivot_solver_equals_breadth_first_search(core):
-    rng = random.Random(77)
-    for _ in range(300):
+def assert_solves_like_bfs(rng, boards):
+    """solve() proves the breadth-first optimum on random small pivot boards, with moves
+    that solve them."""
+    for _ in range(boards):
         board = random_pivot_board(rng)
         expected = bfs_pivot(board)
         solution = solve(board)
@@ -58,6 +59,10 @@ def test_pivot_solver_equals_breadth_first_search(core):
         for move in solution.moves:
             current = current.apply(move)
         assert current.is_solved()
+
+
+def test_pivot_solver_equals_breadth_first_search(core):
+    assert_solves_like_bfs(random.Random(77), 300)
 
 
 @pytest.mark.parametrize("max_bytes", [1, 40_000])
@@ -68,16 +73,7 @@ def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_by
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     monkeypatch.setattr(pivot, "MAX_BYTES", max_bytes)
-    rng = random.Random(78)
-    for _ in range(150):
-        board = random_pivot_board(rng)
-        expected = bfs_pivot(board)
-        solution = solve(board)
-        assert solution.optimal and solution.length == expected, board
-        current = board
-        for move in solution.moves:
-            current = current.apply(move)
-        assert current.is_solved()
+    assert_solves_like_bfs(random.Random(78), 150)
     cells = random.Random(1)
     big = make_board([[cells.randrange(8) for _ in range(14)] for _ in range(14)], lattice="square", rules="pivot")
     monkeypatch.setattr(pivot, "MAX_BYTES", 200_000)  # full after some thousands of states

@@ -1967,6 +1967,21 @@ static int layered(const Pivot *p, const word *flood, const word *frontier) {
     }
 }
 
+/* A colour whose every region left is on the frontier (its slot), or -1: when there is one,
+ * playing it is the only move needed (exact; see pivot.py). */
+static int complete_color(const Pivot *p, const word *flood, const word *frontier) {
+    for (int k = 0; k < p->ncol; k++) {
+        int left = 0, inside = 1;
+        for (int w = 0; w < p->W; w++) {
+            word rest = p->by_color[k][w] & ~flood[w];
+            if (rest) left = 1;
+            if (rest & ~frontier[w]) inside = 0;
+        }
+        if (left && inside) return k;
+    }
+    return -1;
+}
+
 /* ---- the pivot search's depth-first phase, when memory is full -------------------------
  *
  * As the free search's (see "the depth-first phase"): thresholds T = f, f + 1, ...; under
@@ -2002,16 +2017,7 @@ static int pivot_deep(PivotDeep *x, const word *flood, const word *frontier, int
         if (over < 0) x->error = 1;
         return -1;
     }
-    int only = -1; /* a complete colour, if any, is the only move (exact; see pivot.py) */
-    for (int k = 0; k < p->ncol && only < 0; k++) {
-        int left = 0, inside = 1;
-        for (int w = 0; w < W; w++) {
-            word rest = p->by_color[k][w] & ~flood[w];
-            if (rest) left = 1;
-            if (rest & ~frontier[w]) inside = 0;
-        }
-        if (left && inside) only = k;
-    }
+    int only = complete_color(p, flood, frontier);
     word child[MAXW], child_frontier[MAXW], taken[MAXW];
     for (int k = 0; k < p->ncol; k++) {
         if (only >= 0 && k != only) continue;
@@ -2175,17 +2181,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args) {
             bound = f;
             goto done;
         }
-        /* A complete colour, if any, is the only move (exact; see pivot.py). */
-        int only = -1;
-        for (int k = 0; k < p->ncol && only < 0; k++) {
-            int left = 0, inside = 1;
-            for (int w = 0; w < W; w++) {
-                word rest = p->by_color[k][w] & ~flood[w];
-                if (rest) left = 1;
-                if (rest & ~frontier[w]) inside = 0;
-            }
-            if (left && inside) only = k;
-        }
+        int only = complete_color(p, flood, frontier);
         for (int k = 0; k < p->ncol; k++) {
             if (only >= 0 && k != only) continue;
             int any = 0;
