@@ -22,7 +22,7 @@ from .overlay import gif_bytes, png_bytes
 from .pipeline import default_output, solve_screenshot
 from .recognize import board_with_source, recognize_file
 from .render import DEFAULT_DEVICE, DEVICES, encode, render
-from .report import format_solution
+from .report import format_solution, progress_line
 from .solver import Solution, solve
 
 app = typer.Typer(
@@ -48,11 +48,7 @@ def _progress_printer():
         return None
 
     def show(info: dict) -> None:
-        if "best" in info:  # the proof stopped; a better unproven answer is being looked for
-            line = f"improving: best {info['best']} moves so far, lower bound {info['bound']}"
-        else:
-            line = f"searching: {info['expanded']:>9,} states, lower bound {info['bound']}"
-        sys.stderr.write("\r" + f"{line}, {info['seconds']:6.1f} s".ljust(79))
+        sys.stderr.write("\r" + progress_line(info).ljust(79))
         sys.stderr.flush()
 
     return show

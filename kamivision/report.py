@@ -92,6 +92,19 @@ def draw_board(board: Board, ansi: bool = False) -> str:
     return "\n".join(lines)
 
 
+def progress_line(info: dict) -> str:
+    """One line for a solve's progress report (the CLI's and the review window's): the
+    states searched, the lower bound proven and the shortest solution known, or, once a
+    limit stopped the proof, the beam's best so far."""
+    if "best" in info:  # the proof stopped; a better unproven answer is being looked for
+        line = f"improving: best {info['best']} moves so far, lower bound {info['bound']}"
+    else:
+        line = f"searching: {info['expanded']:>9,} states, lower bound {info['bound']}"
+        if "found" in info:
+            line += f", {info['found']} moves found"
+    return f"{line}, {info['seconds']:6.1f} s"
+
+
 def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str:
     """The numbered moves, the verdict on optimality and par, and the board."""
     out = []

@@ -25,6 +25,7 @@ import numpy as np
 from .board import hex_to_rgb
 from .errors import KamiError, OutputExistsError
 from .overlay import Geometry, draw_solution, spread_markers
+from .report import progress_line
 from .review import ReviewModel
 
 TITLE = "kamivision review"
@@ -209,10 +210,7 @@ class ReviewWindow:
         cv2.waitKey(1)
 
         def progress(info: dict) -> None:
-            if "best" in info:
-                self.prompt = f"improving: best {info['best']} moves so far, lower bound {info['bound']}, {info['seconds']:.0f} s"
-            else:
-                self.prompt = f"solving: {info['expanded']:,} states, lower bound {info['bound']}, {info['seconds']:.0f} s"
+            self.prompt = " ".join(progress_line(info).split())
             cv2.imshow(TITLE, self.frame())
             cv2.waitKey(1)
 

@@ -3,11 +3,12 @@ import time
 
 from kamivision.board import read_board
 from kamivision.graph import build_regions
+from kamivision.report import progress_line
 from kamivision.solver import _local_island, search, solve
 from kamivision.solver.state import Island, contract, key_after
 from kamivision.solver.upper import centres, flood_beam, flood_from_centre
 
-from .boards import random_board
+from .boards import random_board, random_kami_board
 from .conftest import shared_path
 
 
@@ -91,3 +92,16 @@ def test_progress_reports_the_answer_being_improved_after_a_stop():
     improving = [info for info in seen if "best" in info]
     assert improving, "no progress report while the answer was improved"
     assert all(info["best"] >= solution.length for info in improving)
+
+
+def test_progress_reports_say_the_shortest_solution_known_while_searching():
+    """While the proof runs, each report carries the length of the quick flood's solution
+    (``found``): a real solution, so never below the optimum the search then proves."""
+    board = random_kami_board(random.Random(4), colors=4, blank_outline=False)
+    seen: list[dict] = []
+    solution = solve(board, progress=seen.append)
+    assert solution.optimal
+    searching = [info for info in seen if "best" not in info]
+    assert searching, "no progress report during the search"
+    assert all(info["found"] >= solution.length >= info["bound"] for info in searching)
+    assert "moves found" in progress_line(searching[-1])

@@ -62,6 +62,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     """
     quick = flood_from_centre(contract(island, island.colors), slack=2)
     upper = (len(quick), quick) if quick is not None else None
+    budget.found = len(quick) if quick is not None else None  # for the progress reports
 
     def improve(bound: int) -> Optional[Path]:
         # Memory is full: the proof goes on depth-first, and a solution as short as the
@@ -96,13 +97,11 @@ def _beam_seconds(budget: Budget) -> float:
 def _beam_report(budget: Budget, bound: int) -> Optional[Callable[[int], None]]:
     """A flood beam's report of its best length, passed on to the solve's progress
     callback with the bound proven (None without a callback)."""
-    callback = budget.progress
-    if callback is None:
+    if budget.progress is None:
         return None
 
     def report(length: int) -> None:
-        seconds = time.perf_counter() - budget.start
-        callback({"expanded": budget.expanded, "bound": bound, "seconds": seconds, "best": length})
+        budget.report(budget.expanded, bound, time.perf_counter() - budget.start, best=length)
 
     return report
 

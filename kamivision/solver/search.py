@@ -88,6 +88,17 @@ class Budget:
     start: float = field(default_factory=time.perf_counter)
     expanded: int = 0
     interrupted: bool = False
+    found: Optional[int] = None  # moves of the shortest solution known for the island searched
+
+    def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
+        """Pass a progress report on to the callback, if any: states expanded, the bound
+        proven, seconds since the start, the length ``found`` when known, and ``extra``."""
+        if self.progress is None:
+            return
+        info = {"expanded": expanded, "bound": bound, "seconds": seconds, **extra}
+        if self.found is not None:
+            info["found"] = self.found
+        self.progress(info)
 
     def charge(self, bound: int) -> None:
         """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
@@ -96,8 +107,7 @@ class Budget:
         self.expanded += 1
         if self.expanded & 1023 == 0:
             elapsed = time.perf_counter() - self.start
-            if self.progress is not None:
-                self.progress({"expanded": self.expanded, "bound": bound, "seconds": elapsed})
+            self.report(self.expanded, bound, elapsed)
             if self.max_seconds is not None and elapsed > self.max_seconds:
                 raise SearchStopped(bound)
         if self.max_nodes is not None and self.expanded > self.max_nodes:
@@ -267,10 +277,10 @@ def core_limits(budget: Budget) -> tuple[float, int, Optional[Callable[[int, int
     nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
     if budget.progress is None:
         return seconds, nodes, None
-    base, callback, offset = budget.expanded, budget.progress, time.perf_counter() - budget.start
+    base, offset = budget.expanded, time.perf_counter() - budget.start
 
     def report(expanded: int, bound: int, seconds: float) -> None:
-        callback({"expanded": base + expanded, "bound": bound, "seconds": offset + seconds})
+        budget.report(base + expanded, bound, offset + seconds)
 
     return seconds, nodes, report
 
@@ -314,6 +324,7 @@ def astar(
         if path is None or (upper is not None and len(path) >= upper[0]):
             return None
         found.append(path)
+        budget.found = len(path)
         return len(path)
 
     status, path, expanded, bound = _core.astar(
