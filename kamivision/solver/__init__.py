@@ -133,6 +133,7 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -
 def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:
     """Every colour in which the island can end after ``length`` moves (the optimum)."""
     reached = {_end_color(island, path)}
+    budget.found = length  # for the progress reports: the island's optimum
     sentinel: Path = []
     for color in sorted(set(island.colors) - reached):
         found = astar(island, budget, goal_color=color, upper=(length + 1, sentinel))
