@@ -1,3 +1,4 @@
+import json
 import os
 import random
 import signal
@@ -157,11 +158,12 @@ def test_collection_command_prints_a_table_and_total(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a process group")
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs):
+@pytest.mark.parametrize("jobs, as_json", [("1", False), ("2", False), ("2", True)])
+def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs, as_json):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the run at
     once, whether it lands inside a board's search or between boards, and in the worker
-    processes too: the totals of the boards done, exit 130, no traceback."""
+    processes too: the totals of the boards done (with --json: whole JSON lines only),
+    exit 130, no traceback."""
     rng = random.Random(11)
     lines = ["".join(str(rng.randrange(8)) for _ in range(14 * 14)) for _ in range(300)]
     collection = tmp_path / "boards.txt"
@@ -172,7 +174,8 @@ def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs):
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     child = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "solve", str(collection), "--rules", "pivot", "--jobs", jobs],
+        [sys.executable, "-m", "kamivision", "solve", str(collection), "--rules", "pivot", "--jobs", jobs]
+        + (["--json"] if as_json else []),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -184,6 +187,10 @@ def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs):
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
+    if as_json:
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert len(rows) < 300 and all(row["name"].startswith("boards#") for row in rows)
+        return
     rows = [line for line in out.splitlines() if line.startswith("boards#")]
     total = out.strip().splitlines()[-1]
     assert f"{len(rows)} of 300 boards (interrupted): " in total, out[-500:]
