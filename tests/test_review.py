@@ -1,4 +1,5 @@
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -99,27 +100,46 @@ def test_a_board_file_is_reviewed_over_its_screenshot(tmp_path):
     assert len(session.swatches) == 5
 
 
-def _free_display() -> str:
-    for n in range(90, 140):
-        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
-            return f":{n}"
-    pytest.skip("no free X display number")
+def _start_xvfb() -> tuple[subprocess.Popen, str]:
+    """A virtual X display on a number Xvfb picks itself (-displayfd: it skips the numbers in
+    use and clears stale locks), and that display's name."""
+    read_end, write_end = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x1024x24"],
+        pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        ready, _, _ = select.select([pipe], [], [], 20)
+        number = pipe.readline().strip() if ready else ""
+    if not number.isdigit():
+        _stop(xvfb)
+        pytest.skip("Xvfb could not start a virtual display")
+    return xvfb, f":{number}"
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Terminate and wait, so that Xvfb removes its lock file and socket (a killed one
+    leaves them, and they used to pile up until no display number was free)."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def test_real_window_click_key_save(tmp_path):
     """Under a virtual X display: click a cell, press a colour key, save, quit; check the file."""
     if not (shutil.which("Xvfb") and shutil.which("xdotool")):
         pytest.skip("needs Xvfb and xdotool (Debian packages xvfb, xdotool; .ci/run installs them)")
-    display = _free_display()
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x1024x24"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb, display = _start_xvfb()
     env = {**os.environ, "DISPLAY": display}
     shot = SAMPLES / "ribbons.png"
     out = tmp_path / "fixed.json"
     app = None
     try:
-        time.sleep(1.0)
-        if xvfb.poll() is not None:
-            pytest.skip("Xvfb could not start a virtual display")
         app = subprocess.Popen(
             [sys.executable, "-m", "kamivision", "review", str(shot), "-o", str(out)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -154,4 +174,4 @@ def test_real_window_click_key_save(tmp_path):
     finally:
         if app is not None and app.poll() is None:
             app.kill()
-        xvfb.kill()
+        _stop(xvfb)
