@@ -94,11 +94,9 @@ def _beam_seconds(budget: Budget) -> float:
     return max(0.0, min(BEAM_SECONDS, left / 4))
 
 
-def _beam_report(budget: Budget, bound: int) -> Optional[Callable[[int], None]]:
+def _beam_report(budget: Budget, bound: int) -> Callable[[int], None]:
     """A flood beam's report of its best length, passed on to the solve's progress
-    callback with the bound proven (None without a callback)."""
-    if budget.progress is None:
-        return None
+    callback (if any, see :meth:`Budget.report`) with the bound proven."""
 
     def report(length: int) -> None:
         budget.report(budget.expanded, bound, time.perf_counter() - budget.start, best=length)
