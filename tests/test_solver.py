@@ -300,3 +300,84 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     with pytest.raises(search.SearchStopped):
         search.astar(island, stopped, upper=worse, improve=interrupt)
     assert stopped.interrupted
+
+
+def _sweep(island, goal, target, paths):
+    """The compiled sweep on one island, without limits: (status, path, expanded, length)."""
+    words = max(1, (len(island) + 63) // 64)
+    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+    goal = -1 if goal is None else goal
+    return search._core.sweep(island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0)
+
+
+def _end_of(island, path):
+    """The colours of the island's regions after the moves of ``path`` (one region left)."""
+    key = island.colors
+    for rep, color in path:
+        key = state.key_after(key, state.contract(island, key).members[rep], color)
+    end = state.contract(island, key)
+    assert end.reps & (end.reps - 1) == 0, "the moves do not leave one region"
+    return end.color[end.reps.bit_length() - 1]
+
+
+def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
+    """The sweep by region count (the last threshold once the A*'s memory is full) finds
+    the optimum at threshold T = optimum, with its moves (keeping them) or its length
+    (keys only), finds it again at T = optimum + 1, and finds nothing at T = optimum - 1:
+    on both lattices, against breadth-first search, and with a goal colour against the
+    A* with that goal (the same merging moves; breadth-first search also recolours to
+    colours no neighbour has, which can reach a goal colour sooner)."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(23112026)
+    checked = 0
+    for _ in range(400):
+        lattice = rng.choice(["triangle", "square"])
+        rows, columns = rng.choice([(3, 3), (3, 4), (4, 4), (4, 3), (2, 5), (5, 3)])
+        board = random_board(rng, lattice, rows, columns, rng.choice([3, 4]), 0.0)
+        graph = build_regions(board)
+        island, _ = _local_island(graph, graph.islands()[0])
+        goal = rng.choice([None, *sorted(set(island.colors))])
+        if goal is None:
+            expected = bfs_optimum(board, limit=9)
+        else:
+            expected = len(search.astar(island, search.Budget(), goal_color=goal))
+        if not expected:
+            continue
+        status, path, _, length = _sweep(island, goal, expected, 1)
+        assert status == 0 and len(path) == length == expected, board
+        end = _end_of(island, path)
+        assert goal is None or end == goal
+        assert _sweep(island, goal, expected, 0)[::3] == (0, expected)
+        assert len(_sweep(island, goal, expected + 1, 1)[1]) == expected
+        assert _sweep(island, goal, expected - 1, 0)[0] == 1, board
+        checked += 1
+    assert checked >= 200
+
+
+def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monkeypatch):
+    """When the A*'s stored states fill their share of memory and a solution is known, the
+    search frees them and sweeps by region count for a shorter solution with all the memory
+    (10 MB here: it fits); when that runs out of memory too (1 MB), the A* runs again and
+    goes on depth-first.  Both prove the optimum found with memory to spare."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
+    roomy = solve(board)
+    outcomes: list = []
+    real = search._sweep
+
+    def spy(*args):
+        result = real(*args)
+        outcomes.append(result is not None)
+        return result
+
+    monkeypatch.setattr(search, "_sweep", spy)
+    for memory, swept in [(10_000_000, True), (1_000_000, False)]:
+        monkeypatch.setattr(search, "MAX_BYTES", memory)
+        outcomes.clear()
+        solution = solve(board)
+        assert outcomes == [swept]
+        assert solution.optimal and solution.length == roomy.length == solution.lower_bound
+        assert solution.expanded > roomy.expanded
+        assert replay(board, solution.moves).is_solved()

@@ -29,6 +29,12 @@
  *     far, for its progress reports); it may return the length of a solution
  *     it found (shorter than `limit`), which becomes the limit (status 1 then means no
  *     solution is shorter than that one), or None
+ *   on_full (optional, default 0): 1 to return status 4 (`bound` the bound proven) when
+ *     the stored states fill their share, instead of calling `improve` and going on
+ *     depth-first: the caller then runs `sweep` with all the memory, and calls again with
+ *     0 if the sweep runs out of it too
+ *
+ *   sweep(...): the last threshold by region count; see "the sweep" below.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1671,6 +1677,240 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
     return 0;
 }
 
+/* ---- the sweep: a last threshold by region count, when the A*'s memory is full ----------
+ *
+ * Every move merges at least two regions, so a state's children have fewer regions than
+ * it: taking states in falling order of their region count is a topological order of the
+ * search graph.  When the states with R regions are expanded, every state that leads to
+ * them has been expanded already, so their g is the least there is; and no state with
+ * more regions can be reached again, so those are dropped.  The sweep therefore expands
+ * every state with g + h <= T exactly once, as the A* would, while it keeps only the few
+ * region counts between the one being expanded and its children's (Zhou and Hansen's
+ * "sweep A*" for partially ordered graphs).  With `paths`, each state carries its moves,
+ * so a solution found needs no parent links; without, a state is its key alone (half the
+ * memory or less: a proof needs no moves) and only the length of a solution is known.  The bound of a state is the largest of its colour and
+ * pair bounds and what its parents' bounds imply (h - 1 from a parent of bound h: one
+ * move lowers the optimum by at most one), all admissible; so a state pruned by
+ * g + h > T has no solution within T below it, and when the sweep ends without one none
+ * is within T.  A solution found lowers T to one less than its length, so the one
+ * returned is the shortest within the first T. */
+
+typedef struct {
+    Store layer[MAXN + 1]; /* by region count; used when live */
+    uint8_t live[MAXN + 1];
+    int stride;
+} Layers;
+
+static size_t layers_used(const Layers *ly, int n) {
+    size_t used = 0;
+    for (int r = 0; r <= n; r++)
+        if (ly->live[r]) used += store_used(&ly->layer[r]);
+    return used;
+}
+
+/* Returns 1 with *path set when a solution within *T is found (*T is then its length),
+ * 0 when there is none, -1 when a limit (or memory: *full set) stops it, -2 on an error. */
+static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
+                 Limits *lim, long long *expanded, long long max_bytes, int *full, PyObject **path) {
+    int n = is->n, W = is->W, goal = is->goal, T = *T_io;
+    int kb = ks->bytes, stride = paths ? kb + 3 * (T > 0 ? T : 1) : kb;
+    Layers *ly = calloc(1, sizeof(Layers));
+    State *s = malloc(sizeof(State));
+    uint8_t *cur = malloc(n), *ck = malloc(stride), *best = malloc(3 * (T + 1));
+    int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t[4][MAXN]));
+    word(*groups)[MAXW] = malloc(sizeof(word[256][MAXW]));
+    uint8_t gcolors[256];
+    int counts[256];
+    Pairs pairs;
+    int result = 0, best_len = -1;
+    *full = 0;
+    if (!ly || !s || !cur || !ck || !best || !dbuf || !groups) {
+        result = -2;
+        PyErr_NoMemory();
+        goto out;
+    }
+    contract(is, colors, s);
+    int R0 = popcount_w(s->reps, W);
+    size_t slot;
+    if (!store_init(&ly->layer[R0], kb, stride)) goto nomem;
+    ly->live[R0] = 1;
+    memset(ck, 0, stride);
+    key_pack(ks, colors, ck);
+    uint64_t h0 = hash_key(ck, kb);
+    store_find(&ly->layer[R0], ck, h0, &slot);
+    if (store_add(&ly->layer[R0], ck, h0, slot) < 0) goto nomem;
+    ly->layer[R0].nodes[0] = (Node){-1, -1, 0, 0, 0};
+    for (int R = R0; R >= 2; R--) {
+        if (!ly->live[R]) continue;
+        if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) { /* and every 4096 expansions */
+            *full = 1;
+            result = -1;
+            goto out;
+        }
+        Store *L = &ly->layer[R];
+        for (size_t k = 0; k < L->count; k++) {
+            const uint8_t *pk = L->keys + k * (size_t)stride;
+            int g = L->nodes[k].g, h = L->nodes[k].h;
+            if (g + h > T) continue;
+            key_unpack(ks, pk, cur);
+            contract(is, cur, s);
+            int npresent = count_colors(s, W, counts);
+            int cb = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
+            if (cb > h) h = cb;
+            if (g + h > T) continue;
+            int pb = far_pairs(is, s, dbuf, &pairs, T - g);
+            if (pb > h) h = pb;
+            if (g + h > T) continue;
+            (*expanded)++;
+            if ((*expanded & 4095) == 0) {
+                if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) {
+                    *full = 1;
+                    result = -1;
+                    goto out;
+                }
+            }
+            int over = over_limits(lim, *expanded, shown, L);
+            if (over) {
+                result = over < 0 ? -2 : -1;
+                goto out;
+            }
+            int ng = g + 1, inherited = h - 1;
+            Moves mv;
+            moves_begin(&mv, s);
+            while (moves_next(&mv, s, W, groups, gcolors)) {
+                int r = mv.r, c = gcolors[mv.k];
+                const word *merged = groups[mv.k];
+                if (same_set(merged, s->reps, W)) {
+                    if ((goal < 0 || c == goal) && ng <= T) {
+                        best_len = ng;
+                        T = ng - 1; /* only a shorter one is wanted now */
+                        if (!paths) continue;
+                        memcpy(best, pk + kb, 3 * (size_t)g);
+                        best[3 * g] = (uint8_t)(r & 0xFF);
+                        best[3 * g + 1] = (uint8_t)(r >> 8);
+                        best[3 * g + 2] = (uint8_t)c;
+                    }
+                    continue;
+                }
+                int left = colors_left_after(counts, npresent, s->color[r], c, goal);
+                int hc = left > inherited ? left : inherited;
+                if (ng + hc > T) continue;
+                int hd = pair_bound_after(&pairs, s, merged, c, goal, W);
+                if (hd > hc) hc = hd;
+                if (ng + hc > T) continue;
+                int rc = R - popcount_w(merged, W) + 1;
+                Store *C = &ly->layer[rc];
+                if (!ly->live[rc]) {
+                    if (!store_init(C, kb, stride)) goto nomem;
+                    ly->live[rc] = 1;
+                }
+                child_key(ks, ck, pk, s->members[r], c, W);
+                uint64_t hk = hash_key(ck, kb);
+                int64_t old = store_find(C, ck, hk, &slot);
+                if (old >= 0) {
+                    Node *nd = &C->nodes[old];
+                    if (hc > nd->h) nd->h = (uint8_t)hc;
+                    if (nd->g <= ng) continue;
+                    nd->g = (uint8_t)ng;
+                    if (!paths) continue;
+                    uint8_t *payload = C->keys + (size_t)old * stride + kb;
+                    memcpy(payload, pk + kb, 3 * (size_t)g);
+                    payload[3 * g] = (uint8_t)(r & 0xFF);
+                    payload[3 * g + 1] = (uint8_t)(r >> 8);
+                    payload[3 * g + 2] = (uint8_t)c;
+                    continue;
+                }
+                if (paths) {
+                    memcpy(ck + kb, pk + kb, 3 * (size_t)g);
+                    ck[kb + 3 * g] = (uint8_t)(r & 0xFF);
+                    ck[kb + 3 * g + 1] = (uint8_t)(r >> 8);
+                    ck[kb + 3 * g + 2] = (uint8_t)c;
+                }
+                int64_t added = store_add(C, ck, hk, slot);
+                if (added < 0) goto nomem;
+                C->nodes[added] = (Node){-1, (int16_t)r, (uint8_t)c, (uint8_t)ng, (uint8_t)hc};
+            }
+        }
+        store_free(L);
+        ly->live[R] = 0;
+    }
+    goto out;
+nomem:
+    *full = 1;
+    result = -1;
+out:
+    if (result >= 0 && best_len >= 0 && !paths) {
+        *path = PyList_New(0); /* its length is *T_io */
+        *T_io = best_len;
+        result = *path ? 1 : -2;
+    } else if (result >= 0 && best_len >= 0) {
+        *path = PyList_New(best_len);
+        if (!*path) {
+            result = -2;
+        } else {
+            for (int i = 0; i < best_len; i++) {
+                int r = best[3 * i] | (best[3 * i + 1] << 8);
+                PyList_SET_ITEM(*path, i, Py_BuildValue("(ii)", r, best[3 * i + 2]));
+            }
+            *T_io = best_len;
+            result = 1;
+        }
+    }
+    if (ly)
+        for (int r = 0; r <= n; r++)
+            if (ly->live[r]) store_free(&ly->layer[r]);
+    free(ly);
+    free(s);
+    free(cur);
+    free(ck);
+    free(best);
+    free(dbuf);
+    free(groups);
+    return result;
+}
+
+/* sweep(colors, adjacency, words, goal, T, max_nodes, max_seconds, max_bytes, progress, paths,
+ *       shown) -> (status, path, expanded, length): status 0 a solution found, the shortest
+ * within T (its moves in path when `paths`, else an empty list; its length in `length`),
+ * 1 none within T, 2 stopped by a limit, 3 by Ctrl-C, 4 by memory.  `shown` is the bound
+ * the progress callback is given (the sweep proves nothing until it ends). */
+static PyObject *core_sweep(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W, goal, T;
+    long long max_nodes, max_bytes;
+    double max_seconds;
+    PyObject *progress;
+    int paths = 1, shown = 0;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|ii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
+                          &max_seconds, &max_bytes, &progress, &paths, &shown))
+        return NULL;
+    if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8 || T < 0 || T >= MAXF - 2) {
+        PyErr_SetString(PyExc_ValueError, "island too large, adjacency of the wrong size or T out of range");
+        return NULL;
+    }
+    int small_colors = goal < 64;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (colors[i] >= 64) small_colors = 0;
+    Island is = {(int)n, W, (const word *)adjacency, goal, small_colors};
+    KeyShape ks = key_shape(colors, (int)n);
+    Limits lim = {now(), max_seconds, max_nodes, -1, progress, 0};
+    long long expanded = 0;
+    int full = 0;
+    PyObject *path = NULL;
+    int res = sweep(&is, &ks, colors, &T, paths, shown, &lim, &expanded, max_bytes, &full, &path);
+    if (res == -2) {
+        Py_XDECREF(path);
+        return NULL;
+    }
+    int status = res == 1 ? 0 : res == 0 ? 1 : full ? 4 : lim.interrupted ? 3 : 2;
+    if (!path) {
+        path = Py_None;
+        Py_INCREF(path);
+    }
+    return Py_BuildValue("(iNLi)", status, path, expanded, status == 0 ? T : -1);
+}
+
 static PyObject *core_astar(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -1680,8 +1920,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     PyObject *progress;
     int dive_tries = 64, threads = 1;
     PyObject *improve = Py_None;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiO", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
-                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries, &threads, &improve))
+    int on_full_return = 0; /* when the stored states fill their share: 1 return (status 4), 0 go depth-first */
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiOi", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
+                          &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries, &threads, &improve,
+                          &on_full_return))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
         PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
@@ -1792,7 +2034,13 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     }
     status = 1;
     goto done;
-deep: {
+deep:
+    if (on_full_return) { /* the caller sweeps (see `sweep`) or calls again to go depth-first */
+        status = 4;
+        bound = f;
+        goto done;
+    }
+    {
     /* The last threshold's depth-first search must find a solution of that length, which
      * can take far longer than ruling out the shorter ones: a better solution found now
      * (by the caller's `improve`) lowers the limit, and the search ends once the bound
@@ -2274,6 +2522,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"astar", core_astar, METH_VARARGS, "A* over one island (see kamivision/solver/_core.c)."},
+    {"sweep", core_sweep, METH_VARARGS, "A threshold swept by region count (see _core.c)."},
     {"pivot_astar", core_pivot_astar, METH_VARARGS, "A* for fixed-pivot boards (see _core.c)."},
     {NULL, NULL, 0, NULL},
 };

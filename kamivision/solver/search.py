@@ -311,7 +311,7 @@ def astar(
         return []
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
-    seconds, nodes, report = core_limits(budget)
+    goal = -1 if goal_color is None else goal_color
     found: list[Path] = []
 
     def better(bound: int, expanded: int) -> Optional[int]:
@@ -327,21 +327,45 @@ def astar(
         budget.found = len(path)
         return len(path)
 
-    status, path, expanded, bound = _core.astar(
-        island.colors,
-        adjacency,
-        words,
-        -1 if goal_color is None else goal_color,
-        -1 if upper is None else upper[0],
-        nodes,
-        seconds,
-        MAX_BYTES,
-        report,
-        64,  # greedy dives after a stop
-        THREADS,
-        None if improve is None else better,
-    )
-    budget.expanded += expanded
+    def run(limit: Optional[tuple[int, Path]], on_full: int, improve_call) -> tuple[int, Optional[list], int]:
+        seconds, nodes, report = core_limits(budget)
+        status, path, expanded, bound = _core.astar(
+            island.colors,
+            adjacency,
+            words,
+            goal,
+            -1 if limit is None else limit[0],
+            nodes,
+            seconds,
+            MAX_BYTES,
+            report,
+            64,  # greedy dives after a stop
+            THREADS,
+            improve_call,
+            on_full,
+        )
+        budget.expanded += expanded
+        return status, path, bound
+
+    # With a known solution, a full memory ends the A* (status 4) so that the sweep can
+    # have all of it; without one there is nothing for the sweep to prove.
+    status, path, bound = run(upper, int(upper is not None), None if improve is None else better)
+    if status == 4:
+        if improve is not None:
+            try:
+                shorter = better(bound, 0)
+            except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit
+                budget.interrupted = True
+                raise SearchStopped(bound, None) from None
+            if shorter is not None:
+                upper = (shorter, found[0])
+        if bound >= upper[0]:  # nothing is shorter than the solution improve found
+            return upper[1]
+        swept = _sweep(island, adjacency, words, goal, upper, bound, budget, found)
+        if swept is not None:
+            return swept
+        # The sweep ran out of memory too: the A* again, going on depth-first this time.
+        status, path, bound = run(upper, 0, None)
     if found:
         upper = (len(found[0]), found[0])
     if status >= 2:  # 3: stopped by Ctrl-C
@@ -353,6 +377,45 @@ def astar(
     if status == 1:
         return upper[1] if upper is not None else None
     return [tuple(move) for move in path]
+
+
+def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple[int, Path], bound: int,
+           budget: Budget, found: list[Path]) -> Optional[Path]:
+    """The last threshold by region count (``sweep`` in ``_core.c``), when the A*'s memory
+    is full: is there a solution shorter than ``upper``?
+
+    Returns ``upper``'s path when there is none (a proof), the shortest solution when there
+    is one, or ``None`` when the sweep runs out of memory as well.  Raises
+    :class:`SearchStopped` (with ``bound``, the A*'s) when a limit stops it.
+
+    Its first pass keeps keys only (a proof needs no moves); when it finds a shorter
+    solution, of length ``L`` (the shortest, as the sweep goes on with ``L - 1``), a second
+    pass with moves and threshold ``L`` finds its moves.  Optimality is the A*'s argument:
+    each state with ``g + h <= T`` is expanded once with its least ``g`` (the sweep's
+    order by region count is topological, as every move merges regions), and ``h`` is
+    the same admissible bound.
+    """
+    target = upper[0] - 1
+    for paths in (0, 1):
+        seconds, nodes, report = core_limits(budget)
+        status, path, expanded, length = _core.sweep(
+            island.colors, adjacency, words, goal, target, nodes, seconds, MAX_BYTES, report, paths, bound
+        )
+        budget.expanded += expanded
+        if status == 1:
+            if paths:  # pragma: no cover - the first pass found one within this threshold
+                raise AssertionError("the sweep lost a solution it had found")
+            return upper[1]
+        if status == 0:
+            if paths:
+                return [tuple(move) for move in path]
+            target = bound = budget.found = length
+            continue
+        if status == 4:
+            return None
+        budget.interrupted |= status == 3
+        raise SearchStopped(bound, found[0] if found else None)
+    return None  # pragma: no cover - the loop returns
 
 
 def _trace(parent: dict, key: bytes) -> Path:
