@@ -381,3 +381,38 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
         assert solution.optimal and solution.length == roomy.length == solution.lower_bound
         assert solution.expanded > roomy.expanded
         assert replay(board, solution.moves).is_solved()
+
+
+def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
+    """The sweep proves nothing until it ends: a node limit or Ctrl-C (inside a progress
+    report) stops it with the A*'s bound it was given, reported while it runs."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
+    graph = build_regions(board)
+    island, _ = _local_island(graph, graph.islands()[0])
+    optimum = search.astar(island, search.Budget())
+    upper = (len(optimum) + 1, optimum + optimum[-1:])
+    words = max(1, (len(island) + 63) // 64)
+    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+    args = (island, adjacency, words, -1, upper, 3)
+
+    limited = search.Budget(max_nodes=5000)
+    with pytest.raises(search.SearchStopped) as stop:
+        search._sweep(*args, limited, [])
+    assert stop.value.bound == 3 and 5000 <= limited.expanded < 20_000 and not limited.interrupted
+
+    reports: list = []
+
+    def progress(info: dict) -> None:
+        reports.append(info)
+        raise KeyboardInterrupt
+
+    interrupted = search.Budget(progress=progress)
+    with pytest.raises(search.SearchStopped) as stop:
+        search._sweep(*args, interrupted, [])
+    assert stop.value.bound == 3 and interrupted.interrupted
+    assert len(reports) == 1 and reports[0]["bound"] == 3
+    found = search._sweep(*args, search.Budget(), [])  # no limit: the optimum, below upper
+    assert len(found) == len(optimum)
+    _end_of(island, found)
