@@ -1254,6 +1254,7 @@ typedef struct {
     int nomem; /* a job could not grow its lists */
 #ifdef KV_THREADS
     atomic_int next, left, gen, sleeping, quit;
+    atomic_int ack; /* the last generation the helper has finished with */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_t worker;
@@ -1429,6 +1430,7 @@ static void *batch_worker(void *arg) {
         } else {
             batch_share(b, &b->wx);
         }
+        atomic_store(&b->ack, seen);
     }
 }
 #endif
@@ -1484,8 +1486,14 @@ static void batch_wake(Batch *b) {
     }
 }
 
+/* Wait until the jobs are done and the helper is done with this generation.  Waiting for
+ * `left` alone is not enough: a helper that woke up late, for a generation whose jobs the
+ * main thread had done alone, could take jobs of the next one before the main thread had
+ * counted them in `left`, and a decrement lost that way left the search waiting forever
+ * (seen on Bud6 after some minutes).  With the acknowledgement the helper never runs into
+ * the next generation's jobs. */
 static void batch_wait(Batch *b) {
-    while (atomic_load(&b->left) > 0) {
+    while (atomic_load(&b->left) > 0 || atomic_load(&b->ack) != atomic_load(&b->gen)) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
@@ -1638,7 +1646,7 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
 #ifdef KV_THREADS
         if (helping) {
             /* Wait for the helper, watching the limits (its search may take long). */
-            for (int tick = 1; atomic_load(&bt->left) > 0; tick++) {
+            for (int tick = 1; atomic_load(&bt->left) > 0 || atomic_load(&bt->ack) != atomic_load(&bt->gen); tick++) {
                 struct timespec pause = {0, 1000000};
                 nanosleep(&pause, NULL);
                 if (tick % 50 == 0 && !sh.stop) {
