@@ -1695,10 +1695,11 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
  * every state with g + h <= T exactly once, as the A* would, while it keeps only the few
  * region counts between the one being expanded and its children's (Zhou and Hansen's
  * "sweep A*" for partially ordered graphs).  With `paths`, each state carries its moves,
- * so a solution found needs no parent links; without, a state is its key alone (half the
- * memory or less: a proof needs no moves) and only the length of a solution is known.  The bound of a state is the largest of its colour and
- * pair bounds and what its parents' bounds imply (h - 1 from a parent of bound h: one
- * move lowers the optimum by at most one), all admissible; so a state pruned by
+ * so a solution found needs no parent links; without, a state is its key alone (about
+ * 60 % of the memory: a proof needs no moves) and only the length of a solution found is
+ * known.  The bound of a state is the largest of its colour and pair bounds and what its
+ * parents' bounds imply (h - 1 from a parent of bound h: one move lowers the optimum by
+ * at most one), all admissible; so a state pruned by
  * g + h > T has no solution within T below it, and when the sweep ends without one none
  * is within T.  A solution found lowers T to one less than its length, so the one
  * returned is the shortest within the first T. */
@@ -1706,7 +1707,6 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
 typedef struct {
     Store layer[MAXN + 1]; /* by region count; used when live */
     uint8_t live[MAXN + 1];
-    int stride;
 } Layers;
 
 static size_t layers_used(const Layers *ly, int n) {

@@ -298,9 +298,12 @@ def astar(
 
     ``improve``, when given, is called once with the proven bound when the compiled
     core's memory is full (the Python search never fills it); a solution it returns that
-    is shorter than ``upper`` becomes the upper bound from then on.  The depth-first phase
-    that follows then stops as soon as its bound reaches that length, instead of searching
-    a last threshold for a solution of it, which can take far longer.
+    is shorter than ``upper`` becomes the upper bound from then on.  With an upper bound,
+    a full memory then frees the A*'s states for :func:`_sweep`, which asks with all the
+    memory whether anything is shorter; only if that runs out of memory too does the A*
+    run again and go on depth-first, stopping as soon as its bound reaches the upper
+    bound's length (a last threshold searched for a solution of that length can take far
+    longer).
     """
     if use_core is None:
         use_core = _core is not None
