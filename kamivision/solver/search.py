@@ -351,8 +351,10 @@ def astar(
         return status, path, bound
 
     # With a known solution, a full memory ends the A* (status 4) so that the sweep can
-    # have all of it; without one there is nothing for the sweep to prove.
-    status, path, bound = run(upper, int(upper is not None), None if improve is None else better)
+    # have all of it, and ``improve`` is called here; without one there is nothing for the
+    # sweep to prove, and the core calls ``improve`` before going on depth-first.
+    sweeping = upper is not None
+    status, path, bound = run(upper, int(sweeping), None if improve is None or sweeping else better)
     if status == 4:
         if improve is not None:
             try:
