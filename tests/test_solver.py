@@ -111,9 +111,10 @@ def test_compiled_core_is_built_where_a_compiler_exists():
     assert search.CORE == "c", "gcc is on PATH but kamivision.solver._core was not built"
 
 
-def test_colour_numbers_past_fifteen_solve_the_same():
-    """The compiled core stores two colours per byte when all are below 16 and one per
-    byte otherwise: both give the same optimum, and the same as the Python search."""
+def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
+    """The compiled core stores a colour in 3 bits when all are below 8, in 4 when below 16
+    and in a byte otherwise: all three give the same optimum and the same expansions, and
+    the same optimum as the Python search."""
     rng = random.Random(16)
     compared = 0
     for _ in range(40):
@@ -123,13 +124,16 @@ def test_colour_numbers_past_fifteen_solve_the_same():
             island, _ = _local_island(graph, mask)
             if len(island) < 2:
                 continue
-            shifted = search.Island(bytes(c + 16 for c in island.colors), island.adjacency)
-            low = search.astar(island, search.Budget())
-            high = search.astar(shifted, search.Budget())
+            budgets = [search.Budget() for _ in range(3)]
+            paths = []
+            for shift, budget in zip((0, 8, 16), budgets):
+                shifted = search.Island(bytes(c + shift for c in island.colors), island.adjacency)
+                paths.append(search.astar(shifted, budget))
             slow = search.astar(shifted, search.Budget(), use_core=False)
-            assert len(low) == len(high) == len(slow)
+            assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
+            assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
             key = shifted.colors
-            for rep, color in high:  # the core's path, replayed: colours as given, one region left
+            for rep, color in paths[2]:  # the core's path, replayed: colours as given, one region left
                 assert color >= 16
                 key = state.key_after(key, state.contract(shifted, key).members[rep], color)
             reps = state.contract(shifted, key).reps

@@ -684,26 +684,34 @@ static size_t store_used(const Store *st) {
     return st->count * ((size_t)st->stride + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
 }
 
-/* Keys of the free search: the colour of every original region, two to a byte when every
- * colour is below 16 (KAMI has at most a handful), else one per byte. */
+/* Keys of the free search: the colour of every original region, in 3 bits when every
+ * colour is below 8 (KAMI has at most a handful), in 4 when below 16, else in a byte.
+ * Bits past the last region are always 0, so keys are hashed and compared as bytes. */
 typedef struct {
-    int n, bytes, packed;
+    int n, bytes, bits;
 } KeyShape;
 
 static KeyShape key_shape(const uint8_t *colors, int n) {
-    int packed = 1;
+    int top = 0;
     for (int i = 0; i < n; i++)
-        if (colors[i] >= 16) packed = 0;
-    return (KeyShape){n, packed ? (n + 1) / 2 : n, packed};
+        if (colors[i] > top) top = colors[i];
+    int bits = top < 8 ? 3 : top < 16 ? 4 : 8;
+    return (KeyShape){n, (n * bits + 7) / 8, bits};
 }
 
 static inline void key_set(const KeyShape *ks, uint8_t *key, int i, int c) {
-    if (!ks->packed) {
+    if (ks->bits == 8) {
         key[i] = (uint8_t)c;
-        return;
+    } else if (ks->bits == 4) {
+        int shift = (i & 1) * 4;
+        key[i >> 1] = (uint8_t)((key[i >> 1] & ~(0x0F << shift)) | (c << shift));
+    } else { /* 3 bits, which straddle two bytes when they start past bit 5 */
+        int at = 3 * i, b = at >> 3, shift = at & 7;
+        unsigned v = key[b] | (shift > 5 ? (unsigned)key[b + 1] << 8 : 0u);
+        v = (v & ~(7u << shift)) | ((unsigned)c << shift);
+        key[b] = (uint8_t)v;
+        if (shift > 5) key[b + 1] = (uint8_t)(v >> 8);
     }
-    int shift = (i & 1) * 4;
-    key[i >> 1] = (uint8_t)((key[i >> 1] & ~(0x0F << shift)) | (c << shift));
 }
 
 static void key_pack(const KeyShape *ks, const uint8_t *colors, uint8_t *key) {
@@ -712,11 +720,17 @@ static void key_pack(const KeyShape *ks, const uint8_t *colors, uint8_t *key) {
 }
 
 static void key_unpack(const KeyShape *ks, const uint8_t *key, uint8_t *colors) {
-    if (!ks->packed) {
+    if (ks->bits == 8) {
         memcpy(colors, key, ks->n);
-        return;
+    } else if (ks->bits == 4) {
+        for (int i = 0; i < ks->n; i++) colors[i] = (key[i >> 1] >> ((i & 1) * 4)) & 0x0F;
+    } else {
+        for (int i = 0; i < ks->n; i++) {
+            int at = 3 * i, b = at >> 3, shift = at & 7;
+            unsigned v = key[b] | (shift > 5 ? (unsigned)key[b + 1] << 8 : 0u);
+            colors[i] = (uint8_t)((v >> shift) & 7);
+        }
     }
-    for (int i = 0; i < ks->n; i++) colors[i] = (key[i >> 1] >> ((i & 1) * 4)) & 0x0F;
 }
 
 /* The key of the child where the region with original members `members` takes colour c. */
