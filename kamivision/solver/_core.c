@@ -1718,15 +1718,114 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
  * is within T.  A solution found lowers T to one less than its length, so the one
  * returned is the shortest within the first T. */
 
+/* A layer's states: the keys (and, with moves, each state's moves after its key) in an
+ * arena, g and h in another, and an open-addressing table of their indices, each tagged
+ * with 4 bits of its hash so that few probes compare keys.  No hashes or parent links are
+ * kept (a grown table hashes the keys again): about 40 % less memory than a Store. */
+#define LAYER_TAG 28 /* index bits in a table entry; the top 4 are the tag */
+#define LAYER_MAX ((1u << LAYER_TAG) - 2)
+
 typedef struct {
-    Store layer[MAXN + 1]; /* by region count; used when live */
+    int n, stride; /* key bytes; bytes per state */
+    size_t count, cap;
+    uint8_t *keys;
+    uint8_t *gh;     /* g, h of each state */
+    uint32_t *table; /* tag << LAYER_TAG | (index + 1); 0 = empty */
+    size_t tcap;     /* power of two */
+} Layer;
+
+static int layer_init(Layer *ly, int n, int stride) {
+    memset(ly, 0, sizeof(*ly));
+    ly->n = n;
+    ly->stride = stride;
+    ly->cap = 1024;
+    ly->keys = malloc(ly->cap * (size_t)stride);
+    ly->gh = malloc(ly->cap * 2);
+    ly->tcap = 2048;
+    ly->table = calloc(ly->tcap, sizeof(uint32_t));
+    return ly->keys && ly->gh && ly->table;
+}
+
+static void layer_free(Layer *ly) {
+    free(ly->keys);
+    free(ly->gh);
+    free(ly->table);
+}
+
+/* Memory the layer touches (its arenas' unused capacity is never written). */
+static size_t layer_used(const Layer *ly) {
+    return ly->count * ((size_t)ly->stride + 2) + ly->tcap * sizeof(uint32_t);
+}
+
+static inline uint32_t layer_tag(uint64_t h) { return (uint32_t)(h >> 60) << LAYER_TAG; }
+
+/* Index of `key` or -1; *slot is where it is or would go. */
+static int64_t layer_find(const Layer *ly, const uint8_t *key, uint64_t h, size_t *slot) {
+    size_t mask = ly->tcap - 1, i = h & mask;
+    uint32_t tag = layer_tag(h), low = (1u << LAYER_TAG) - 1;
+    for (;;) {
+        uint32_t e = ly->table[i];
+        if (e == 0) {
+            *slot = i;
+            return -1;
+        }
+        size_t k = (e & low) - 1;
+        if ((e & ~low) == tag && memcmp(ly->keys + k * ly->stride, key, ly->n) == 0) {
+            *slot = i;
+            return (int64_t)k;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static int layer_grow_table(Layer *ly) {
+    size_t tcap = ly->tcap * 2, mask = tcap - 1;
+    uint32_t *t = calloc(tcap, sizeof(uint32_t));
+    if (!t) return 0;
+    for (size_t k = 0; k < ly->count; k++) {
+        uint64_t h = hash_key(ly->keys + k * ly->stride, ly->n);
+        size_t i = h & mask;
+        while (t[i]) i = (i + 1) & mask;
+        t[i] = layer_tag(h) | (uint32_t)(k + 1);
+    }
+    free(ly->table);
+    ly->table = t;
+    ly->tcap = tcap;
+    return 1;
+}
+
+/* Add a new state (`key` holds `stride` bytes) at `slot` from layer_find; its index, or -1
+ * when out of memory (or past the LAYER_MAX states a table entry can name). */
+static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot, int g, int hb) {
+    if (ly->count >= LAYER_MAX) return -1;
+    if (ly->count == ly->cap) {
+        size_t cap = ly->cap * 2;
+        uint8_t *keys = realloc(ly->keys, cap * (size_t)ly->stride);
+        if (!keys) return -1;
+        ly->keys = keys;
+        uint8_t *gh = realloc(ly->gh, cap * 2);
+        if (!gh) return -1;
+        ly->gh = gh;
+        ly->cap = cap;
+    }
+    size_t k = ly->count++;
+    memcpy(ly->keys + k * ly->stride, key, ly->stride);
+    ly->gh[2 * k] = (uint8_t)g;
+    ly->gh[2 * k + 1] = (uint8_t)hb;
+    ly->table[slot] = layer_tag(h) | (uint32_t)(k + 1);
+    if (ly->count * 8 > ly->tcap * 5 && !layer_grow_table(ly)) return -1; /* load at most 5/8 */
+    return (int64_t)k;
+}
+
+typedef struct {
+    Layer layer[MAXN + 1]; /* by region count; used when live */
     uint8_t live[MAXN + 1];
 } Layers;
 
 static size_t layers_used(const Layers *ly, int n) {
     size_t used = 0;
     for (int r = 0; r <= n; r++)
-        if (ly->live[r]) used += store_used(&ly->layer[r]);
+        if (ly->live[r]) used += layer_used(&ly->layer[r]);
     return used;
 }
 
@@ -1754,14 +1853,13 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     contract(is, colors, s);
     int R0 = popcount_w(s->reps, W);
     size_t slot;
-    if (!store_init(&ly->layer[R0], kb, stride)) goto nomem;
+    if (!layer_init(&ly->layer[R0], kb, stride)) goto nomem;
     ly->live[R0] = 1;
     memset(ck, 0, stride);
     key_pack(ks, colors, ck);
     uint64_t h0 = hash_key(ck, kb);
-    store_find(&ly->layer[R0], ck, h0, &slot);
-    if (store_add(&ly->layer[R0], ck, h0, slot) < 0) goto nomem;
-    ly->layer[R0].nodes[0] = (Node){-1, -1, 0, 0, 0};
+    layer_find(&ly->layer[R0], ck, h0, &slot);
+    if (layer_add(&ly->layer[R0], ck, h0, slot, 0, 0) < 0) goto nomem;
     for (int R = R0; R >= 2; R--) {
         if (!ly->live[R]) continue;
         if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) { /* and every 4096 expansions */
@@ -1769,10 +1867,10 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
             result = -1;
             goto out;
         }
-        Store *L = &ly->layer[R];
+        Layer *L = &ly->layer[R];
         for (size_t k = 0; k < L->count; k++) {
             const uint8_t *pk = L->keys + k * (size_t)stride;
-            int g = L->nodes[k].g, h = L->nodes[k].h;
+            int g = L->gh[2 * k], h = L->gh[2 * k + 1];
             if (g + h > T) continue;
             key_unpack(ks, pk, cur);
             contract(is, cur, s);
@@ -1791,7 +1889,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                     goto out;
                 }
             }
-            int over = over_limits(lim, *expanded, shown, L);
+            int over = over_limits(lim, *expanded, shown, NULL);
             if (over) {
                 result = over < 0 ? -2 : -1;
                 goto out;
@@ -1821,19 +1919,19 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                 if (hd > hc) hc = hd;
                 if (ng + hc > T) continue;
                 int rc = R - popcount_w(merged, W) + 1;
-                Store *C = &ly->layer[rc];
+                Layer *C = &ly->layer[rc];
                 if (!ly->live[rc]) {
-                    if (!store_init(C, kb, stride)) goto nomem;
+                    if (!layer_init(C, kb, stride)) goto nomem;
                     ly->live[rc] = 1;
                 }
                 child_key(ks, ck, pk, s->members[r], c, W);
                 uint64_t hk = hash_key(ck, kb);
-                int64_t old = store_find(C, ck, hk, &slot);
+                int64_t old = layer_find(C, ck, hk, &slot);
                 if (old >= 0) {
-                    Node *nd = &C->nodes[old];
-                    if (hc > nd->h) nd->h = (uint8_t)hc;
-                    if (nd->g <= ng) continue;
-                    nd->g = (uint8_t)ng;
+                    uint8_t *gh = &C->gh[2 * old];
+                    if (hc > gh[1]) gh[1] = (uint8_t)hc;
+                    if (gh[0] <= ng) continue;
+                    gh[0] = (uint8_t)ng;
                     if (!paths) continue;
                     uint8_t *payload = C->keys + (size_t)old * stride + kb;
                     memcpy(payload, pk + kb, 3 * (size_t)g);
@@ -1848,12 +1946,10 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                     ck[kb + 3 * g + 1] = (uint8_t)(r >> 8);
                     ck[kb + 3 * g + 2] = (uint8_t)c;
                 }
-                int64_t added = store_add(C, ck, hk, slot);
-                if (added < 0) goto nomem;
-                C->nodes[added] = (Node){-1, (int16_t)r, (uint8_t)c, (uint8_t)ng, (uint8_t)hc};
+                if (layer_add(C, ck, hk, slot, ng, hc) < 0) goto nomem;
             }
         }
-        store_free(L);
+        layer_free(L);
         ly->live[R] = 0;
     }
     goto out;
@@ -1880,7 +1976,7 @@ out:
     }
     if (ly)
         for (int r = 0; r <= n; r++)
-            if (ly->live[r]) store_free(&ly->layer[r]);
+            if (ly->live[r]) layer_free(&ly->layer[r]);
     free(ly);
     free(s);
     free(cur);
