@@ -306,12 +306,12 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     assert stopped.interrupted
 
 
-def _sweep(island, goal, target, paths):
+def _sweep(island, goal, target, paths, threads=1):
     """The compiled sweep on one island, without limits: (status, path, expanded, length)."""
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     goal = -1 if goal is None else goal
-    return search._core.sweep(island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0)
+    return search._core.sweep(island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads)
 
 
 def _end_of(island, path):
@@ -355,8 +355,29 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
         assert _sweep(island, goal, expected, 0)[::3] == (0, expected)
         assert len(_sweep(island, goal, expected + 1, 1)[1]) == expected
         assert _sweep(island, goal, expected - 1, 0)[0] == 1, board
+        for target, paths in [(expected, 1), (expected - 1, 0)]:  # two threads: the same
+            one, two = _sweep(island, goal, target, paths), _sweep(island, goal, target, paths, threads=2)
+            assert two[0] == one[0] and two[2:] == one[2:], board
         checked += 1
     assert checked >= 200
+
+
+def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
+    """The two-thread sweep (a helper works out the next chunk of parents while the main
+    thread stores a chunk's children) gives the answer of one thread and expands the same
+    number of states, on a board whose layers hold many chunks, with nothing within the
+    threshold (keys only, and moves kept); the random boards above compare the two with a
+    solution found as well."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
+    graph = build_regions(board)
+    island, _ = _local_island(graph, graph.islands()[0])
+    optimum = len(search.astar(island, search.Budget()))
+    for paths in (0, 1):
+        one, two = _sweep(island, None, optimum - 1, paths), _sweep(island, None, optimum - 1, paths, threads=2)
+        assert one[0] == two[0] == 1
+        assert one[2] == two[2] > 50_000
 
 
 def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monkeypatch):

@@ -1208,6 +1208,7 @@ static PyObject *deep_path(const Store *st, int64_t node, const Deep *x) {
 #if defined(__unix__) || defined(__APPLE__)
 #define KV_THREADS 1
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #endif
 
@@ -1829,29 +1830,204 @@ static size_t layers_used(const Layers *ly, int n) {
     return used;
 }
 
+/* The sweep in chunks of parents, shared by threads as the A*'s batches are: working out
+ * a parent's children (its bounds, its moves, their keys and bounds) only reads the layer
+ * being expanded, so both threads take parents of a chunk; then the main thread stores the
+ * children, parent by parent in the layer's order, while the helper already works out the
+ * next chunk.  The states expanded and stored are those of one thread: a child is stored,
+ * and a parent counted as expanded, only if its g + h is within T as it is when the main
+ * thread comes to it (a chunk worked out before a solution lowered T holds more children,
+ * dropped then). */
+#define SWEEP_CHUNK 128
+
+typedef struct {
+    uint64_t hash;
+    int16_t rc; /* the child's region count */
+    uint8_t hc; /* its bound */
+} SweepKid;
+
+typedef struct {
+    int expand;         /* within T by its own bounds, when worked out */
+    int h;              /* its bound */
+    int goal_r, goal_c; /* a move that solves it (goal_r >= 0); no children after it */
+    int nkids, cap;
+    SweepKid *kids;
+    uint8_t *keys; /* stride bytes each: the child's key, then its moves with `paths` */
+} SweepJob;
+
+typedef struct {
+    const Island *is;
+    const KeyShape *ks;
+    const Layer *L;
+    int R, stride;
+    const int *T; /* lowered by the main thread as it finds solutions */
+    size_t first; /* the chunk's first parent in L */
+    int n, next;  /* its parents; the next one to take */
+    int nomem, stop;
+    SweepJob jobs[SWEEP_CHUNK];
+    Scratch *helper; /* the helper thread's workspace */
+} SweepChunk;
+
+/* Work out one parent (reads the layer, writes only the job and the workspace); 0, or -1
+ * when out of memory. */
+static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
+    const Island *is = ch->is;
+    const KeyShape *ks = ch->ks;
+    const Layer *L = ch->L;
+    int W = is->W, goal = is->goal, kb = ks->bytes, stride = ch->stride;
+    int T = __atomic_load_n(ch->T, __ATOMIC_RELAXED);
+    const uint8_t *pk = L->keys + k * (size_t)stride;
+    int g = L->gh[2 * k], h = L->gh[2 * k + 1];
+    State *s = x->s;
+    j->expand = 0;
+    j->nkids = 0;
+    j->goal_r = -1;
+    j->h = h;
+    if (g + h > T) return 0;
+    key_unpack(ks, pk, x->colors);
+    contract(is, x->colors, s);
+    int npresent = count_colors(s, W, x->counts);
+    int cb = goal < 0 ? npresent - 1 : npresent - (x->counts[goal] ? 1 : 0);
+    if (cb > h) h = cb;
+    if (g + h <= T) {
+        int pb = far_pairs(is, s, x->dbuf, &x->pairs, T - g);
+        if (pb > h) h = pb;
+    }
+    j->h = h;
+    if (g + h > T) return 0;
+    j->expand = 1;
+    int ng = g + 1, inherited = h - 1;
+    Moves mv;
+    moves_begin(&mv, s);
+    while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
+        int r = mv.r, c = x->gcolors[mv.k];
+        const word *merged = x->groups[mv.k];
+        if (same_set(merged, s->reps, W)) {
+            if (goal < 0 || c == goal) { /* T falls below ng: no later child is wanted */
+                j->goal_r = r;
+                j->goal_c = c;
+                return 0;
+            }
+            continue;
+        }
+        int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
+        int hc = left > inherited ? left : inherited;
+        if (ng + hc > T) continue;
+        int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
+        if (hd > hc) hc = hd;
+        if (ng + hc > T) continue;
+        if (j->nkids == j->cap) {
+            int cap = j->cap ? 2 * j->cap : 64;
+            SweepKid *kids = realloc(j->kids, cap * sizeof(SweepKid));
+            if (!kids) return -1;
+            j->kids = kids;
+            uint8_t *keys = realloc(j->keys, (size_t)cap * stride);
+            if (!keys) return -1;
+            j->keys = keys;
+            j->cap = cap;
+        }
+        SweepKid *kid = &j->kids[j->nkids];
+        uint8_t *ck = j->keys + (size_t)j->nkids * stride;
+        child_key(ks, ck, pk, s->members[r], c, W);
+        if (stride > kb) {
+            memcpy(ck + kb, pk + kb, 3 * (size_t)g);
+            ck[kb + 3 * g] = (uint8_t)(r & 0xFF);
+            ck[kb + 3 * g + 1] = (uint8_t)(r >> 8);
+            ck[kb + 3 * g + 2] = (uint8_t)c;
+        }
+        kid->hash = hash_key(ck, kb);
+        kid->rc = (int16_t)(ch->R - popcount_w(merged, W) + 1);
+        kid->hc = (uint8_t)hc;
+        j->nkids++;
+    }
+    return 0;
+}
+
+static void sweep_share(SweepChunk *ch, Scratch *x) {
+    int i;
+    while (!__atomic_load_n(&ch->stop, __ATOMIC_RELAXED) && (i = __atomic_fetch_add(&ch->next, 1, __ATOMIC_RELAXED)) < ch->n)
+        if (sweep_job(ch, x, &ch->jobs[i], ch->first + i) < 0) __atomic_store_n(&ch->nomem, 1, __ATOMIC_RELAXED);
+}
+
+static void sweep_helper_task(void *arg) {
+    SweepChunk *ch = arg;
+    sweep_share(ch, ch->helper);
+}
+
+/* Start the helper on `ch` (when there is one), then work on it too. */
+static void sweep_start(Batch *bt, SweepChunk *ch) {
+#ifdef KV_THREADS
+    if (bt->has_worker) {
+        bt->task = sweep_helper_task;
+        bt->task_arg = ch;
+        atomic_store(&bt->left, 1);
+        batch_wake(bt);
+    }
+#else
+    (void)bt;
+    (void)ch;
+#endif
+}
+
+/* Wait until the helper is done with the chunk it was given (it is finishing its last
+ * parent: spin briefly, then yield the core, which it may need on a busy machine). */
+static void sweep_join(Batch *bt) {
+#ifdef KV_THREADS
+    if (!bt->has_worker) return;
+    for (int spins = 0; atomic_load(&bt->left) > 0 || atomic_load(&bt->ack) != atomic_load(&bt->gen); spins++) {
+        if (spins >= 2000) {
+            sched_yield();
+            continue;
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+#else
+    (void)bt;
+#endif
+}
+
+static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first) {
+    ch->L = L;
+    ch->R = R;
+    ch->first = first;
+    ch->n = L->count - first < SWEEP_CHUNK ? (int)(L->count - first) : SWEEP_CHUNK;
+    ch->next = 0;
+}
+
 /* Returns 1 with *path set when a solution within *T is found (*T is then its length),
  * 0 when there is none, -1 when a limit (or memory: *full set) stops it, -2 on an error. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
-                 Limits *lim, long long *expanded, long long max_bytes, int *full, PyObject **path) {
-    int n = is->n, W = is->W, goal = is->goal, T = *T_io;
+                 int threads, Limits *lim, long long *expanded, long long max_bytes, int *full, PyObject **path) {
+    int n = is->n, W = is->W, T = *T_io;
     int kb = ks->bytes, stride = paths ? kb + 3 * (T > 0 ? T : 1) : kb;
     Layers *ly = calloc(1, sizeof(Layers));
-    State *s = malloc(sizeof(State));
-    uint8_t *cur = malloc(n), *ck = malloc(stride), *best = malloc(3 * (T + 1));
-    int16_t(*dbuf)[MAXN] = malloc(sizeof(int16_t[4][MAXN]));
-    word(*groups)[MAXW] = malloc(sizeof(word[256][MAXW]));
-    uint8_t gcolors[256];
-    int counts[256];
-    Pairs pairs;
+    SweepChunk *chunks = calloc(2, sizeof(SweepChunk));
+    Batch *bt = malloc(sizeof(Batch));
+    Scratch mx = {0};
+    int batch_ok = 0;
+    uint8_t *ck = malloc(stride), *best = malloc(3 * (T + 1));
     int result = 0, best_len = -1;
     *full = 0;
-    if (!ly || !s || !cur || !ck || !best || !dbuf || !groups) {
+    if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb) ||
+        !(batch_ok = batch_init(bt, is, ks, NULL, 0, threads))) {
         result = -2;
         PyErr_NoMemory();
         goto out;
     }
-    contract(is, colors, s);
-    int R0 = popcount_w(s->reps, W);
+    for (int i = 0; i < 2; i++) {
+        chunks[i].is = is;
+        chunks[i].ks = ks;
+        chunks[i].stride = stride;
+        chunks[i].T = &T;
+        chunks[i].helper = &bt->wx;
+    }
+    {
+        State *s0 = mx.s;
+        contract(is, colors, s0);
+    }
+    int R0 = popcount_w(mx.s->reps, W);
     size_t slot;
     if (!layer_init(&ly->layer[R0], kb, stride)) goto nomem;
     ly->live[R0] = 1;
@@ -1868,90 +2044,81 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
             goto out;
         }
         Layer *L = &ly->layer[R];
-        for (size_t k = 0; k < L->count; k++) {
-            const uint8_t *pk = L->keys + k * (size_t)stride;
-            int g = L->gh[2 * k], h = L->gh[2 * k + 1];
-            if (g + h > T) continue;
-            key_unpack(ks, pk, cur);
-            contract(is, cur, s);
-            int npresent = count_colors(s, W, counts);
-            int cb = goal < 0 ? npresent - 1 : npresent - (counts[goal] ? 1 : 0);
-            if (cb > h) h = cb;
-            if (g + h > T) continue;
-            int pb = far_pairs(is, s, dbuf, &pairs, T - g);
-            if (pb > h) h = pb;
-            if (g + h > T) continue;
-            (*expanded)++;
-            if ((*expanded & 4095) == 0) {
-                if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) {
-                    *full = 1;
-                    result = -1;
-                    goto out;
+        int cur = 0;
+        sweep_chunk_set(&chunks[cur], L, R, 0);
+        sweep_start(bt, &chunks[cur]);
+        sweep_share(&chunks[cur], &mx);
+        sweep_join(bt);
+        for (;;) {
+            SweepChunk *ch = &chunks[cur], *nx = &chunks[cur ^ 1];
+            size_t after = ch->first + ch->n;
+            int more = after < L->count;
+            if (more) { /* the helper works out the next chunk while this one is stored */
+                sweep_chunk_set(nx, L, R, after);
+                sweep_start(bt, nx);
+            }
+            if (ch->nomem) goto stop_nomem;
+            for (int i = 0; i < ch->n; i++) {
+                const SweepJob *j = &ch->jobs[i];
+                size_t k = ch->first + i;
+                int g = L->gh[2 * k];
+                if (!j->expand || g + j->h > T) continue;
+                (*expanded)++;
+                if ((*expanded & 4095) == 0) {
+                    if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) goto stop_nomem;
                 }
-            }
-            int over = over_limits(lim, *expanded, shown, NULL);
-            if (over) {
-                result = over < 0 ? -2 : -1;
-                goto out;
-            }
-            int ng = g + 1, inherited = h - 1;
-            Moves mv;
-            moves_begin(&mv, s);
-            while (moves_next(&mv, s, W, groups, gcolors)) {
-                int r = mv.r, c = gcolors[mv.k];
-                const word *merged = groups[mv.k];
-                if (same_set(merged, s->reps, W)) {
-                    if ((goal < 0 || c == goal) && ng <= T) {
-                        best_len = ng;
-                        T = ng - 1; /* only a shorter one is wanted now */
-                        if (!paths) continue;
-                        memcpy(best, pk + kb, 3 * (size_t)g);
-                        best[3 * g] = (uint8_t)(r & 0xFF);
-                        best[3 * g + 1] = (uint8_t)(r >> 8);
-                        best[3 * g + 2] = (uint8_t)c;
+                int over = over_limits(lim, *expanded, shown, NULL);
+                if (over) {
+                    result = over < 0 ? -2 : -1;
+                    goto stop;
+                }
+                int ng = g + 1;
+                for (int q = 0; q < j->nkids; q++) {
+                    const SweepKid *kid = &j->kids[q];
+                    if (ng + kid->hc > T) continue;
+                    const uint8_t *key = j->keys + (size_t)q * stride;
+                    Layer *C = &ly->layer[kid->rc];
+                    if (!ly->live[kid->rc]) {
+                        if (!layer_init(C, kb, stride)) goto stop_nomem;
+                        ly->live[kid->rc] = 1;
                     }
-                    continue;
+                    int64_t old = layer_find(C, key, kid->hash, &slot);
+                    if (old >= 0) {
+                        uint8_t *gh = &C->gh[2 * old];
+                        if (kid->hc > gh[1]) gh[1] = kid->hc;
+                        if (gh[0] <= ng) continue;
+                        gh[0] = (uint8_t)ng;
+                        if (paths) memcpy(C->keys + (size_t)old * stride + kb, key + kb, 3 * (size_t)ng);
+                        continue;
+                    }
+                    if (layer_add(C, key, kid->hash, slot, ng, kid->hc) < 0) goto stop_nomem;
                 }
-                int left = colors_left_after(counts, npresent, s->color[r], c, goal);
-                int hc = left > inherited ? left : inherited;
-                if (ng + hc > T) continue;
-                int hd = pair_bound_after(&pairs, s, merged, c, goal, W);
-                if (hd > hc) hc = hd;
-                if (ng + hc > T) continue;
-                int rc = R - popcount_w(merged, W) + 1;
-                Layer *C = &ly->layer[rc];
-                if (!ly->live[rc]) {
-                    if (!layer_init(C, kb, stride)) goto nomem;
-                    ly->live[rc] = 1;
+                if (j->goal_r >= 0 && ng <= T) {
+                    best_len = ng;
+                    __atomic_store_n(&T, ng - 1, __ATOMIC_RELAXED); /* only a shorter one is wanted now */
+                    if (paths) {
+                        memcpy(best, L->keys + k * (size_t)stride + kb, 3 * (size_t)g);
+                        best[3 * g] = (uint8_t)(j->goal_r & 0xFF);
+                        best[3 * g + 1] = (uint8_t)(j->goal_r >> 8);
+                        best[3 * g + 2] = (uint8_t)j->goal_c;
+                    }
                 }
-                child_key(ks, ck, pk, s->members[r], c, W);
-                uint64_t hk = hash_key(ck, kb);
-                int64_t old = layer_find(C, ck, hk, &slot);
-                if (old >= 0) {
-                    uint8_t *gh = &C->gh[2 * old];
-                    if (hc > gh[1]) gh[1] = (uint8_t)hc;
-                    if (gh[0] <= ng) continue;
-                    gh[0] = (uint8_t)ng;
-                    if (!paths) continue;
-                    uint8_t *payload = C->keys + (size_t)old * stride + kb;
-                    memcpy(payload, pk + kb, 3 * (size_t)g);
-                    payload[3 * g] = (uint8_t)(r & 0xFF);
-                    payload[3 * g + 1] = (uint8_t)(r >> 8);
-                    payload[3 * g + 2] = (uint8_t)c;
-                    continue;
-                }
-                if (paths) {
-                    memcpy(ck + kb, pk + kb, 3 * (size_t)g);
-                    ck[kb + 3 * g] = (uint8_t)(r & 0xFF);
-                    ck[kb + 3 * g + 1] = (uint8_t)(r >> 8);
-                    ck[kb + 3 * g + 2] = (uint8_t)c;
-                }
-                if (layer_add(C, ck, hk, slot, ng, hc) < 0) goto nomem;
             }
+            if (!more) break;
+            sweep_share(nx, &mx);
+            sweep_join(bt);
+            cur ^= 1;
         }
         layer_free(L);
         ly->live[R] = 0;
     }
+    goto out;
+stop_nomem:
+    *full = 1;
+    result = -1;
+stop: /* the helper may be working out the next chunk: stop it and wait for it */
+    for (int i = 0; i < 2; i++) __atomic_store_n(&chunks[i].stop, 1, __ATOMIC_RELAXED);
+    sweep_join(bt);
     goto out;
 nomem:
     *full = 1;
@@ -1977,13 +2144,19 @@ out:
     if (ly)
         for (int r = 0; r <= n; r++)
             if (ly->live[r]) layer_free(&ly->layer[r]);
+    if (batch_ok) batch_free(bt);
+    if (chunks)
+        for (int i = 0; i < 2; i++)
+            for (int q = 0; q < SWEEP_CHUNK; q++) {
+                free(chunks[i].jobs[q].kids);
+                free(chunks[i].jobs[q].keys);
+            }
+    scratch_free(&mx);
     free(ly);
-    free(s);
-    free(cur);
+    free(chunks);
+    free(bt);
     free(ck);
     free(best);
-    free(dbuf);
-    free(groups);
     return result;
 }
 
@@ -1999,9 +2172,9 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     long long max_nodes, max_bytes;
     double max_seconds;
     PyObject *progress;
-    int paths = 1, shown = 0;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|ii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
-                          &max_seconds, &max_bytes, &progress, &paths, &shown))
+    int paths = 1, shown = 0, threads = 1;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
+                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8 || T < 0 || T >= MAXF - 2) {
         PyErr_SetString(PyExc_ValueError, "island too large, adjacency of the wrong size or T out of range");
@@ -2016,7 +2189,7 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     long long expanded = 0;
     int full = 0;
     PyObject *path = NULL;
-    int res = sweep(&is, &ks, colors, &T, paths, shown, &lim, &expanded, max_bytes, &full, &path);
+    int res = sweep(&is, &ks, colors, &T, paths, shown, threads, &lim, &expanded, max_bytes, &full, &path);
     if (res == -2) {
         Py_XDECREF(path);
         return NULL;

@@ -404,7 +404,7 @@ def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple
     for paths in (0, 1):
         seconds, nodes, report = core_limits(budget)
         status, path, expanded, length = _core.sweep(
-            island.colors, adjacency, words, goal, target, nodes, seconds, MAX_BYTES, report, paths, bound
+            island.colors, adjacency, words, goal, target, nodes, seconds, MAX_BYTES, report, paths, bound, THREADS
         )
         budget.expanded += expanded
         if status == 1:

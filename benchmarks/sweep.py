@@ -1,0 +1,84 @@
+"""Run the compiled sweep by region count (the proof's last threshold, see
+``kamivision/solver/_core.c``) on levels and print a table: is there a solution within T
+moves, states expanded, seconds, peak memory.
+
+    python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --threads 1,2
+    python benchmarks/sweep.py LEVEL.json --threshold 13 --max-gb 14
+
+T is par - 1 unless ``--threshold`` is given: "none within T" then proves par optimal.
+The sweep keeps keys only (as the solver's first pass does).  Each run is a fresh process,
+so that its peak resident memory is its own; the largest island of each board is swept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def run_one(path: Path, threshold: int | None, threads: int, max_gb: float) -> dict:
+    from kamivision import read_board
+    from kamivision.graph import build_regions
+    from kamivision.solver import _local_island, search
+
+    if search._core is None:
+        raise SystemExit("the compiled core is not built: nothing to measure")
+    board = read_board(path)
+    graph = build_regions(board)
+    island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+    if threshold is None:
+        if board.par is None:
+            raise SystemExit(f"{path}: no par in the file; give --threshold")
+        threshold = board.par - 1
+    words = max(1, (len(island) + 63) // 64)
+    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+    started = time.perf_counter()
+    status, _, expanded, length = search._core.sweep(
+        island.colors, adjacency, words, -1, threshold, -1, -1.0, int(max_gb * 2**30), None, 0, threshold, threads
+    )
+    seconds = time.perf_counter() - started
+    answer = {0: f"found {length}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status})")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # kB -> GB
+    return dict(regions=len(island), threshold=threshold, answer=answer, expanded=expanded, seconds=seconds, peak_gb=peak)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("levels", type=Path, nargs="+")
+    parser.add_argument("--threshold", type=int, help="T (default: par - 1)")
+    parser.add_argument("--threads", default="2", help="comma-separated thread counts to compare")
+    parser.add_argument("--max-gb", type=float, default=14.0, help="memory the sweep may use")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
+    args = parser.parse_args()
+    threads = [int(t) for t in args.threads.split(",")]
+    if args.one:
+        print(json.dumps(run_one(args.levels[0], args.threshold, threads[0], args.max_gb)))
+        return 0
+    header = f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'answer':<14} {'expanded':>12} {'seconds':>9} {'peak GB':>8}"
+    print(header)
+    print("-" * len(header))
+    for path in args.levels:
+        for count in threads:
+            command = [sys.executable, __file__, str(path), "--one", "--threads", str(count), "--max-gb", str(args.max_gb)]
+            if args.threshold is not None:
+                command += ["--threshold", str(args.threshold)]
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(f"{path.stem:<22} failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done.returncode}")
+                continue
+            row = json.loads(done.stdout)
+            print(
+                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {row['answer']:<14} "
+                f"{row['expanded']:>12,} {row['seconds']:>9.1f} {row['peak_gb']:>8.2f}",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
