@@ -1324,6 +1324,25 @@ static void job_settle(Job *j, const Store *st, const State *s, int key_bytes, i
     j->nkids = j->settled = out;
 }
 
+/* The bound of the state whose colours are in x->colors, reached with g moves, from the
+ * bound h it inherited: its colour bound, then its pair bound unless it is already over
+ * `within` (g + h > within: the caller skips it or puts it off).  Leaves the state
+ * contracted in x->s, with x->counts (and x->pairs when the pair bound ran) set for its
+ * moves, and the number of colours present in *npresent. */
+static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int *npresent) {
+    int W = is->W, goal = is->goal;
+    contract(is, x->colors, x->s);
+    int present = count_colors(x->s, W, x->counts);
+    int cb = goal < 0 ? present - 1 : present - (x->counts[goal] ? 1 : 0);
+    if (cb > h) h = cb;
+    if (g + h <= within) {
+        int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
+        if (pb > h) h = pb;
+    }
+    *npresent = present;
+    return h;
+}
+
 /* Work out one job (reads the store, writes only the job and the workspace); 0, or -1 when
  * out of memory. */
 static int job_run(const Batch *b, Scratch *x, Job *j) {
@@ -1343,16 +1362,8 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     int g = e.g, h = e.h;
     memcpy(x->pkey, st->keys + (size_t)e.node * ks->bytes, ks->bytes);
     key_unpack(ks, x->pkey, x->colors);
-    contract(is, x->colors, s);
-    /* The colour bound of this state, then the pair bound (stopping early once the state
-     * must wait for a later turn). */
-    int npresent = count_colors(s, W, x->counts);
-    int cb = goal < 0 ? npresent - 1 : npresent - (x->counts[goal] ? 1 : 0);
-    if (cb > h) h = cb;
-    if (g + h <= f) {
-        int pb = far_pairs(is, s, x->dbuf, &x->pairs, f - g);
-        if (pb > h) h = pb;
-    }
+    int npresent;
+    h = state_bound(is, x, g, h, f, &npresent); /* stops early once it must wait for a later turn */
     j->h = h;
     if (g + h > f) {
         j->kind = JOB_REQUEUE;
@@ -1885,14 +1896,8 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     j->h = h;
     if (g + h > T) return 0;
     key_unpack(ks, pk, x->colors);
-    contract(is, x->colors, s);
-    int npresent = count_colors(s, W, x->counts);
-    int cb = goal < 0 ? npresent - 1 : npresent - (x->counts[goal] ? 1 : 0);
-    if (cb > h) h = cb;
-    if (g + h <= T) {
-        int pb = far_pairs(is, s, x->dbuf, &x->pairs, T - g);
-        if (pb > h) h = pb;
-    }
+    int npresent;
+    h = state_bound(is, x, g, h, T, &npresent);
     j->h = h;
     if (g + h > T) return 0;
     j->expand = 1;
