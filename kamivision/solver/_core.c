@@ -2028,10 +2028,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
         chunks[i].T = &T;
         chunks[i].helper = &bt->wx;
     }
-    {
-        State *s0 = mx.s;
-        contract(is, colors, s0);
-    }
+    contract(is, colors, mx.s);
     int R0 = popcount_w(mx.s->reps, W);
     size_t slot;
     if (!layer_init(&ly->layer[R0], kb, stride)) goto nomem;
