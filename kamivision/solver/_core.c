@@ -699,15 +699,24 @@ static KeyShape key_shape(const uint8_t *colors, int n) {
     return (KeyShape){n, (n * bits + 7) / 8, bits};
 }
 
+/* The (up to) two bytes holding the 3-bit colour of region i, and its shift in them: its
+ * bits straddle two bytes when they start past bit 5. */
+static inline unsigned key_bits3(const uint8_t *key, int i, int *b, int *shift) {
+    int at = 3 * i;
+    *b = at >> 3;
+    *shift = at & 7;
+    return key[*b] | (*shift > 5 ? (unsigned)key[*b + 1] << 8 : 0u);
+}
+
 static inline void key_set(const KeyShape *ks, uint8_t *key, int i, int c) {
     if (ks->bits == 8) {
         key[i] = (uint8_t)c;
     } else if (ks->bits == 4) {
         int shift = (i & 1) * 4;
         key[i >> 1] = (uint8_t)((key[i >> 1] & ~(0x0F << shift)) | (c << shift));
-    } else { /* 3 bits, which straddle two bytes when they start past bit 5 */
-        int at = 3 * i, b = at >> 3, shift = at & 7;
-        unsigned v = key[b] | (shift > 5 ? (unsigned)key[b + 1] << 8 : 0u);
+    } else {
+        int b, shift;
+        unsigned v = key_bits3(key, i, &b, &shift);
         v = (v & ~(7u << shift)) | ((unsigned)c << shift);
         key[b] = (uint8_t)v;
         if (shift > 5) key[b + 1] = (uint8_t)(v >> 8);
@@ -726,9 +735,8 @@ static void key_unpack(const KeyShape *ks, const uint8_t *key, uint8_t *colors) 
         for (int i = 0; i < ks->n; i++) colors[i] = (key[i >> 1] >> ((i & 1) * 4)) & 0x0F;
     } else {
         for (int i = 0; i < ks->n; i++) {
-            int at = 3 * i, b = at >> 3, shift = at & 7;
-            unsigned v = key[b] | (shift > 5 ? (unsigned)key[b + 1] << 8 : 0u);
-            colors[i] = (uint8_t)((v >> shift) & 7);
+            int b, shift;
+            colors[i] = (uint8_t)((key_bits3(key, i, &b, &shift) >> shift) & 7);
         }
     }
 }
@@ -1851,6 +1859,13 @@ static size_t layers_used(const Layers *ly, int n) {
  * dropped then). */
 #define SWEEP_CHUNK 128
 
+/* A move kept after a state's key: its region (two bytes, low first), then its colour. */
+static inline void put_move(uint8_t *at, int r, int c) {
+    at[0] = (uint8_t)(r & 0xFF);
+    at[1] = (uint8_t)(r >> 8);
+    at[2] = (uint8_t)c;
+}
+
 typedef struct {
     uint64_t hash;
     int16_t rc; /* the child's region count */
@@ -1936,9 +1951,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         child_key(ks, ck, pk, s->members[r], c, W);
         if (stride > kb) {
             memcpy(ck + kb, pk + kb, 3 * (size_t)g);
-            ck[kb + 3 * g] = (uint8_t)(r & 0xFF);
-            ck[kb + 3 * g + 1] = (uint8_t)(r >> 8);
-            ck[kb + 3 * g + 2] = (uint8_t)c;
+            put_move(ck + kb + 3 * g, r, c);
         }
         kid->hash = hash_key(ck, kb);
         kid->rc = (int16_t)(ch->R - popcount_w(merged, W) + 1);
@@ -2100,9 +2113,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                     __atomic_store_n(&T, ng - 1, __ATOMIC_RELAXED); /* only a shorter one is wanted now */
                     if (paths) {
                         memcpy(best, L->keys + k * (size_t)stride + kb, 3 * (size_t)g);
-                        best[3 * g] = (uint8_t)(j->goal_r & 0xFF);
-                        best[3 * g + 1] = (uint8_t)(j->goal_r >> 8);
-                        best[3 * g + 2] = (uint8_t)j->goal_c;
+                        put_move(best + 3 * g, j->goal_r, j->goal_c);
                     }
                 }
             }
