@@ -1936,6 +1936,13 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
         if (hd > hc) hc = hd;
         if (ng + hc > T) continue;
+        /* The child's own pair bound, measured on the parent, before it is stored: most
+         * children within T by the bounds above are not by this one, and storing them
+         * only to drop them when their turn comes costs far more (memory, and a contraction
+         * each). */
+        hd = child_pair_bound(s, merged, c, goal, T - ng, W);
+        if (hd > hc) hc = hd;
+        if (ng + hc > T) continue;
         if (j->nkids == j->cap) {
             int cap = j->cap ? 2 * j->cap : 64;
             SweepKid *kids = realloc(j->kids, cap * sizeof(SweepKid));
