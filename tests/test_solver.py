@@ -384,7 +384,9 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
     """When the A*'s stored states fill their share of memory and a solution is known, the
     search frees them and sweeps by region count for a shorter solution with all the memory
     (10 MB here: it fits); when that runs out of memory too (1 MB), the A* runs again and
-    goes on depth-first.  Both prove the optimum found with memory to spare."""
+    goes on depth-first.  With a known solution the A*'s share is at most HANDOVER_BYTES,
+    however much memory there is: 1 MB of A* and a roomy sweep.  All prove the optimum
+    found with memory to spare."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
@@ -398,8 +400,10 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
         return result
 
     monkeypatch.setattr(search, "_sweep", spy)
-    for memory, swept in [(10_000_000, True), (1_000_000, False)]:
+    roomy_memory = search.MAX_BYTES
+    for memory, handover, swept in [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]:
         monkeypatch.setattr(search, "MAX_BYTES", memory)
+        monkeypatch.setattr(search, "HANDOVER_BYTES", handover)
         outcomes.clear()
         solution = solve(board)
         assert outcomes == [swept]

@@ -44,6 +44,18 @@ def _memory_allowed() -> int:
 #: Memory the compiled cores may use (bytes).
 MAX_BYTES = _memory_allowed()
 
+#: Memory the free A* may use (bytes, at most ``MAX_BYTES``) when a known solution lets the
+#: sweep take over once it is full.  The A* proves the thresholds below the last one in
+#: little memory; in the last one (is there a solution one move shorter than the known
+#: one?) it and the sweep expand the same states when there is none, and the sweep keeps a
+#: state in a fraction of the memory (a key, g and h, no parent link or hash) and drops it
+#: once its region count is done, so it is better handed the last threshold early.  The A*
+#: keeps this much so that a shorter solution, when there is one, is still found by it
+#: first (it finds one as soon as it meets it; the sweep only once it has expanded every
+#: state).  Every Journey level the A* proves on its own needs less (Bud4, the largest,
+#: about 0.3 GB).
+HANDOVER_BYTES = 1 << 30
+
 
 def _threads_allowed() -> int:
     """Threads for the compiled free search: two when this process may use two CPUs (the
@@ -299,8 +311,9 @@ def astar(
     ``improve``, when given, is called once with the proven bound when the compiled
     core's memory is full (the Python search never fills it); a solution it returns that
     is shorter than ``upper`` becomes the upper bound from then on.  With an upper bound,
-    a full memory then frees the A*'s states for :func:`_sweep`, which asks with all the
-    memory whether anything is shorter; only if that runs out of memory too does the A*
+    the A*'s memory is full at ``HANDOVER_BYTES``; it then frees its states for
+    :func:`_sweep`, which asks with all the memory (``MAX_BYTES``) whether anything is
+    shorter; only if that runs out of memory too does the A*
     run again and go on depth-first, stopping as soon as its bound reaches the upper
     bound's length (a last threshold searched for a solution of that length can take far
     longer).
@@ -330,7 +343,7 @@ def astar(
         budget.found = len(path)
         return len(path)
 
-    def run(limit: Optional[tuple[int, Path]], on_full: int, improve_call) -> tuple[int, Optional[list], int]:
+    def run(limit: Optional[tuple[int, Path]], on_full: int, improve_call, max_bytes: int):
         seconds, nodes, report = core_limits(budget)
         status, path, expanded, bound = _core.astar(
             island.colors,
@@ -340,7 +353,7 @@ def astar(
             -1 if limit is None else limit[0],
             nodes,
             seconds,
-            MAX_BYTES,
+            max_bytes,
             report,
             64,  # greedy dives after a stop
             THREADS,
@@ -350,11 +363,13 @@ def astar(
         budget.expanded += expanded
         return status, path, bound
 
-    # With a known solution, a full memory ends the A* (status 4) so that the sweep can
-    # have all of it, and ``improve`` is called here; without one there is nothing for the
-    # sweep to prove, and the core calls ``improve`` before going on depth-first.
+    # With a known solution, the A* ends (status 4) once it holds HANDOVER_BYTES, so that
+    # the sweep can have all the memory, and ``improve`` is called here; without one there
+    # is nothing for the sweep to prove, and the core calls ``improve`` before going on
+    # depth-first.
     sweeping = upper is not None
-    status, path, bound = run(upper, int(sweeping), None if improve is None or sweeping else better)
+    memory = min(MAX_BYTES, HANDOVER_BYTES) if sweeping else MAX_BYTES
+    status, path, bound = run(upper, int(sweeping), None if improve is None or sweeping else better, memory)
     if status == 4:
         if improve is not None:
             try:
@@ -370,7 +385,7 @@ def astar(
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
-        status, path, bound = run(upper, 0, None)
+        status, path, bound = run(upper, 0, None, MAX_BYTES)
     if found:
         upper = (len(found[0]), found[0])
     if status >= 2:  # 3: stopped by Ctrl-C
