@@ -401,7 +401,8 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
 
     monkeypatch.setattr(search, "_sweep", spy)
     roomy_memory = search.MAX_BYTES
-    for memory, handover, swept in [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]:
+    cases = [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]
+    for memory, handover, swept in cases:
         monkeypatch.setattr(search, "MAX_BYTES", memory)
         monkeypatch.setattr(search, "HANDOVER_BYTES", handover)
         outcomes.clear()

@@ -31,9 +31,10 @@ CORE = "c" if _core is not None else "python"
 
 def _memory_allowed() -> int:
     """Memory the compiled cores may use (bytes): 60 % of the memory available when
-    kamivision starts (at least 256 MiB).  The free search stores states in 60 % of it and
-    then goes on depth-first from its open states (see ``deep_phase`` in ``_core.c``), so
-    it is never stopped by memory; the pivot search does the same."""
+    kamivision starts (at least 256 MiB).  The free search stores states in 60 % of it (of
+    ``HANDOVER_BYTES`` when a solution is known and the sweep takes over) and then goes on
+    depth-first from its open states (see ``deep_phase`` in ``_core.c``), so it is never
+    stopped by memory; the pivot search does the same."""
     try:
         available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a fixed 4 GiB
@@ -313,10 +314,9 @@ def astar(
     is shorter than ``upper`` becomes the upper bound from then on.  With an upper bound,
     the A*'s memory is full at ``HANDOVER_BYTES``; it then frees its states for
     :func:`_sweep`, which asks with all the memory (``MAX_BYTES``) whether anything is
-    shorter; only if that runs out of memory too does the A*
-    run again and go on depth-first, stopping as soon as its bound reaches the upper
-    bound's length (a last threshold searched for a solution of that length can take far
-    longer).
+    shorter; only if that runs out of memory too does the A* run again and go on
+    depth-first, stopping as soon as its bound reaches the upper bound's length (a last
+    threshold searched for a solution of that length can take far longer).
     """
     if use_core is None:
         use_core = _core is not None
@@ -343,7 +343,9 @@ def astar(
         budget.found = len(path)
         return len(path)
 
-    def run(limit: Optional[tuple[int, Path]], on_full: int, improve_call, max_bytes: int):
+    def run(
+        limit: Optional[tuple[int, Path]], on_full: int, improve_call, max_bytes: int
+    ) -> tuple[int, Optional[list], int]:
         seconds, nodes, report = core_limits(budget)
         status, path, expanded, bound = _core.astar(
             island.colors,
