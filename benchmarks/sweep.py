@@ -38,8 +38,10 @@ def run_one(path: Path, threshold: int | None, threads: int, max_gb: float) -> d
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     started = time.perf_counter()
+    orient = search._core.choose_orientation(island.colors, adjacency, words)
     status, _, expanded, length = search._core.sweep(
-        island.colors, adjacency, words, -1, threshold, -1, -1.0, int(max_gb * 2**30), None, 0, threshold, threads
+        island.colors, adjacency, words, -1, threshold, -1, -1.0, int(max_gb * 2**30), None, 0, threshold, threads,
+        orient,
     )
     seconds = time.perf_counter() - started
     answer = {0: f"found {length}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status})")

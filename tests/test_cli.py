@@ -63,7 +63,7 @@ def test_usage_error_is_exit_2():
 
 
 def test_limits_say_not_proven(tmp_path):
-    path = write(tmp_path, text="abcab\nbcabc\ncabca\nabcab\nbcabc", lattice="square")
+    path = write(tmp_path, text="abcda\nbadcb\ncdabc\ndcbad\nabcda", lattice="square")
     result = runner.invoke(app, ["solve", str(path), "--max-nodes", "1", "--json"])
     assert result.exit_code == 0
     obj = json.loads(result.stdout)

@@ -162,3 +162,100 @@ def test_final_color_bound_never_exceeds_the_optimum(goal_kind):
     assert checked >= 200
     if goal_kind == "any":
         assert raised >= 3
+
+
+def test_one_move_on_a_path_lowers_psi_by_at_most_six():
+    """Step (1) of winding_bound's argument, exhaustively: every colour sequence of up to
+    seven regions over four colours (adjacent ones differ), every orientation of the pairs,
+    every move."""
+    import itertools
+
+    from kamivision.solver.heuristics import orientation
+
+    def psi(seq, sigma):
+        return 3 * (len(seq) - 1) + abs(sum(sigma[a, b] for a, b in zip(seq, seq[1:])))
+
+    def merged(seq):
+        out = [seq[0]]
+        for c in seq[1:]:
+            if c != out[-1]:
+                out.append(c)
+        return tuple(out)
+
+    colors = [0, 1, 2, 3]
+    sigmas = [orientation(colors, n) for n in range(1 << 6)]
+    checked = tight = 0
+    for length in range(1, 8):
+        for seq in itertools.product(colors, repeat=length):
+            if any(a == b for a, b in zip(seq, seq[1:])):
+                continue
+            for x in range(length):
+                for k in colors:
+                    if k == seq[x]:
+                        continue
+                    after = merged(seq[:x] + (k,) + seq[x + 1 :])
+                    for sigma in sigmas[::3]:
+                        drop = psi(seq, sigma) - psi(after, sigma)
+                        assert drop <= 6, (seq, x, k)
+                        tight += drop == 6
+                        checked += 1
+    assert checked > 100_000 and tight > 1000
+
+
+def three_colour_boards(seed, count):
+    rng = random.Random(seed)
+    for _ in range(count):
+        lattice = rng.choice(["triangle", "square"])
+        rows, columns = rng.choice([(3, 3), (3, 4), (4, 3), (2, 5), (2, 6), (1, 7), (1, 9)])
+        board = random_board(rng, lattice, rows, columns, rng.choice([3, 4, 4, 4, 5]), 0.0)
+        if len(build_regions(board).islands()) == 1:
+            yield board
+
+
+def test_winding_bound_never_exceeds_the_optimum():
+    """winding_bound, with the orientation choose_orientation picks and with random ones, against
+    breadth-first search on random boards of three to five colours; it must beat the pair
+    bound on some of them."""
+    from kamivision.solver.heuristics import choose_orientation, orientation, winding_bound
+
+    rng = random.Random(21)
+    checked = raised = 0
+    for board in three_colour_boards(22, 160):
+        optimum = bfs_optimum(board, limit=9)
+        if optimum is None:
+            continue
+        state = root_state(board)
+        colors = sorted(board.colors_used())
+        chosen = choose_orientation(state)
+        sigmas = [orientation(colors, rng.randrange(1 << 10))]
+        if chosen is not None:
+            sigmas.append(orientation(colors, chosen))
+        for sigma in sigmas:
+            bound = winding_bound(state, sigma)
+            assert bound <= optimum, f"\n{board}\nsigma {sigma}: bound {bound} > optimum {optimum}"
+            raised += bound > all_pairs_bound(state, None)
+            checked += 1
+    assert checked >= 250
+    assert raised >= 5
+
+
+def test_the_core_chooses_the_same_orientation():
+    """The compiled core's choose_orientation (which skips sources by the triangle
+    inequality) picks the orientation the Python one does, by its exact rule."""
+    from kamivision.solver import search
+    from kamivision.solver.heuristics import choose_orientation
+
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    compared = 0
+    for board in three_colour_boards(31, 60):
+        graph = build_regions(board)
+        (mask,) = graph.islands()
+        island, _ = _local_island(graph, mask)
+        words = max(1, (len(island) + 63) // 64)
+        adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+        python = choose_orientation(contract(island, island.colors))
+        core = search._core.choose_orientation(island.colors, adjacency, words)
+        assert core == (-1 if python is None else python)
+        compared += python is not None
+    assert compared >= 30

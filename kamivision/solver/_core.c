@@ -58,6 +58,7 @@ typedef struct {
     const word *adj0; /* n * W */
     int goal;
     int small_colors; /* every colour (and the goal) below 64: colour sets fit a word */
+    const struct Winding *wind; /* the winding bound's weights, or NULL */
 } Island;
 
 typedef struct {
@@ -426,6 +427,196 @@ static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pai
     }
     int fb = final_color_bound(src_color, depth, layers, 4, present, npresent, goal);
     return fb > best ? fb : best;
+}
+
+/* ---- the winding bound (heuristics.winding_bound) ---------------------------------- */
+
+#define MAX_ORIENTATIONS 1024 /* as heuristics.MAX_ORIENTATIONS */
+
+/* An orientation of the colour pairs as edge weights: fw[a][b] = 3 + sigma(a, b) from a
+ * region of colour a to one of colour b, bw[a][b] = 3 - sigma(a, b) for the reverse walk,
+ * with colours by their rank among the island's (idx; at most 16 colours). */
+typedef struct Winding {
+    uint8_t idx[256];
+    int8_t fw[16][16], bw[16][16];
+} Winding;
+
+/* The regions of each colour (by rank) and the ranks present; returns how many. */
+static int color_classes(const State *s, const Winding *wd, int W, word (*cls)[MAXW], int *cols) {
+    int ncol = 0;
+    memset(cls, 0, 16 * sizeof(*cls));
+    for (int w = 0; w < W; w++) {
+        word x = s->reps[w];
+        while (x) {
+            int u = (w << 6) | lowbit(x);
+            x &= x - 1;
+            cls[wd->idx[s->color[u]]][w] |= (word)1 << (u & 63);
+        }
+    }
+    for (int c = 0; c < 16; c++) {
+        word some = 0;
+        for (int w = 0; w < W; w++) some |= cls[c][w];
+        if (some) cols[ncol++] = c;
+    }
+    return ncol;
+}
+
+/* Least walk weights from `src` (edge weights wt, 2 to 4) by Dial's buckets, a ring of
+ * five bitsets; returns the largest, or the first one above `stop`.  `dist` (or NULL)
+ * gets each region's. */
+HOT int wdist_w(const State *s, word (*cls)[MAXW], const int *cols, int ncol, const int8_t (*wt)[16], int src,
+                int stop, int16_t *dist, const int W) {
+    word ring[5][MAXW], seen[MAXW] = {0};
+    memset(ring, 0, sizeof(ring));
+    ring[0][src >> 6] = (word)1 << (src & 63);
+    int t = 0, last = 0, idle = 0;
+    for (;; t++) {
+        word *B = ring[t % 5], b[MAXW], any = 0;
+        for (int w = 0; w < W; w++) {
+            b[w] = B[w] & ~seen[w];
+            B[w] = 0;
+            any |= b[w];
+        }
+        if (!any) {
+            if (++idle == 5) return last;
+            continue;
+        }
+        idle = 0;
+        last = t;
+        if (last > stop) return last;
+        for (int w = 0; w < W; w++) seen[w] |= b[w];
+        if (dist)
+            for (int w = 0; w < W; w++)
+                for (word x = b[w]; x; x &= x - 1) dist[(w << 6) | lowbit(x)] = (int16_t)t;
+        for (int a = 0; a < ncol; a++) {
+            int c = cols[a];
+            word nb[MAXW] = {0}, some = 0;
+            for (int w = 0; w < W; w++)
+                for (word x = b[w] & cls[c][w]; x; x &= x - 1) {
+                    int j = (w << 6) | lowbit(x);
+                    for (int v = 0; v < W; v++) nb[v] |= s->adj[j][v];
+                }
+            for (int w = 0; w < W; w++) some |= nb[w] &= ~seen[w];
+            if (!some) continue;
+            for (int z = 0; z < ncol; z++) {
+                int c2 = cols[z];
+                if (c2 == c) continue;
+                word *R = ring[(t + wt[c][c2]) % 5];
+                for (int w = 0; w < W; w++) R[w] |= nb[w] & cls[c2][w];
+            }
+        }
+    }
+}
+
+/* The greatest weighted distance between two regions if it is at most `stop`, else some
+ * distance above `stop`; at least `best`.  Every region is a source, but a source u is
+ * skipped when D(u, centre) + ecc(centre), an upper bound on its eccentricity (the
+ * triangle inequality), is no more than the best found so far; the others go highest
+ * bound first, so a state over its threshold is usually settled by the first. */
+HOT int wfar_w(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
+               int stop, const int W) {
+    int16_t back[MAXN], order[MAXN];
+    int ef = wdist_w(s, cls, cols, ncol, wd->fw, centre, stop, NULL, W);
+    if (ef > best) best = ef;
+    if (best > stop) return best;
+    wdist_w(s, cls, cols, ncol, wd->bw, centre, 1 << 20, back, W); /* back[u] = D(u, centre) */
+    int top = 0, count[4 * MAXN + 2], n = 0;
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int ub = back[(w << 6) | lowbit(x)] + ef;
+            if (ub > top) top = ub;
+        }
+    if (top <= best) return best;
+    memset(count, 0, (top + 2) * sizeof(int));
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int ub = back[(w << 6) | lowbit(x)] + ef;
+            if (ub > best) count[top - ub + 1]++;
+        }
+    for (int i = 1; i <= top + 1; i++) count[i] += count[i - 1];
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int u = (w << 6) | lowbit(x), ub = back[u] + ef;
+            if (ub > best) order[count[top - ub]++] = (int16_t)u;
+        }
+    n = count[top];
+    for (int i = 0; i < n; i++) {
+        int u = order[i];
+        if (back[u] + ef <= best) continue;
+        int d = wdist_w(s, cls, cols, ncol, wd->fw, u, stop, NULL, W);
+        if (d > best) best = d;
+        if (best > stop) return best;
+    }
+    return best;
+}
+
+/* A region near the middle of the first far pair (least larger distance to its ends), or
+ * the lowest region. */
+static int centre_of(const State *s, const Pairs *p, int W) {
+    int centre = -1, least = 1 << 20;
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int j = (w << 6) | lowbit(x);
+            if (!p || p->count == 0) return j;
+            int m = p->du[0][j] > p->dv[0][j] ? p->du[0][j] : p->dv[0][j];
+            if (m < least) {
+                least = m;
+                centre = j;
+            }
+        }
+    return centre;
+}
+
+static int wfar(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
+                int stop, int W) {
+    switch (W) {
+    case 1: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, 1);
+    case 2: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, 2);
+    case 3: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, 3);
+    default: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, W);
+    }
+}
+
+/* The state's bound raised to its winding bound, ceil(D / 6), if that can matter (h is
+ * at most `within`); stops once it is above `within`.  Admissible: see winding_bound in
+ * heuristics.py. */
+static int winding_bound(const Island *is, const State *s, const Pairs *p, int within, int h) {
+    if (!is->wind || h > within || popcount_w(s->reps, is->W) <= 1) return h;
+    word cls[16][MAXW];
+    int cols[16];
+    int ncol = color_classes(s, is->wind, is->W, cls, cols);
+    if (ncol < 3) return h; /* two colours: every weight is 3 one way and 3 back on a path */
+    int d = wfar(s, is->wind, cls, cols, ncol, centre_of(s, p, is->W), 6 * h, 6 * within, is->W);
+    int t = (d + 5) / 6;
+    return t > h ? t : h;
+}
+
+/* The island's colours ranked (idx), and how many; more than 16: 17. */
+static int rank_colors(const uint8_t *colors, int n, Winding *wd) {
+    uint8_t seen[256] = {0};
+    int k = 0;
+    for (int i = 0; i < n; i++) seen[colors[i]] = 1;
+    memset(wd->idx, 0, sizeof(wd->idx));
+    for (int c = 0; c < 256; c++)
+        if (seen[c]) {
+            if (k == 16) return 17;
+            wd->idx[c] = (uint8_t)k++;
+        }
+    return k;
+}
+
+/* The orientation of the island's colour pairs numbered as heuristics.orientation does
+ * (pairs of ranks i < j in order, bit p set: sigma = 1), into weights; k colours. */
+static void winding_of(int k, int number, Winding *wd) {
+    for (int a = 0; a < 16; a++)
+        for (int b = 0; b < 16; b++) wd->fw[a][b] = wd->bw[a][b] = 3;
+    int bit = 0;
+    for (int i = 0; i < k; i++)
+        for (int j = i + 1; j < k; j++, bit++) {
+            int v = bit < 31 && (number >> bit & 1) ? 1 : -1;
+            wd->fw[i][j] = wd->bw[j][i] = (int8_t)(3 + v);
+            wd->fw[j][i] = wd->bw[i][j] = (int8_t)(3 - v);
+        }
 }
 
 /* The pair bound of the child that contracts `merged` into one region of colour `c`
@@ -1140,6 +1331,7 @@ static int deep(Deep *x, int depth, int g, int T) {
     Pairs *pairs = &x->pairs[depth];
     int pb = far_pairs(is, s, x->dbuf[depth], pairs, T - g);
     if (pb > h) h = pb;
+    h = winding_bound(is, s, pairs, T - g, h);
     if (g + h > T) return 0;
     (*x->expanded)++;
     if (x->lim) {
@@ -1346,6 +1538,7 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
     if (g + h <= within) {
         int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
         if (pb > h) h = pb;
+        h = winding_bound(is, x->s, &x->pairs, within - g, h);
     }
     *npresent = present;
     return h;
@@ -2180,6 +2373,63 @@ out:
     return result;
 }
 
+/* The weights of orientation `number` (heuristics.orientation) for the search, or NULL
+ * for none (number < 0, or more than 16 colours). */
+static const Winding *winding_for(const uint8_t *colors, Py_ssize_t n, int number, Winding *wd) {
+    if (number < 0) return NULL;
+    int k = rank_colors(colors, (int)n, wd);
+    if (k > 16) return NULL;
+    winding_of(k, number, wd);
+    return wd;
+}
+
+/* choose_orientation(colors, adjacency, words): the number of the orientation that
+ * heuristics.choose_orientation picks for the island's first state (the first of the
+ * greatest weighted distance between two regions), or -1. */
+static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W;
+    if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
+    if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
+        PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
+        return NULL;
+    }
+    Island is = {(int)n, W, (const word *)adjacency, -1, 0, NULL};
+    State *s = malloc(sizeof(State));
+    int16_t(*buf)[MAXN] = malloc(4 * sizeof(*buf));
+    if (!s || !buf) {
+        free(s);
+        free(buf);
+        return PyErr_NoMemory();
+    }
+    contract(&is, colors, s);
+    word cls[16][MAXW];
+    int cols[16], best = -1, choice = -1;
+    Winding wd;
+    int ncol = rank_colors(colors, (int)n, &wd);
+    if (ncol <= 16) ncol = color_classes(s, &wd, W, cls, cols);
+    if (ncol >= 3 && ncol <= 16 && popcount_w(s->reps, W) > 1) {
+        Pairs p;
+        far_pairs(&is, s, buf, &p, -1);
+        int centre = centre_of(s, &p, W);
+        int pairs = ncol * (ncol - 1) / 2;
+        long count = pairs >= 10 ? MAX_ORIENTATIONS : 1L << pairs;
+        if (count > MAX_ORIENTATIONS) count = MAX_ORIENTATIONS;
+        for (int number = 0; number < count; number++) {
+            winding_of(ncol, number, &wd);
+            int d = wfar(s, &wd, cls, cols, ncol, centre, -1, 1 << 20, W);
+            if (d > best) {
+                best = d;
+                choice = number;
+            }
+        }
+    }
+    free(s);
+    free(buf);
+    return PyLong_FromLong(choice);
+}
+
 /* sweep(colors, adjacency, words, goal, T, max_nodes, max_seconds, max_bytes, progress, paths,
  *       shown) -> (status, path, expanded, length): status 0 a solution found, the shortest
  * within T (its moves in path when `paths`, else an empty list; its length in `length`),
@@ -2192,9 +2442,9 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     long long max_nodes, max_bytes;
     double max_seconds;
     PyObject *progress;
-    int paths = 1, shown = 0, threads = 1;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
-                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads))
+    int paths = 1, shown = 0, threads = 1, orientation = -1;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
+                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads, &orientation))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8 || T < 0 || T >= MAXF - 2) {
         PyErr_SetString(PyExc_ValueError, "island too large, adjacency of the wrong size or T out of range");
@@ -2203,7 +2453,8 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     int small_colors = goal < 64;
     for (Py_ssize_t i = 0; i < n; i++)
         if (colors[i] >= 64) small_colors = 0;
-    Island is = {(int)n, W, (const word *)adjacency, goal, small_colors};
+    Winding wd;
+    Island is = {(int)n, W, (const word *)adjacency, goal, small_colors, winding_for(colors, n, orientation, &wd)};
     KeyShape ks = key_shape(colors, (int)n);
     Limits lim = {now(), max_seconds, max_nodes, -1, progress, 0};
     long long expanded = 0;
@@ -2232,9 +2483,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     int dive_tries = 64, threads = 1;
     PyObject *improve = Py_None;
     int on_full_return = 0; /* when the stored states fill their share: 1 return (status 4), 0 go depth-first */
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiOi", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
+    int orientation = -1;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiOii", &colors, &n, &adjacency, &adj_len, &W, &goal, &limit,
                           &max_nodes, &max_seconds, &max_bytes, &progress, &dive_tries, &threads, &improve,
-                          &on_full_return))
+                          &on_full_return, &orientation))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8) {
         PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
@@ -2245,7 +2497,8 @@ static PyObject *core_astar(PyObject *self, PyObject *args) {
     int small_colors = goal < 64;
     for (Py_ssize_t i = 0; i < n; i++)
         if (colors[i] >= 64) small_colors = 0;
-    Island is = {(int)n, W, (const word *)adjacency, goal, small_colors};
+    Winding wd;
+    Island is = {(int)n, W, (const word *)adjacency, goal, small_colors, winding_for(colors, n, orientation, &wd)};
     KeyShape ks = key_shape(colors, (int)n);
     Scratch mx;
     int ok = scratch_init(&mx, (int)n, ks.bytes);
@@ -2835,6 +3088,7 @@ static PyMethodDef methods[] = {
     {"astar", core_astar, METH_VARARGS, "A* over one island (see kamivision/solver/_core.c)."},
     {"sweep", core_sweep, METH_VARARGS, "A threshold swept by region count (see _core.c)."},
     {"pivot_astar", core_pivot_astar, METH_VARARGS, "A* for fixed-pivot boards (see _core.c)."},
+    {"choose_orientation", core_choose_orientation, METH_VARARGS, "The winding bound's orientation (see _core.c)."},
     {NULL, NULL, 0, NULL},
 };
 

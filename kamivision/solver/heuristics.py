@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..graph import bits
 from .state import Contracted, neighbourhood
 
 
@@ -278,3 +279,102 @@ def final_color_bound(state: Contracted, goal: Optional[int] = None) -> int:
         if best < 0 or h < best:
             best = h
     return best
+
+
+Sigma = dict[tuple[int, int], int]  # an orientation of colour pairs: sigma[a, b] = -sigma[b, a] in {-1, 1}
+
+#: Most orientations tried by :func:`choose_sigma` (all of them up to five colours).
+MAX_ORIENTATIONS = 1024
+
+
+def weighted_eccentricity(state: Contracted, source: int, sigma: Sigma) -> int:
+    """The greatest least weight of a walk from ``source`` to a region, an edge from a
+    region of colour ``a`` to one of colour ``b`` weighing ``3 + sigma[a, b]`` (2 to 4),
+    by Dial's buckets over adjacency bitsets."""
+    color, adj = state.color, state.adj
+    buckets: dict[int, int] = {0: 1 << source}
+    seen = 0
+    t = last = 0
+    while buckets:
+        reached = buckets.pop(t, 0) & ~seen
+        if reached:
+            seen |= reached
+            last = t
+            while reached:
+                low = reached & -reached
+                i = low.bit_length() - 1
+                reached ^= low
+                new = adj[i] & ~seen
+                while new:
+                    bit = new & -new
+                    j = bit.bit_length() - 1
+                    new ^= bit
+                    at = t + 3 + sigma.get((color[i], color[j]), 0)
+                    buckets[at] = buckets.get(at, 0) | bit
+        t += 1
+    return last
+
+
+def winding_bound(state: Contracted, sigma: Optional[Sigma]) -> int:
+    """``ceil(D / 6)`` for the greatest weighted distance ``D`` between two regions (see
+    :func:`weighted_eccentricity`), over every region as the source; 0 without ``sigma``.
+
+    Admissible for any antisymmetric ``sigma`` (a goal colour only adds moves).  For a path
+    ``P`` of ``m`` edges (adjacent regions differ in colour) let its winding be
+    ``d = sum(sigma[a, b])`` over its edges, and ``Psi(P) = 3m + |d|``.
+    (1) On a path, one move lowers ``Psi`` by at most 6.  Recolour ``x`` (neighbours ``y``,
+    ``z`` on the path when they exist) to ``k``.  If ``k`` is both neighbours' colour,
+    ``y x z`` becomes one region: two edges go, and their windings ``sigma[y, x] + sigma[x,
+    y]`` cancel, so ``d`` stays: ``-6``.  If ``k`` is one neighbour's colour, one edge goes
+    and the two steps ``y x``, ``x z`` become the one step ``y z``: ``|d|`` changes by at
+    most 3: ``-6`` at most.  If ``k`` is neither, no edge goes and two steps change: at
+    most 4.  At an end, one step changes or goes: at most ``3 + 1``.
+    (2) So ``Phi(u, v)``, the least ``ceil(Psi / 6)`` over the ``u``-``v`` paths of the
+    region graph, falls by at most one per move: the argument of :func:`pair_term` lifts
+    the best path after a move to a path before it that becomes it by one move on a path.
+    ``Phi = 0`` when one region is left, so ``Phi(u, v)`` moves remain.
+    (3) A path is a walk, and ``3m + d <= Psi``, so the least walk weight ``D(u, v)`` (each
+    edge weighing ``3 + sigma``) is at most ``6 Phi(u, v)``: ``ceil(D(u, v) / 6)`` is a lower
+    bound.  With ``sigma = 0`` it is ``ceil(d(u, v) / 2)``; a well-chosen orientation
+    charges a shortest path that winds round the colours in one sense (``a b c a b c``,
+    which no move shortens by two) up to a third more.
+    """
+    if sigma is None:
+        return 0
+    best = 0
+    for u in bits(state.reps):
+        best = max(best, weighted_eccentricity(state, u, sigma))
+    return (best + 5) // 6
+
+
+def orientation(colors: list[int], number: int) -> Sigma:
+    """Orientation ``number`` of the colour pairs ``a < b`` of ``colors`` (sorted), taken in
+    order: bit ``p`` of ``number`` set makes ``sigma[a, b] = 1``, clear makes it ``-1``."""
+    sigma: Sigma = {}
+    p = 0
+    for i, a in enumerate(colors):
+        for b in colors[i + 1 :]:
+            s = 1 if number >> p & 1 else -1
+            sigma[a, b], sigma[b, a] = s, -s
+            p += 1
+    return sigma
+
+
+def choose_orientation(state: Contracted) -> Optional[int]:
+    """The number of the orientation (of the first :data:`MAX_ORIENTATIONS`, in
+    :func:`orientation`'s order) with the greatest weighted distance between two regions of
+    ``state``, the first such; ``None`` below three colours (two colours alternate along
+    any path: nothing winds) or above 16 colours (the compiled core's limit).  Any
+    orientation gives an admissible bound; this one is the strongest at ``state``.
+    """
+    colors = sorted({state.color[u] for u in bits(state.reps)})
+    if not 3 <= len(colors) <= 16:
+        return None
+    pairs = len(colors) * (len(colors) - 1) // 2
+    best, choice = -1, None
+    for number in range(min(1 << pairs, MAX_ORIENTATIONS)):
+        sigma = orientation(colors, number)
+        far = max(weighted_eccentricity(state, u, sigma) for u in bits(state.reps))
+        if far > best:
+            best, choice = far, number
+    return choice

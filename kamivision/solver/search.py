@@ -17,7 +17,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .heuristics import diameter_bound, far_pairs, final_color_bound, pair_bound, pair_bound_after
+from .heuristics import (
+    choose_orientation,
+    diameter_bound,
+    far_pairs,
+    final_color_bound,
+    orientation,
+    pair_bound,
+    pair_bound_after,
+    winding_bound,
+)
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
 try:
@@ -201,14 +210,16 @@ def astar_python(
     # Entries: (f, -g, tie, key, h, state or (parent state, rep, colour, merged)).
     heap: list = [(h0, 0, 0, root_key, h0, root)]
     popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
+    number = choose_orientation(root)
+    sigma = None if number is None else orientation(sorted(set(island.colors)), number)
     try:
-        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped)
+        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma)
     except KeyboardInterrupt:  # Ctrl-C: stop like a limit, with the bound reached
         budget.interrupted = True
         raise SearchStopped(popped[0]) from None
 
 
-def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped) -> Optional[Path]:
+def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma) -> Optional[Path]:
     """The loop of :func:`astar_python`."""
     tie = 0
     push = heapq.heappush
@@ -235,6 +246,8 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped) 
         ng = g + 1
         pairs = far_pairs(state)
         hp = max(pair_bound(pairs, state.color, goal_color), final_color_bound(state, goal_color))
+        if limit is None or g + max(h, hp) < limit:
+            hp = max(hp, winding_bound(state, sigma))
         if hp > h:
             h = hp
             if limit is not None and g + h >= limit:
@@ -328,6 +341,7 @@ def astar(
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     goal = -1 if goal_color is None else goal_color
+    orient = _core.choose_orientation(island.colors, adjacency, words)  # the winding bound's; -1: none
     found: list[Path] = []
 
     def better(bound: int, expanded: int) -> Optional[int]:
@@ -361,6 +375,7 @@ def astar(
             THREADS,
             improve_call,
             on_full,
+            orient,
         )
         budget.expanded += expanded
         return status, path, bound
@@ -383,7 +398,7 @@ def astar(
                 upper = (shorter, found[0])
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
-        swept = _sweep(island, adjacency, words, goal, upper, bound, budget, found)
+        swept = _sweep(island, adjacency, words, goal, upper, bound, budget, found, orient)
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
@@ -402,7 +417,7 @@ def astar(
 
 
 def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple[int, Path], bound: int,
-           budget: Budget, found: list[Path]) -> Optional[Path]:
+           budget: Budget, found: list[Path], orient: int = -1) -> Optional[Path]:
     """The last threshold by region count (``sweep`` in ``_core.c``), when the A*'s memory
     is full: is there a solution shorter than ``upper``?
 
@@ -421,7 +436,8 @@ def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple
     for paths in (0, 1):
         seconds, nodes, report = core_limits(budget)
         status, path, expanded, length = _core.sweep(
-            island.colors, adjacency, words, goal, target, nodes, seconds, MAX_BYTES, report, paths, bound, THREADS
+            island.colors, adjacency, words, goal, target, nodes, seconds, MAX_BYTES, report, paths, bound, THREADS,
+            orient,
         )
         budget.expanded += expanded
         if status == 1:
