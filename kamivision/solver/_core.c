@@ -511,12 +511,15 @@ HOT int wdist_w(const State *s, word (*cls)[MAXW], const int *cols, int ncol, co
 /* The greatest weighted distance between two regions if it is at most `stop`, else some
  * distance above `stop`; at least `best`.  Every region is a source, but a source u is
  * skipped when D(u, centre) + ecc(centre), an upper bound on its eccentricity (the
- * triangle inequality), is no more than the best found so far; the others go highest
- * bound first, so a state over its threshold is usually settled by the first. */
+ * triangle inequality), is no more than `best` or the greatest found so far; the others
+ * go highest bound first, so a state over its threshold is usually settled by the first.
+ * *seen is the greatest distance measured (-1: none), from the source *source. */
 HOT int wfar_w(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
-               int stop, const int W) {
+               int stop, int *seen, int *source, const int W) {
     int16_t back[MAXN], order[MAXN];
     int ef = wdist_w(s, cls, cols, ncol, wd->fw, centre, stop, NULL, W);
+    *seen = ef;
+    *source = centre;
     if (ef > best) best = ef;
     if (best > stop) return best;
     wdist_w(s, cls, cols, ncol, wd->bw, centre, 1 << 20, back, W); /* back[u] = D(u, centre) */
@@ -544,6 +547,10 @@ HOT int wfar_w(const State *s, const Winding *wd, word (*cls)[MAXW], const int *
         int u = order[i];
         if (back[u] + ef <= best) continue;
         int d = wdist_w(s, cls, cols, ncol, wd->fw, u, stop, NULL, W);
+        if (d > *seen) {
+            *seen = d;
+            *source = u;
+        }
         if (d > best) best = d;
         if (best > stop) return best;
     }
@@ -568,27 +575,94 @@ static int centre_of(const State *s, const Pairs *p, int W) {
 }
 
 static int wfar(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
-                int stop, int W) {
+                int stop, int *seen, int *source, int W) {
     switch (W) {
-    case 1: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, 1);
-    case 2: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, 2);
-    case 3: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, 3);
-    default: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, W);
+    case 1: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, 1);
+    case 2: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, 2);
+    case 3: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, 3);
+    default: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, W);
     }
 }
 
+static int wdist(const State *s, word (*cls)[MAXW], const int *cols, int ncol, const int8_t (*wt)[16], int src,
+                 int16_t *dist, int W) {
+    switch (W) {
+    case 1: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, 1);
+    case 2: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, 2);
+    case 3: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, 3);
+    default: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, W);
+    }
+}
+
+/* The farthest pair a state's winding bound found, kept for its children's bounds: D =
+ * D(u, v), to[i] = D(u, i) and from[i] = D(i, v); `on` 0 when there is none. */
+typedef struct {
+    int on, d, u, v;
+    int16_t to[MAXN], from[MAXN];
+} WindPair;
+
+/* The winding bound of the child that contracts the connected set `merged` into one
+ * region of colour c, from the parent's pair (u, v): ceil(min(D, D'(u, S) + D'(S, v)) / 6),
+ * where D'(u, S) is the least to[y] + w'(y, S) over the neighbours y of S (0 when u is in
+ * S), w' the child's weight of an edge into the new region (colour c), and D'(S, v) the
+ * least w'(S, z) + from[z] likewise.  Admissible: a walk of the child that avoids the new
+ * region is one of the parent, of the same weight (no edge of it changed colours), so at
+ * least D; one through it reaches it from some neighbour y by a walk that avoids it
+ * before (a parent walk, of weight at least to[y]) and an edge of weight w'(y, S), and
+ * leaves it likewise. */
+static int wind_after(const WindPair *wp, const State *s, const Winding *wd, const word *merged, int c, int W) {
+    word around[MAXW] = {0};
+    for (int w = 0; w < W; w++)
+        for (word x = merged[w]; x; x &= x - 1) {
+            int i = (w << 6) | lowbit(x);
+            for (int v = 0; v < W; v++) around[v] |= s->adj[i][v];
+        }
+    int in_u = (merged[wp->u >> 6] >> (wp->u & 63)) & 1, in_v = (merged[wp->v >> 6] >> (wp->v & 63)) & 1;
+    int mu = in_u ? 0 : 1 << 20, mv = in_v ? 0 : 1 << 20, k = wd->idx[c];
+    for (int w = 0; w < W; w++)
+        for (word x = around[w] & ~merged[w]; x; x &= x - 1) {
+            int y = (w << 6) | lowbit(x), cy = wd->idx[s->color[y]];
+            int a = wp->to[y] + wd->fw[cy][k], b = wd->fw[k][cy] + wp->from[y];
+            if (a < mu) mu = a;
+            if (b < mv) mv = b;
+        }
+    int d = mu + mv;
+    if (d > wp->d) d = wp->d;
+    return (d + 5) / 6;
+}
+
 /* The state's bound raised to its winding bound, ceil(D / 6), if that can matter (h is
- * at most `within`); stops once it is above `within`.  Admissible: see winding_bound in
- * heuristics.py. */
-static int winding_bound(const Island *is, const State *s, const Pairs *p, int within, int h) {
+ * at most `within`); stops once it is above `within`, and otherwise only looks for a
+ * distance that would send the state past `within`.  Admissible: see winding_bound in
+ * heuristics.py.  When the state stays within and `wp` is given, the farthest pair among
+ * the distances measured is kept there for the children's bounds (wp->on = 0: none). */
+static int winding_bound(const Island *is, const State *s, const Pairs *p, int within, int h, WindPair *wp) {
+    if (wp) wp->on = 0;
     if (!is->wind || h > within || popcount_w(s->reps, is->W) <= 1) return h;
     word cls[16][MAXW];
-    int cols[16];
-    int ncol = color_classes(s, is->wind, is->W, cls, cols);
+    int cols[16], seen, source, W = is->W;
+    int ncol = color_classes(s, is->wind, W, cls, cols);
     if (ncol < 3) return h; /* two colours: every weight is 3 one way and 3 back on a path */
-    int d = wfar(s, is->wind, cls, cols, ncol, centre_of(s, p, is->W), 6 * h, 6 * within, is->W);
-    int t = (d + 5) / 6;
-    return t > h ? t : h;
+    int d = wfar(s, is->wind, cls, cols, ncol, centre_of(s, p, W), wp ? 6 * (h - 2) : 6 * within, 6 * within, &seen,
+                 &source, W);
+    if (d > 6 * within) return (d + 5) / 6;
+    int t = (seen + 5) / 6;
+    if (t > h) h = t;
+    if (wp && t >= h - 1) {
+        wdist(s, cls, cols, ncol, is->wind->fw, source, wp->to, W);
+        int v = source;
+        for (int w = 0; w < W; w++)
+            for (word x = s->reps[w]; x; x &= x - 1) {
+                int i = (w << 6) | lowbit(x);
+                if (wp->to[i] > wp->to[v]) v = i;
+            }
+        wdist(s, cls, cols, ncol, is->wind->bw, v, wp->from, W);
+        wp->on = 1;
+        wp->d = wp->to[v];
+        wp->u = source;
+        wp->v = v;
+    }
+    return h;
 }
 
 /* The island's colours ranked (idx), and how many; more than 16: 17. */
@@ -1331,7 +1405,7 @@ static int deep(Deep *x, int depth, int g, int T) {
     Pairs *pairs = &x->pairs[depth];
     int pb = far_pairs(is, s, x->dbuf[depth], pairs, T - g);
     if (pb > h) h = pb;
-    h = winding_bound(is, s, pairs, T - g, h);
+    h = winding_bound(is, s, pairs, T - g, h, NULL);
     if (g + h > T) return 0;
     (*x->expanded)++;
     if (x->lim) {
@@ -1440,6 +1514,7 @@ typedef struct { /* one thread's workspace */
     uint8_t *colors, *pkey;
     int counts[256];
     Pairs pairs;
+    WindPair wind;
     word groups[256][MAXW];
     uint8_t gcolors[256];
 } Scratch;
@@ -1538,7 +1613,7 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
     if (g + h <= within) {
         int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
         if (pb > h) h = pb;
-        h = winding_bound(is, x->s, &x->pairs, within - g, h);
+        h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind);
     }
     *npresent = present;
     return h;
@@ -1592,6 +1667,10 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
         if (ng + hc <= f) {
             int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
             if (hd > hc) hc = hd;
+            if (ng + hc <= f && x->wind.on) {
+                hd = wind_after(&x->wind, s, is->wind, merged, c, W);
+                if (hd > hc) hc = hd;
+            }
         }
         int fc = ng + hc;
         if (fc >= limit) continue;
@@ -2129,6 +2208,11 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
         if (hd > hc) hc = hd;
         if (ng + hc > T) continue;
+        if (x->wind.on) {
+            hd = wind_after(&x->wind, s, is->wind, merged, c, W);
+            if (hd > hc) hc = hd;
+            if (ng + hc > T) continue;
+        }
         /* The child's own pair bound, measured on the parent, before it is stored: most
          * children within T by the bounds above are not by this one, and storing them
          * only to drop them when their turn comes costs far more (memory, and a contraction
@@ -2418,7 +2502,8 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
         if (count > MAX_ORIENTATIONS) count = MAX_ORIENTATIONS;
         for (int number = 0; number < count; number++) {
             winding_of(ncol, number, &wd);
-            int d = wfar(s, &wd, cls, cols, ncol, centre, -1, 1 << 20, W);
+            int seen, source;
+            int d = wfar(s, &wd, cls, cols, ncol, centre, -1, 1 << 20, &seen, &source, W);
             if (d > best) {
                 best = d;
                 choice = number;
