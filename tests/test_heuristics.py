@@ -259,3 +259,36 @@ def test_the_core_chooses_the_same_orientation():
         assert core == (-1 if python is None else python)
         compared += python is not None
     assert compared >= 30
+
+
+def test_winding_bound_after_never_exceeds_the_childs_optimum_or_own_bound():
+    """winding_bound_after (a child's winding bound from the parent's farthest pair) against
+    breadth-first search on each child, and never above the child's own winding_bound."""
+    from kamivision.solver.heuristics import choose_orientation, orientation, winding_bound, winding_bound_after, winding_pair
+
+    checked = raised = 0
+    for board in three_colour_boards(41, 36):
+        graph = build_regions(board)
+        (mask,) = graph.islands()
+        island, regions = _local_island(graph, mask)
+        state = contract(island, island.colors)
+        number = choose_orientation(state)
+        if number is None:
+            continue
+        sigma = orientation(sorted(board.colors_used()), number)
+        pair = winding_pair(state, sigma)
+        for rep, color, merged in merging_moves(state):
+            if merged == state.reps:
+                continue
+            after = winding_bound_after(pair, state, merged, color, sigma)
+            child_state = apply_merge(state, rep, color, merged)
+            assert after <= winding_bound(child_state, sigma)
+            cell = (graph.cells[regions[rep]] & -graph.cells[regions[rep]]).bit_length() - 1
+            child = board.apply(Move(cell // board.columns, cell % board.columns, color))
+            child_optimum = bfs_optimum(child, limit=9)
+            if child_optimum is not None:
+                assert after <= child_optimum, f"\n{board}\nmove {rep}->{color}: {after} > {child_optimum}"
+                raised += after > pair_bound_after(far_pairs(state), merged, state.color, color)
+                checked += 1
+    assert checked >= 300
+    assert raised >= 10

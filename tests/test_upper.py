@@ -97,7 +97,7 @@ def test_progress_reports_the_answer_being_improved_after_a_stop():
 def test_progress_reports_say_the_shortest_solution_known_while_searching():
     """While the proof runs, each report carries the length of the quick flood's solution
     (``found``): a real solution, so never below the optimum the search then proves."""
-    board = random_kami_board(random.Random(4), colors=4, blank_outline=False)
+    board = random_kami_board(random.Random(4), colors=5, blank_outline=False)  # ~140,000 states
     seen: list[dict] = []
     solution = solve(board, progress=seen.append)
     assert solution.optimal

@@ -33,8 +33,12 @@
  *     the stored states fill their share, instead of calling `improve` and going on
  *     depth-first: the caller then runs `sweep` with all the memory, and calls again with
  *     0 if the sweep runs out of it too
+ *   orientation (optional, default -1): the winding bound's orientation of the colour
+ *     pairs, numbered as heuristics.orientation does (-1: no winding bound)
  *
  *   sweep(...): the last threshold by region count; see "the sweep" below.
+ *   choose_orientation(colors, adjacency, words): the orientation for `orientation`, as
+ *     heuristics.choose_orientation picks it, or -1.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -2516,10 +2520,11 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
 }
 
 /* sweep(colors, adjacency, words, goal, T, max_nodes, max_seconds, max_bytes, progress, paths,
- *       shown) -> (status, path, expanded, length): status 0 a solution found, the shortest
- * within T (its moves in path when `paths`, else an empty list; its length in `length`),
- * 1 none within T, 2 stopped by a limit, 3 by Ctrl-C, 4 by memory.  `shown` is the bound
- * the progress callback is given (the sweep proves nothing until it ends). */
+ *       shown, threads, orientation) -> (status, path, expanded, length): status 0 a
+ * solution found, the shortest within T (its moves in path when `paths`, else an empty
+ * list; its length in `length`), 1 none within T, 2 stopped by a limit, 3 by Ctrl-C, 4 by
+ * memory.  `shown` is the bound the progress callback is given (the sweep proves nothing
+ * until it ends); `orientation` as astar's. */
 static PyObject *core_sweep(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;

@@ -287,32 +287,30 @@ Sigma = dict[tuple[int, int], int]  # an orientation of colour pairs: sigma[a, b
 MAX_ORIENTATIONS = 1024
 
 
-def weighted_eccentricity(state: Contracted, source: int, sigma: Sigma) -> int:
-    """The greatest least weight of a walk from ``source`` to a region, an edge from a
-    region of colour ``a`` to one of colour ``b`` weighing ``3 + sigma[a, b]`` (2 to 4),
-    by Dial's buckets over adjacency bitsets."""
+def weighted_distances(state: Contracted, source: int, sigma: Sigma) -> list[int]:
+    """The least weight of a walk from ``source`` to each region (``-1`` for
+    non-representatives), an edge from a region of colour ``a`` to one of colour ``b``
+    weighing ``3 + sigma[a, b]`` (2 to 4), by Dial's buckets over adjacency bitsets."""
     color, adj = state.color, state.adj
+    dist = [-1] * len(adj)
     buckets: dict[int, int] = {0: 1 << source}
     seen = 0
-    t = last = 0
+    t = 0
     while buckets:
         reached = buckets.pop(t, 0) & ~seen
-        if reached:
-            seen |= reached
-            last = t
-            while reached:
-                low = reached & -reached
-                i = low.bit_length() - 1
-                reached ^= low
-                new = adj[i] & ~seen
-                while new:
-                    bit = new & -new
-                    j = bit.bit_length() - 1
-                    new ^= bit
-                    at = t + 3 + sigma.get((color[i], color[j]), 0)
-                    buckets[at] = buckets.get(at, 0) | bit
+        seen |= reached
+        for i in bits(reached):
+            dist[i] = t
+            for j in bits(adj[i] & ~seen):
+                at = t + 3 + sigma.get((color[i], color[j]), 0)
+                buckets[at] = buckets.get(at, 0) | 1 << j
         t += 1
-    return last
+    return dist
+
+
+def weighted_eccentricity(state: Contracted, source: int, sigma: Sigma) -> int:
+    """The greatest of :func:`weighted_distances` from ``source``."""
+    return max(weighted_distances(state, source, sigma))
 
 
 def winding_bound(state: Contracted, sigma: Optional[Sigma]) -> int:
@@ -378,3 +376,50 @@ def choose_orientation(state: Contracted) -> Optional[int]:
         if far > best:
             best, choice = far, number
     return choice
+
+
+WindPair = tuple[int, int, int, list[int], list[int]]  # D(u, v), u, v, D(u, .), D(., v)
+
+
+def winding_pair(state: Contracted, sigma: Optional[Sigma]) -> Optional[WindPair]:
+    """The farthest pair ``u, v`` by weighted distance (the first source of the greatest
+    eccentricity, its farthest region), with the distances from ``u`` and to ``v``, for
+    :func:`winding_bound_after`; ``None`` without ``sigma`` or with one region."""
+    if sigma is None or state.reps & (state.reps - 1) == 0:
+        return None
+    best = None
+    for u in bits(state.reps):
+        to = weighted_distances(state, u, sigma)
+        if best is None or max(to) > best[0]:
+            v = to.index(max(to))
+            best = (to[v], u, v, to)
+    d, u, v, to = best
+    back = {pair: -s for pair, s in sigma.items()}  # D(i, v): walks from v with the edges reversed
+    return d, u, v, to, weighted_distances(state, v, back)
+
+
+def winding_bound_after(pair: Optional[WindPair], state: Contracted, merged: int, new_color: int,
+                        sigma: Optional[Sigma]) -> int:
+    """The winding bound of the child that contracts ``merged`` into one region of colour
+    ``new_color``, from the parent's :func:`winding_pair` ``u, v``:
+    ``ceil(min(D(u, v), D'(u, S) + D'(S, v)) / 6)``, where ``D'(u, S)`` is the least
+    ``D(u, y) + w'(y, S)`` over the neighbours ``y`` of ``S`` (0 when ``u`` is in ``S``),
+    ``w'`` the child's weight of an edge into the new region, and ``D'(S, v)`` likewise.
+
+    Admissible, a lower bound on the child's ``D(u, v)``: a walk of the child that avoids
+    the new region is one of the parent, of the same weight (no edge of it changed
+    colours), so at least ``D(u, v)``; a least walk through it visits it once, reaching it
+    from a neighbour ``y`` by a walk that avoids it (a parent walk, of weight at least
+    ``D(u, y)``) and an edge of weight ``w'(y, S)``, and leaving it likewise.  Then
+    :func:`winding_bound`'s argument applies in the child.
+    """
+    if pair is None:
+        return 0
+    d, u, v, to, back = pair
+    color = state.color
+    around = neighbourhood(state.adj, merged) & ~merged
+    if not around:
+        return 0  # one region left
+    mu = 0 if merged >> u & 1 else min(to[y] + 3 + sigma.get((color[y], new_color), 0) for y in bits(around))
+    mv = 0 if merged >> v & 1 else min(3 + sigma.get((new_color, color[y]), 0) + back[y] for y in bits(around))
+    return (min(d, mu + mv) + 5) // 6

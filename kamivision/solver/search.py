@@ -25,7 +25,8 @@ from .heuristics import (
     orientation,
     pair_bound,
     pair_bound_after,
-    winding_bound,
+    winding_bound_after,
+    winding_pair,
 )
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
@@ -189,6 +190,11 @@ def astar_python(
     searched for, and ``upper``'s path is returned when none exists.
     Raises :class:`SearchStopped` when the budget runs out.
 
+    A state's bound, when it is expanded, is the largest of the colour bound, the pair and
+    final-colour bounds of its sweeps and the winding bound of its farthest weighted pair
+    (orientation by :func:`~kamivision.solver.heuristics.choose_orientation` at the root);
+    a child's, from the parent's pairs (``pair_bound_after``, ``winding_bound_after``).
+
     The full bound of a child is computed lazily.  A child is queued with
     ``max(h(parent) - 1, colour bound of the child)``, which is admissible (a move lowers
     the true distance to the goal by at most one, so ``h(parent) - 1`` is a lower bound for
@@ -246,8 +252,11 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
         ng = g + 1
         pairs = far_pairs(state)
         hp = max(pair_bound(pairs, state.color, goal_color), final_color_bound(state, goal_color))
+        wind = None
         if limit is None or g + max(h, hp) < limit:
-            hp = max(hp, winding_bound(state, sigma))
+            wind = winding_pair(state, sigma)
+            if wind is not None:
+                hp = max(hp, (wind[0] + 5) // 6)  # winding_bound, from its farthest pair
         if hp > h:
             h = hp
             if limit is not None and g + h >= limit:
@@ -280,7 +289,8 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
             hc = left if left > inherited else inherited
             if limit is not None and ng + hc >= limit:
                 continue
-            hd = pair_bound_after(pairs, merged, color, c, goal_color)
+            hd = max(pair_bound_after(pairs, merged, color, c, goal_color),
+                     winding_bound_after(wind, state, merged, c, sigma))
             if hd > hc:
                 hc = hd
                 if limit is not None and ng + hc >= limit:
