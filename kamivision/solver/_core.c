@@ -517,7 +517,7 @@ HOT int wdist_w(const State *s, word (*cls)[MAXW], const int *cols, int ncol, co
  * skipped when D(u, centre) + ecc(centre), an upper bound on its eccentricity (the
  * triangle inequality), is no more than `best` or the greatest found so far; the others
  * go highest bound first, so a state over its threshold is usually settled by the first.
- * *seen is the greatest distance measured (-1: none), from the source *source. */
+ * *seen is the greatest distance measured, from the source *source. */
 HOT int wfar_w(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
                int stop, int *seen, int *source, const int W) {
     int16_t back[MAXN], order[MAXN];
@@ -636,10 +636,11 @@ static int wind_after(const WindPair *wp, const State *s, const Winding *wd, con
 }
 
 /* The state's bound raised to its winding bound, ceil(D / 6), if that can matter (h is
- * at most `within`); stops once it is above `within`, and otherwise only looks for a
- * distance that would send the state past `within`.  Admissible: see winding_bound in
- * heuristics.py.  When the state stays within and `wp` is given, the farthest pair among
- * the distances measured is kept there for the children's bounds (wp->on = 0: none). */
+ * at most `within`); stops once it is above `within`.  Admissible: see winding_bound in
+ * heuristics.py.  Without `wp` it only looks for a distance that would send the state
+ * past `within`.  With `wp`, when the state stays within, it also finds the farthest pair
+ * worth a bound of h - 1 or more (what a child's bound can use) and keeps it there, with
+ * both distance arrays, for the children's bounds (wind_after; wp->on = 0: none). */
 static int winding_bound(const Island *is, const State *s, const Pairs *p, int within, int h, WindPair *wp) {
     if (wp) wp->on = 0;
     if (!is->wind || h > within || popcount_w(s->reps, is->W) <= 1) return h;
