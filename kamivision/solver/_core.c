@@ -465,49 +465,78 @@ static int color_classes(const State *s, const Winding *wd, int W, word (*cls)[M
     return ncol;
 }
 
-/* Least walk weights from `src` (edge weights wt, 2 to 4) by Dial's buckets, a ring of
- * five bitsets; returns the largest, or the first one above `stop`.  `dist` (or NULL)
- * gets each region's. */
-HOT int wdist_w(const State *s, word (*cls)[MAXW], const int *cols, int ncol, const int8_t (*wt)[16], int src,
-                int stop, int16_t *dist, const int W) {
-    word ring[5][MAXW], seen[MAXW] = {0};
+/* A state's edges split by weight under a winding: lo[j] holds the neighbours an edge of
+ * weight 2 leads to from region j (sigma = -1), hi[j] those of weight 4 (sigma = +1).
+ * Every edge joins two colours and every pair of colours is oriented, so no edge weighs
+ * 3 and every walk weight is even; a walk backwards weighs an edge as the forward walk
+ * does, so it takes hi at 2 and lo at 4. */
+typedef struct {
+    word lo[MAXN][MAXW], hi[MAXN][MAXW];
+} Split;
+
+static void split_edges(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, Split *sp,
+                        int W) {
+    word lo[16][MAXW], hi[16][MAXW];
+    for (int a = 0; a < ncol; a++) {
+        int c = cols[a];
+        for (int w = 0; w < W; w++) lo[c][w] = hi[c][w] = 0;
+        for (int z = 0; z < ncol; z++) {
+            int c2 = cols[z];
+            if (c2 == c) continue;
+            word *to = wd->fw[c][c2] < 3 ? lo[c] : hi[c];
+            for (int w = 0; w < W; w++) to[w] |= cls[c2][w];
+        }
+    }
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int j = (w << 6) | lowbit(x), c = wd->idx[s->color[j]];
+            for (int v = 0; v < W; v++) {
+                sp->lo[j][v] = s->adj[j][v] & lo[c][v];
+                sp->hi[j][v] = s->adj[j][v] & hi[c][v];
+            }
+        }
+}
+
+/* Least walk weights from `src` (forward, or backward when `back`) by Dial's buckets in
+ * half units (edges of 1 and 2), a ring of three bitsets; returns the largest, or the
+ * first one above `stop`.  `dist` (or NULL) gets each region's. */
+HOT int wdist_w(const Split *sp, int src, int stop, int16_t *dist, int back, const int W) {
+    const word(*one)[MAXW] = back ? sp->hi : sp->lo, (*two)[MAXW] = back ? sp->lo : sp->hi;
+    word ring[3][MAXW], seen[MAXW] = {0};
     memset(ring, 0, sizeof(ring));
     ring[0][src >> 6] = (word)1 << (src & 63);
     int t = 0, last = 0, idle = 0;
     for (;; t++) {
-        word *B = ring[t % 5], b[MAXW], any = 0;
+        word *B = ring[t % 3], b[MAXW], any = 0;
         for (int w = 0; w < W; w++) {
             b[w] = B[w] & ~seen[w];
             B[w] = 0;
             any |= b[w];
         }
         if (!any) {
-            if (++idle == 5) return last;
+            if (++idle == 2) return 2 * last; /* entries go at most two buckets ahead */
             continue;
         }
         idle = 0;
         last = t;
-        if (last > stop) return last;
+        if (2 * t > stop) return 2 * t;
         for (int w = 0; w < W; w++) seen[w] |= b[w];
         if (dist)
             for (int w = 0; w < W; w++)
-                for (word x = b[w]; x; x &= x - 1) dist[(w << 6) | lowbit(x)] = (int16_t)t;
-        for (int a = 0; a < ncol; a++) {
-            int c = cols[a];
-            word nb[MAXW] = {0}, some = 0;
-            for (int w = 0; w < W; w++)
-                for (word x = b[w] & cls[c][w]; x; x &= x - 1) {
-                    int j = (w << 6) | lowbit(x);
-                    for (int v = 0; v < W; v++) nb[v] |= s->adj[j][v];
+                for (word x = b[w]; x; x &= x - 1) dist[(w << 6) | lowbit(x)] = (int16_t)(2 * t);
+        word n1[MAXW] = {0}, n2[MAXW] = {0};
+        for (int w = 0; w < W; w++)
+            for (word x = b[w]; x; x &= x - 1) {
+                int j = (w << 6) | lowbit(x);
+                for (int v = 0; v < W; v++) {
+                    n1[v] |= one[j][v];
+                    n2[v] |= two[j][v];
                 }
-            for (int w = 0; w < W; w++) some |= nb[w] &= ~seen[w];
-            if (!some) continue;
-            for (int z = 0; z < ncol; z++) {
-                int c2 = cols[z];
-                if (c2 == c) continue;
-                word *R = ring[(t + wt[c][c2]) % 5];
-                for (int w = 0; w < W; w++) R[w] |= nb[w] & cls[c2][w];
             }
+        word *R1 = ring[(t + 1) % 3], *R2 = ring[(t + 2) % 3];
+        for (int w = 0; w < W; w++) {
+            R1[w] |= n1[w] & ~seen[w];
+            R2[w] |= n2[w] & ~seen[w];
         }
     }
 }
@@ -518,15 +547,14 @@ HOT int wdist_w(const State *s, word (*cls)[MAXW], const int *cols, int ncol, co
  * triangle inequality), is no more than `best` or the greatest found so far; the others
  * go highest bound first, so a state over its threshold is usually settled by the first.
  * *seen is the greatest distance measured, from the source *source. */
-HOT int wfar_w(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
-               int stop, int *seen, int *source, const int W) {
+HOT int wfar_w(const State *s, const Split *sp, int centre, int best, int stop, int *seen, int *source, const int W) {
     int16_t back[MAXN], order[MAXN];
-    int ef = wdist_w(s, cls, cols, ncol, wd->fw, centre, stop, NULL, W);
+    int ef = wdist_w(sp, centre, stop, NULL, 0, W);
     *seen = ef;
     *source = centre;
     if (ef > best) best = ef;
     if (best > stop) return best;
-    wdist_w(s, cls, cols, ncol, wd->bw, centre, 1 << 20, back, W); /* back[u] = D(u, centre) */
+    wdist_w(sp, centre, 1 << 20, back, 1, W); /* back[u] = D(u, centre) */
     int top = 0, count[4 * MAXN + 2], n = 0;
     for (int w = 0; w < W; w++)
         for (word x = s->reps[w]; x; x &= x - 1) {
@@ -550,7 +578,7 @@ HOT int wfar_w(const State *s, const Winding *wd, word (*cls)[MAXW], const int *
     for (int i = 0; i < n; i++) {
         int u = order[i];
         if (back[u] + ef <= best) continue;
-        int d = wdist_w(s, cls, cols, ncol, wd->fw, u, stop, NULL, W);
+        int d = wdist_w(sp, u, stop, NULL, 0, W);
         if (d > *seen) {
             *seen = d;
             *source = u;
@@ -578,23 +606,21 @@ static int centre_of(const State *s, const Pairs *p, int W) {
     return centre;
 }
 
-static int wfar(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, int centre, int best,
-                int stop, int *seen, int *source, int W) {
+static int wfar(const State *s, const Split *sp, int centre, int best, int stop, int *seen, int *source, int W) {
     switch (W) {
-    case 1: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, 1);
-    case 2: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, 2);
-    case 3: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, 3);
-    default: return wfar_w(s, wd, cls, cols, ncol, centre, best, stop, seen, source, W);
+    case 1: return wfar_w(s, sp, centre, best, stop, seen, source, 1);
+    case 2: return wfar_w(s, sp, centre, best, stop, seen, source, 2);
+    case 3: return wfar_w(s, sp, centre, best, stop, seen, source, 3);
+    default: return wfar_w(s, sp, centre, best, stop, seen, source, W);
     }
 }
 
-static int wdist(const State *s, word (*cls)[MAXW], const int *cols, int ncol, const int8_t (*wt)[16], int src,
-                 int16_t *dist, int W) {
+static int wdist(const Split *sp, int src, int16_t *dist, int back, int W) {
     switch (W) {
-    case 1: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, 1);
-    case 2: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, 2);
-    case 3: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, 3);
-    default: return wdist_w(s, cls, cols, ncol, wt, src, 1 << 20, dist, W);
+    case 1: return wdist_w(sp, src, 1 << 20, dist, back, 1);
+    case 2: return wdist_w(sp, src, 1 << 20, dist, back, 2);
+    case 3: return wdist_w(sp, src, 1 << 20, dist, back, 3);
+    default: return wdist_w(sp, src, 1 << 20, dist, back, W);
     }
 }
 
@@ -648,20 +674,22 @@ static int winding_bound(const Island *is, const State *s, const Pairs *p, int w
     int cols[16], seen, source, W = is->W;
     int ncol = color_classes(s, is->wind, W, cls, cols);
     if (ncol < 3) return h; /* two colours: every weight is 3 one way and 3 back on a path */
-    int d = wfar(s, is->wind, cls, cols, ncol, centre_of(s, p, W), wp ? 6 * (h - 2) : 6 * within, 6 * within, &seen,
+    Split sp;
+    split_edges(s, is->wind, cls, cols, ncol, &sp, W);
+    int d = wfar(s, &sp, centre_of(s, p, W), wp ? 6 * (h - 2) : 6 * within, 6 * within, &seen,
                  &source, W);
     if (d > 6 * within) return (d + 5) / 6;
     int t = (seen + 5) / 6;
     if (t > h) h = t;
     if (wp && t >= h - 1) {
-        wdist(s, cls, cols, ncol, is->wind->fw, source, wp->to, W);
+        wdist(&sp, source, wp->to, 0, W);
         int v = source;
         for (int w = 0; w < W; w++)
             for (word x = s->reps[w]; x; x &= x - 1) {
                 int i = (w << 6) | lowbit(x);
                 if (wp->to[i] > wp->to[v]) v = i;
             }
-        wdist(s, cls, cols, ncol, is->wind->bw, v, wp->from, W);
+        wdist(&sp, v, wp->from, 1, W);
         wp->on = 1;
         wp->d = wp->to[v];
         wp->u = source;
@@ -2487,9 +2515,11 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     Island is = {(int)n, W, (const word *)adjacency, -1, 0, NULL};
     State *s = malloc(sizeof(State));
     int16_t(*buf)[MAXN] = malloc(4 * sizeof(*buf));
-    if (!s || !buf) {
+    Split *sp = malloc(sizeof(Split));
+    if (!s || !buf || !sp) {
         free(s);
         free(buf);
+        free(sp);
         return PyErr_NoMemory();
     }
     contract(&is, colors, s);
@@ -2508,7 +2538,8 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
         for (int number = 0; number < count; number++) {
             winding_of(ncol, number, &wd);
             int seen, source;
-            int d = wfar(s, &wd, cls, cols, ncol, centre, -1, 1 << 20, &seen, &source, W);
+            split_edges(s, &wd, cls, cols, ncol, sp, W);
+            int d = wfar(s, sp, centre, -1, 1 << 20, &seen, &source, W);
             if (d > best) {
                 best = d;
                 choice = number;
@@ -2517,6 +2548,7 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     }
     free(s);
     free(buf);
+    free(sp);
     return PyLong_FromLong(choice);
 }
 
