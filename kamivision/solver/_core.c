@@ -499,8 +499,9 @@ static void split_edges(const State *s, const Winding *wd, word (*cls)[MAXW], co
 
 /* Least walk weights from `src` (forward, or backward when `back`) by Dial's buckets in
  * half units (edges of 1 and 2), a ring of three bitsets; returns the largest, or the
- * first one above `stop`.  `dist` (or NULL) gets each region's. */
-HOT int wdist_w(const Split *sp, int src, int stop, int16_t *dist, int back, const int W) {
+ * first one above `stop`.  `dist` (or NULL) gets each region's, and `far` (or NULL) the
+ * lowest region at the largest. */
+HOT int wdist_w(const Split *sp, int src, int stop, int16_t *dist, int back, int *far, const int W) {
     const word(*one)[MAXW] = back ? sp->hi : sp->lo, (*two)[MAXW] = back ? sp->lo : sp->hi;
     word ring[3][MAXW], seen[MAXW] = {0};
     memset(ring, 0, sizeof(ring));
@@ -519,6 +520,12 @@ HOT int wdist_w(const Split *sp, int src, int stop, int16_t *dist, int back, con
         }
         idle = 0;
         last = t;
+        if (far)
+            for (int w = 0; w < W; w++)
+                if (b[w]) {
+                    *far = (w << 6) | lowbit(b[w]);
+                    break;
+                }
         if (2 * t > stop) return 2 * t;
         for (int w = 0; w < W; w++) seen[w] |= b[w];
         if (dist)
@@ -541,47 +548,104 @@ HOT int wdist_w(const Split *sp, int src, int stop, int16_t *dist, int back, con
     }
 }
 
-/* The greatest weighted distance between two regions if it is at most `stop`, else some
- * distance above `stop`; at least `best`.  Every region is a source, but a source u is
- * skipped when D(u, centre) + ecc(centre), an upper bound on its eccentricity (the
- * triangle inequality), is no more than `best` or the greatest found so far; the others
- * go highest bound first, so a state over its threshold is usually settled by the first.
- * *seen is the greatest distance measured, from the source *source. */
-HOT int wfar_w(const State *s, const Split *sp, int centre, int best, int stop, int *seen, int *source, const int W) {
-    int16_t back[MAXN], order[MAXN];
-    int ef = wdist_w(sp, centre, stop, NULL, 0, W);
-    *seen = ef;
-    *source = centre;
-    if (ef > best) best = ef;
-    if (best > stop) return best;
-    wdist_w(sp, centre, 1 << 20, back, 1, W); /* back[u] = D(u, centre) */
-    int top = 0, count[4 * MAXN + 2], n = 0;
+/* The regions other than `skip` in falling order of key[] (a counting sort), into out;
+ * returns how many. */
+static int sort_falling(const State *s, const int16_t *key, int skip, int16_t *out, int W) {
+    int top = 0, count[4 * MAXN + 2];
     for (int w = 0; w < W; w++)
         for (word x = s->reps[w]; x; x &= x - 1) {
-            int ub = back[(w << 6) | lowbit(x)] + ef;
-            if (ub > top) top = ub;
+            int k = key[(w << 6) | lowbit(x)];
+            if (k > top) top = k;
         }
-    if (top <= best) return best;
     memset(count, 0, (top + 2) * sizeof(int));
     for (int w = 0; w < W; w++)
         for (word x = s->reps[w]; x; x &= x - 1) {
-            int ub = back[(w << 6) | lowbit(x)] + ef;
-            if (ub > best) count[top - ub + 1]++;
+            int u = (w << 6) | lowbit(x);
+            if (u != skip) count[top - key[u] + 1]++;
         }
     for (int i = 1; i <= top + 1; i++) count[i] += count[i - 1];
     for (int w = 0; w < W; w++)
         for (word x = s->reps[w]; x; x &= x - 1) {
-            int u = (w << 6) | lowbit(x), ub = back[u] + ef;
-            if (ub > best) order[count[top - ub]++] = (int16_t)u;
+            int u = (w << 6) | lowbit(x);
+            if (u != skip) out[count[top - key[u]]++] = (int16_t)u;
         }
-    n = count[top];
-    for (int i = 0; i < n; i++) {
-        int u = order[i];
-        if (back[u] + ef <= best) continue;
-        int d = wdist_w(sp, u, stop, NULL, 0, W);
+    return count[top];
+}
+
+/* The greatest weighted distance between two regions if it is at most `stop`, else some
+ * distance above `stop`; at least `best`.  Walks from and to a central region c give
+ * D(x, y) <= D(x, c) + D(c, y) = back[x] + to[y] (the triangle inequality), so only the
+ * pairs with back[x] + to[y] above `best` (or the greatest found so far) can matter; a walk
+ * forward from x measures every pair (x, .), one backward from y every pair (., y).  With
+ * the x in falling order of back[x] and the y of to[y], the pairs left are those of an x
+ * not walked from and a y not walked to whose sum is over the best, so they are covered
+ * once the next x and the next y sum to no more.  The farthest x from c goes first (a
+ * state over its threshold is usually settled by it); then the fewest walks that cover
+ * what is left (k more forward, then backward from the y still over the best), planned
+ * again whenever the best grows.  Every walk stops once past `stop`.  *seen is the
+ * greatest distance measured, from the region *source (the greatest there is when that is
+ * above `best`: every pair that could be is measured).  This takes fewer walks than
+ * walking forward from every x whose back[x] + ecc(c) is over the best: Threegrid4's
+ * sweep for "nothing within 10" 6.4M instead of 15.3M, P37's "within 9" 10.1M instead of
+ * 15.9M. */
+HOT int wfar_w(const State *s, const Split *sp, int centre, int best, int stop, int *seen, int *source, const int W) {
+    int16_t to[MAXN], back[MAXN], xs[MAXN], ys[MAXN];
+    int far = centre;
+    int ef = wdist_w(sp, centre, stop, to, 0, NULL, W);
+    *seen = ef;
+    *source = centre;
+    if (ef > best) best = ef;
+    if (best > stop) return best;
+    int eb = wdist_w(sp, centre, stop, back, 1, &far, W); /* back[x] = D(x, centre) */
+    if (eb > *seen) {
+        *seen = eb;
+        *source = far;
+    }
+    if (eb > best) best = eb;
+    if (best > stop) return best;
+    int nx = sort_falling(s, back, centre, xs, W), ny = -1, i = 0, j = 0, pick = -1, planned = -1;
+    if (nx && back[xs[0]] + ef > best) { /* the farthest from the centre first, where a far pair is likeliest */
+        int d = wdist_w(sp, xs[i++], stop, NULL, 0, NULL, W);
         if (d > *seen) {
             *seen = d;
-            *source = u;
+            *source = xs[0];
+        }
+        if (d > best) best = d;
+        if (best > stop) return best;
+    }
+    if (i < nx) ny = sort_falling(s, to, centre, ys, W);
+    while (i < nx && j < ny && back[xs[i]] + to[ys[j]] > best) {
+        if (planned != best) {
+            /* The fewest walks that cover what is left: the next k - i forward, then the
+             * y still over the best with those done; planned again when the best grows. */
+            int least = 1 << 30, over = ny;
+            for (int k = i; k <= nx; k++) {
+                int bx = k < nx ? back[xs[k]] : -(1 << 20);
+                while (over > j && bx + to[ys[over - 1]] <= best) over--;
+                int cost = (k - i) + (over - j);
+                if (cost < least) {
+                    least = cost;
+                    pick = k;
+                }
+                if (over == j) break;
+            }
+            planned = best;
+        }
+        int d;
+        if (pick > i) {
+            int u = xs[i++];
+            d = wdist_w(sp, u, stop, NULL, 0, NULL, W);
+            if (d > *seen) {
+                *seen = d;
+                *source = u;
+            }
+        } else {
+            int y = ys[j++];
+            d = wdist_w(sp, y, stop, NULL, 1, &far, W);
+            if (d > *seen) {
+                *seen = d;
+                *source = far; /* D(far, y) = d */
+            }
         }
         if (d > best) best = d;
         if (best > stop) return best;
@@ -617,10 +681,10 @@ static int wfar(const State *s, const Split *sp, int centre, int best, int stop,
 
 static int wdist(const Split *sp, int src, int16_t *dist, int back, int W) {
     switch (W) {
-    case 1: return wdist_w(sp, src, 1 << 20, dist, back, 1);
-    case 2: return wdist_w(sp, src, 1 << 20, dist, back, 2);
-    case 3: return wdist_w(sp, src, 1 << 20, dist, back, 3);
-    default: return wdist_w(sp, src, 1 << 20, dist, back, W);
+    case 1: return wdist_w(sp, src, 1 << 20, dist, back, NULL, 1);
+    case 2: return wdist_w(sp, src, 1 << 20, dist, back, NULL, 2);
+    case 3: return wdist_w(sp, src, 1 << 20, dist, back, NULL, 3);
+    default: return wdist_w(sp, src, 1 << 20, dist, back, NULL, W);
     }
 }
 
