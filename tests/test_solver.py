@@ -306,16 +306,12 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     assert stopped.interrupted
 
 
-def _sweep(island, goal, target, paths, threads=1, winding=False):
-    """The compiled sweep on one island, without limits: (status, path, expanded, length);
-    with ``winding``, with the winding bound of the orientation the search would choose."""
+def _sweep(island, goal, target, paths, threads=1):
+    """The compiled sweep on one island, without limits: (status, path, expanded, length)."""
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     goal = -1 if goal is None else goal
-    orient = search._core.choose_orientation(island.colors, adjacency, words) if winding else -1
-    return search._core.sweep(
-        island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads, orient
-    )
+    return search._core.sweep(island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads)
 
 
 def _end_of(island, path):
@@ -371,9 +367,7 @@ def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
     thread stores a chunk's children) gives the answer of one thread and expands the same
     number of states, on a board whose layers hold many chunks, with nothing within the
     threshold (keys only, and moves kept); the random boards above compare the two with a
-    solution found as well.  With the winding bound, which the sweep gives up for most
-    parents on this board (it seldom raises a bound here) from counts made as it goes, the
-    two decide alike: the same answer and count again."""
+    solution found as well."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
@@ -384,9 +378,6 @@ def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
         one, two = _sweep(island, None, optimum - 1, paths), _sweep(island, None, optimum - 1, paths, threads=2)
         assert one[0] == two[0] == 1
         assert one[2] == two[2] > 50_000
-    one, two = (_sweep(island, None, optimum - 1, 0, threads, winding=True) for threads in (1, 2))
-    assert one[0] == two[0] == 1
-    assert one[2] == two[2] > 50_000
 
 
 def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monkeypatch):

@@ -1698,27 +1698,19 @@ static void job_settle(Job *j, const Store *st, const State *s, int key_bytes, i
 
 /* The bound of the state whose colours are in x->colors, reached with g moves, from the
  * bound h it inherited: its colour bound, then its pair bound unless it is already over
- * `within` (g + h > within: the caller skips it or puts it off), then, with `wind`, its
- * winding bound likewise (*raised: -1 not taken, 1 when it raised the bound, else 0;
- * x->wind.on is 0 unless it was taken).  Leaves the state
+ * `within` (g + h > within: the caller skips it or puts it off).  Leaves the state
  * contracted in x->s, with x->counts (and x->pairs when the pair bound ran) set for its
  * moves, and the number of colours present in *npresent. */
-static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int *npresent, int wind, int *raised) {
+static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int *npresent) {
     int W = is->W, goal = is->goal;
     contract(is, x->colors, x->s);
     int present = count_colors(x->s, W, x->counts);
     int cb = goal < 0 ? present - 1 : present - (x->counts[goal] ? 1 : 0);
     if (cb > h) h = cb;
-    *raised = -1;
-    x->wind.on = 0;
     if (g + h <= within) {
         int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
         if (pb > h) h = pb;
-        if (wind && is->wind && g + h <= within) {
-            int before = h;
-            h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind);
-            *raised = h > before;
-        }
+        h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind);
     }
     *npresent = present;
     return h;
@@ -1744,8 +1736,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     memcpy(x->pkey, st->keys + (size_t)e.node * ks->bytes, ks->bytes);
     key_unpack(ks, x->pkey, x->colors);
     int npresent;
-    int raised;
-    h = state_bound(is, x, g, h, f, &npresent, 1, &raised); /* stops early once it must wait for a later turn */
+    h = state_bound(is, x, g, h, f, &npresent); /* stops early once it must wait for a later turn */
     j->h = h;
     if (g + h > f) {
         j->kind = JOB_REQUEUE;
@@ -2237,22 +2228,6 @@ static size_t layers_used(const Layers *ly, int n) {
  * dropped then). */
 #define SWEEP_CHUNK 128
 
-/* The winding bound costs about as much as the rest of a parent's work, and where it
- * seldom raises a state's bound it costs more than it saves (KAMI 1's P37: it raises the
- * bound of 2 to 10 % of the parents it is taken for, and the sweep for "nothing within 9"
- * takes 6.3 s with it, 3.9 s without; on Bud5 it raises 40 to 60 %, on Threegrid4 40 to
- * 80 %, and saves far more than it costs).  Near the root it raises few on any board
- * (1 to 3 % in the first large layer of all four), so the sweep goes on without it only
- * after two layers in a row (each with at least WIND_SAMPLE parents that took it) where
- * fewer than one in WIND_SHARE of them had their bound raised; then only every 16th
- * parent of a layer takes it, which keeps the share measured, and a layer where one in
- * WIND_SHARE or more are raised turns it back on.  Only speed depends on this: any bound
- * taken or not is admissible.  The counts come from the parents in the layer's order, up
- * to the first solution found (all worked out with the same T), so one thread and two
- * decide alike. */
-#define WIND_SAMPLE 1000
-#define WIND_SHARE 10
-
 /* A move kept after a state's key: its region (two bytes, low first), then its colour. */
 static inline void put_move(uint8_t *at, int r, int c) {
     at[0] = (uint8_t)(r & 0xFF);
@@ -2270,7 +2245,6 @@ typedef struct {
     int expand;         /* within T by its own bounds, when worked out */
     int h;              /* its bound */
     int goal_r, goal_c; /* a move that solves it (goal_r >= 0); no children after it */
-    int raised;         /* its winding bound: -1 not taken, 1 above its other bounds, else 0 */
     int nkids, cap;
     SweepKid *kids;
     uint8_t *keys; /* stride bytes each: the child's key, then its moves with `paths` */
@@ -2285,7 +2259,6 @@ typedef struct {
     size_t first; /* the chunk's first parent in L */
     int n, next;  /* its parents; the next one to take */
     int nomem, stop;
-    int wind; /* the winding bound for every parent (else for every 16th in the layer) */
     SweepJob jobs[SWEEP_CHUNK];
     Scratch *helper; /* the helper thread's workspace */
 } SweepChunk;
@@ -2304,12 +2277,11 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     j->expand = 0;
     j->nkids = 0;
     j->goal_r = -1;
-    j->raised = -1;
     j->h = h;
     if (g + h > T) return 0;
     key_unpack(ks, pk, x->colors);
     int npresent;
-    h = state_bound(is, x, g, h, T, &npresent, ch->wind || (k & 15) == 0, &j->raised);
+    h = state_bound(is, x, g, h, T, &npresent);
     j->h = h;
     if (g + h > T) return 0;
     j->expand = 1;
@@ -2436,8 +2408,6 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     int batch_ok = 0;
     uint8_t *ck = malloc(stride), *best = malloc(3 * (T + 1));
     int result = 0, best_len = -1;
-    long long wind_tried = 0, wind_raised = 0; /* the layer's parents given the winding bound, and raised by it */
-    int wind = 1, low = 0; /* the winding bound for every parent; layers in a row that seldom raised */
     *full = 0;
     if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb) ||
         !(batch_ok = batch_init(bt, is, ks, NULL, 0, threads))) {
@@ -2471,12 +2441,6 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
         }
         Layer *L = &ly->layer[R];
         int cur = 0;
-        if (wind_tried >= WIND_SAMPLE) {
-            low = wind_raised * WIND_SHARE >= wind_tried ? 0 : low + 1;
-            wind = low < 2;
-        }
-        wind_tried = wind_raised = 0;
-        chunks[0].wind = chunks[1].wind = wind;
         sweep_chunk_set(&chunks[cur], L, R, 0);
         sweep_start(bt, &chunks[cur]);
         sweep_share(&chunks[cur], &mx);
@@ -2494,10 +2458,6 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                 const SweepJob *j = &ch->jobs[i];
                 size_t k = ch->first + i;
                 int g = L->gh[2 * k];
-                if (best_len < 0 && j->raised >= 0) {
-                    wind_tried++;
-                    wind_raised += j->raised;
-                }
                 if (!j->expand || g + j->h > T) continue;
                 (*expanded)++;
                 if ((*expanded & 4095) == 0) {
