@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 
-def run_one(path: Path, threshold: int | None, threads: int, max_gb: float) -> dict:
+def run_one(path: Path, threshold: int | None, threads: int, max_gb: float, winding: bool = True) -> dict:
     from kamivision import read_board
     from kamivision.graph import build_regions
     from kamivision.solver import _local_island, search
@@ -38,7 +38,7 @@ def run_one(path: Path, threshold: int | None, threads: int, max_gb: float) -> d
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     started = time.perf_counter()
-    orient = search._core.choose_orientation(island.colors, adjacency, words)
+    orient = search._core.choose_orientation(island.colors, adjacency, words) if winding else -1
     status, _, expanded, length = search._core.sweep(
         island.colors, adjacency, words, -1, threshold, -1, -1.0, int(max_gb * 2**30), None, 0, threshold, threads,
         orient,
@@ -55,11 +55,12 @@ def main() -> int:
     parser.add_argument("--threshold", type=int, help="T (default: par - 1)")
     parser.add_argument("--threads", default="2", help="comma-separated thread counts to compare")
     parser.add_argument("--max-gb", type=float, default=14.0, help="memory the sweep may use")
+    parser.add_argument("--no-winding", action="store_true", help="sweep without the winding bound")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     if args.one:
-        print(json.dumps(run_one(args.levels[0], args.threshold, threads[0], args.max_gb)))
+        print(json.dumps(run_one(args.levels[0], args.threshold, threads[0], args.max_gb, not args.no_winding)))
         return 0
     header = f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'answer':<14} {'expanded':>12} {'seconds':>9} {'peak GB':>8}"
     print(header)
@@ -69,6 +70,8 @@ def main() -> int:
             command = [sys.executable, __file__, str(path), "--one", "--threads", str(count), "--max-gb", str(args.max_gb)]
             if args.threshold is not None:
                 command += ["--threshold", str(args.threshold)]
+            if args.no_winding:
+                command.append("--no-winding")
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
                 print(f"{path.stem:<22} failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done.returncode}")
