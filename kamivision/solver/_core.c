@@ -438,11 +438,12 @@ static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pai
 #define MAX_ORIENTATIONS 1024 /* as heuristics.MAX_ORIENTATIONS */
 
 /* An orientation of the colour pairs as edge weights: fw[a][b] = 3 + sigma(a, b) from a
- * region of colour a to one of colour b, bw[a][b] = 3 - sigma(a, b) for the reverse walk,
- * with colours by their rank among the island's (idx; at most 16 colours). */
+ * region of colour a to one of colour b, with colours by their rank among the island's
+ * (idx; at most 16 colours).  A walk backwards takes each edge at its forward weight
+ * (split_edges). */
 typedef struct Winding {
     uint8_t idx[256];
-    int8_t fw[16][16], bw[16][16];
+    int8_t fw[16][16];
 } Winding;
 
 /* The regions of each colour (by rank) and the ranks present; returns how many. */
@@ -780,13 +781,13 @@ static int rank_colors(const uint8_t *colors, int n, Winding *wd) {
  * (pairs of ranks i < j in order, bit p set: sigma = 1), into weights; k colours. */
 static void winding_of(int k, int number, Winding *wd) {
     for (int a = 0; a < 16; a++)
-        for (int b = 0; b < 16; b++) wd->fw[a][b] = wd->bw[a][b] = 3;
+        for (int b = 0; b < 16; b++) wd->fw[a][b] = 3;
     int bit = 0;
     for (int i = 0; i < k; i++)
         for (int j = i + 1; j < k; j++, bit++) {
             int v = bit < 31 && (number >> bit & 1) ? 1 : -1;
-            wd->fw[i][j] = wd->bw[j][i] = (int8_t)(3 + v);
-            wd->fw[j][i] = wd->bw[i][j] = (int8_t)(3 - v);
+            wd->fw[i][j] = (int8_t)(3 + v);
+            wd->fw[j][i] = (int8_t)(3 - v);
         }
 }
 
