@@ -2106,7 +2106,32 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
  * at most one), all admissible; so a state pruned by
  * g + h > T has no solution within T below it, and when the sweep ends without one none
  * is within T.  A solution found lowers T to one less than its length, so the one
- * returned is the shortest within the first T. */
+ * returned is the shortest within the first T.
+ *
+ * Moves that commute are taken in one order only.  Each stored state keeps the move that
+ * reached it (LM_ALL when it was reached with its least g by two different moves, and at
+ * the root).  Let m = (r, c) be that move, M the region it made and N[M] that region with
+ * its neighbours.  A move m' = (r', c') that makes the set S' one region is skipped when
+ * S' misses N[M] and (r', c') comes before (r, c) (region first, then colour):
+ * - m and m' commute: S' misses M and M's neighbours, which were the neighbours of the
+ *   regions m merged, so before m, r' had the same neighbours with the same colours and m'
+ *   merged the same S'; after m', r is still a neighbour of the same regions (none of S'
+ *   touches M), so m merges the same set as before.  Both orders reach the same state,
+ *   and each move keeps its name (the lowest original region of the region it taps) in
+ *   either order.
+ * - Nothing within T is lost.  Take, of the shortest solutions within T, the one whose
+ *   moves come first in lexicographic order.  Each of its prefixes is a shortest way to the
+ *   state it reaches (else a shorter solution would exist), so that state is stored with
+ *   that g, and every one of them has g + h <= T (h is admissible).  Its next move is never
+ *   skipped: when the state keeps one move, it is the solution's own last move (the
+ *   solution's prefix reaches it with its least g), and were the next move skipped the two
+ *   would commute with the later one first, giving a solution as short and earlier in
+ *   lexicographic order.  All ways to a state are stored before it is expanded (children
+ *   have fewer regions), so its kept move is final when it is expanded.
+ * A state reached by both orders of two commuting moves is now made once; the states
+ * expanded can only be fewer (those reached only by skipped orders whose other order is
+ * cut by the bounds), never a needed one.  tests/test_solver.py checks the sweep against
+ * breadth-first search on random small boards. */
 
 /* A layer's states: the keys (and, with moves, each state's moves after its key) in an
  * arena, g and h in another, and an open-addressing table of their indices, each tagged
@@ -2115,11 +2140,17 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
 #define LAYER_TAG 28 /* index bits in a table entry; the top 4 are the tag */
 #define LAYER_MAX ((1u << LAYER_TAG) - 2)
 
+#define LM_ALL 0xFFFF /* no move kept: all moves are taken */
+
+/* A move's name for the order of commuting moves: its region, then its colour. */
+static inline uint16_t move_name(int r, int c) { return c < 32 ? (uint16_t)(r * 32 + c) : LM_ALL; }
+
 typedef struct {
     int n, stride; /* key bytes; bytes per state */
     size_t count, cap;
     uint8_t *keys;
     uint8_t *gh;     /* g, h of each state */
+    uint16_t *lm;    /* the move that reached it (see move_name), or LM_ALL */
     uint32_t *table; /* tag << LAYER_TAG | (index + 1); 0 = empty */
     size_t tcap;     /* power of two */
 } Layer;
@@ -2131,20 +2162,22 @@ static int layer_init(Layer *ly, int n, int stride) {
     ly->cap = 1024;
     ly->keys = malloc(ly->cap * (size_t)stride);
     ly->gh = malloc(ly->cap * 2);
+    ly->lm = malloc(ly->cap * sizeof(uint16_t));
     ly->tcap = 2048;
     ly->table = calloc(ly->tcap, sizeof(uint32_t));
-    return ly->keys && ly->gh && ly->table;
+    return ly->keys && ly->gh && ly->lm && ly->table;
 }
 
 static void layer_free(Layer *ly) {
     free(ly->keys);
     free(ly->gh);
+    free(ly->lm);
     free(ly->table);
 }
 
 /* Memory the layer touches (its arenas' unused capacity is never written). */
 static size_t layer_used(const Layer *ly) {
-    return ly->count * ((size_t)ly->stride + 2) + ly->tcap * sizeof(uint32_t);
+    return ly->count * ((size_t)ly->stride + 2 + sizeof(uint16_t)) + ly->tcap * sizeof(uint32_t);
 }
 
 static inline uint32_t layer_tag(uint64_t h) { return (uint32_t)(h >> 60) << LAYER_TAG; }
@@ -2186,7 +2219,7 @@ static int layer_grow_table(Layer *ly) {
 
 /* Add a new state (`key` holds `stride` bytes) at `slot` from layer_find; its index, or -1
  * when out of memory (or past the LAYER_MAX states a table entry can name). */
-static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot, int g, int hb) {
+static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot, int g, int hb, uint16_t lm) {
     if (ly->count >= LAYER_MAX) return -1;
     if (ly->count == ly->cap) {
         size_t cap = ly->cap * 2;
@@ -2196,12 +2229,16 @@ static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot,
         uint8_t *gh = realloc(ly->gh, cap * 2);
         if (!gh) return -1;
         ly->gh = gh;
+        uint16_t *lms = realloc(ly->lm, cap * sizeof(uint16_t));
+        if (!lms) return -1;
+        ly->lm = lms;
         ly->cap = cap;
     }
     size_t k = ly->count++;
     memcpy(ly->keys + k * ly->stride, key, ly->stride);
     ly->gh[2 * k] = (uint8_t)g;
     ly->gh[2 * k + 1] = (uint8_t)hb;
+    ly->lm[k] = lm;
     ly->table[slot] = layer_tag(h) | (uint32_t)(k + 1);
     if (ly->count * 8 > ly->tcap * 5 && !layer_grow_table(ly)) return -1; /* load at most 5/8 */
     return (int64_t)k;
@@ -2238,8 +2275,9 @@ static inline void put_move(uint8_t *at, int r, int c) {
 
 typedef struct {
     uint64_t hash;
-    int16_t rc; /* the child's region count */
-    uint8_t hc; /* its bound */
+    int16_t rc;  /* the child's region count */
+    uint8_t hc;  /* its bound */
+    uint16_t lm; /* the move that makes it (move_name) */
 } SweepKid;
 
 typedef struct {
@@ -2257,6 +2295,7 @@ typedef struct {
     const Layer *L;
     int R, stride;
     const int *T; /* lowered by the main thread as it finds solutions */
+    int commute;  /* skip commuting moves taken in the other order (see above) */
     size_t first; /* the chunk's first parent in L */
     int n, next;  /* its parents; the next one to take */
     int nomem, stop;
@@ -2287,6 +2326,13 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     if (g + h > T) return 0;
     j->expand = 1;
     int ng = g + 1, inherited = h - 1;
+    int last = ch->commute ? L->lm[k] : LM_ALL;
+    word near[MAXW]; /* N[M]: the region the last move made, and its neighbours */
+    if (last != LM_ALL) {
+        int m = s->rep_of[last >> 5];
+        for (int w = 0; w < W; w++) near[w] = s->adj[m][w];
+        near[m >> 6] |= (word)1 << (m & 63);
+    }
     Moves mv;
     moves_begin(&mv, s);
     while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
@@ -2299,6 +2345,12 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
                 return 0;
             }
             continue;
+        }
+        uint16_t name = move_name(r, c);
+        if (last != LM_ALL && name < last) { /* made in the other order, unless it touches N[M] */
+            word touch = 0;
+            for (int w = 0; w < W; w++) touch |= merged[w] & near[w];
+            if (!touch) continue;
         }
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
@@ -2338,6 +2390,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         kid->hash = hash_key(ck, kb);
         kid->rc = (int16_t)(ch->R - popcount_w(merged, W) + 1);
         kid->hc = (uint8_t)hc;
+        kid->lm = name;
         j->nkids++;
     }
     return 0;
@@ -2399,7 +2452,8 @@ static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first)
 /* Returns 1 with *path set when a solution within *T is found (*T is then its length),
  * 0 when there is none, -1 when a limit (or memory: *full set) stops it, -2 on an error. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
-                 int threads, Limits *lim, long long *expanded, long long max_bytes, int *full, PyObject **path) {
+                 int threads, int commute, Limits *lim, long long *expanded, long long max_bytes, int *full,
+                 PyObject **path) {
     int n = is->n, W = is->W, T = *T_io;
     int kb = ks->bytes, stride = paths ? kb + 3 * (T > 0 ? T : 1) : kb;
     Layers *ly = calloc(1, sizeof(Layers));
@@ -2421,6 +2475,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
         chunks[i].ks = ks;
         chunks[i].stride = stride;
         chunks[i].T = &T;
+        chunks[i].commute = commute;
         chunks[i].helper = &bt->wx;
     }
     contract(is, colors, mx.s);
@@ -2432,7 +2487,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     key_pack(ks, colors, ck);
     uint64_t h0 = hash_key(ck, kb);
     layer_find(&ly->layer[R0], ck, h0, &slot);
-    if (layer_add(&ly->layer[R0], ck, h0, slot, 0, 0) < 0) goto nomem;
+    if (layer_add(&ly->layer[R0], ck, h0, slot, 0, 0, LM_ALL) < 0) goto nomem;
     for (int R = R0; R >= 2; R--) {
         if (!ly->live[R]) continue;
         if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) { /* and every 4096 expansions */
@@ -2483,12 +2538,17 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                     if (old >= 0) {
                         uint8_t *gh = &C->gh[2 * old];
                         if (kid->hc > gh[1]) gh[1] = kid->hc;
-                        if (gh[0] <= ng) continue;
+                        if (gh[0] < ng) continue;
+                        if (gh[0] == ng) { /* another way as short: keep every move */
+                            if (C->lm[old] != kid->lm) C->lm[old] = LM_ALL;
+                            continue;
+                        }
                         gh[0] = (uint8_t)ng;
+                        C->lm[old] = kid->lm;
                         if (paths) memcpy(C->keys + (size_t)old * stride + kb, key + kb, 3 * (size_t)ng);
                         continue;
                     }
-                    if (layer_add(C, key, kid->hash, slot, ng, kid->hc) < 0) goto stop_nomem;
+                    if (layer_add(C, key, kid->hash, slot, ng, kid->hc, kid->lm) < 0) goto stop_nomem;
                 }
                 if (j->goal_r >= 0 && ng <= T) {
                     best_len = ng;
@@ -2618,11 +2678,12 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
 }
 
 /* sweep(colors, adjacency, words, goal, T, max_nodes, max_seconds, max_bytes, progress, paths,
- *       shown, threads, orientation) -> (status, path, expanded, length): status 0 a
+ *       shown, threads, orientation, commute) -> (status, path, expanded, length): status 0 a
  * solution found, the shortest within T (its moves in path when `paths`, else an empty
  * list; its length in `length`), 1 none within T, 2 stopped by a limit, 3 by Ctrl-C, 4 by
  * memory.  `shown` is the bound the progress callback is given (the sweep proves nothing
- * until it ends); `orientation` as astar's. */
+ * until it ends); `orientation` as astar's; `commute` 0 takes commuting moves in both
+ * orders (for tests and benchmarks; default 1). */
 static PyObject *core_sweep(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -2630,9 +2691,9 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     long long max_nodes, max_bytes;
     double max_seconds;
     PyObject *progress;
-    int paths = 1, shown = 0, threads = 1, orientation = -1;
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
-                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads, &orientation))
+    int paths = 1, shown = 0, threads = 1, orientation = -1, commute = 1;
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiiii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
+                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads, &orientation, &commute))
         return NULL;
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8 || T < 0 || T >= MAXF - 2) {
         PyErr_SetString(PyExc_ValueError, "island too large, adjacency of the wrong size or T out of range");
@@ -2648,7 +2709,7 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     long long expanded = 0;
     int full = 0;
     PyObject *path = NULL;
-    int res = sweep(&is, &ks, colors, &T, paths, shown, threads, &lim, &expanded, max_bytes, &full, &path);
+    int res = sweep(&is, &ks, colors, &T, paths, shown, threads, commute, &lim, &expanded, max_bytes, &full, &path);
     if (res == -2) {
         Py_XDECREF(path);
         return NULL;
