@@ -4,6 +4,7 @@ moves, states expanded, seconds, peak memory.
 
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --threads 1,2
     python benchmarks/sweep.py LEVEL.json --threshold 13 --max-gb 14
+    python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
 
 T is par - 1 unless ``--threshold`` is given: "none within T" then proves par optimal.
 The sweep keeps keys only (as the solver's first pass does).  Each run is a fresh process,
@@ -21,7 +22,9 @@ import time
 from pathlib import Path
 
 
-def run_one(path: Path, threshold: int | None, threads: int, max_gb: float, winding: bool = True) -> dict:
+def run_one(
+    path: Path, threshold: int | None, threads: int, max_gb: float, winding: bool = True, commute: bool = True
+) -> dict:
     from kamivision import read_board
     from kamivision.graph import build_regions
     from kamivision.solver import _local_island, search
@@ -42,6 +45,7 @@ def run_one(path: Path, threshold: int | None, threads: int, max_gb: float, wind
     status, _, expanded, length = search._core.sweep(
         island.colors, adjacency, words, -1, threshold, -1, -1.0, int(max_gb * 2**30), None, 0, threshold, threads,
         orient,
+        int(commute),
     )
     seconds = time.perf_counter() - started
     answer = {0: f"found {length}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status})")
@@ -56,11 +60,12 @@ def main() -> int:
     parser.add_argument("--threads", default="2", help="comma-separated thread counts to compare")
     parser.add_argument("--max-gb", type=float, default=14.0, help="memory the sweep may use")
     parser.add_argument("--no-winding", action="store_true", help="sweep without the winding bound")
+    parser.add_argument("--no-commute", action="store_true", help="take commuting moves in both orders")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     if args.one:
-        print(json.dumps(run_one(args.levels[0], args.threshold, threads[0], args.max_gb, not args.no_winding)))
+        print(json.dumps(run_one(args.levels[0], args.threshold, threads[0], args.max_gb, not args.no_winding, not args.no_commute)))
         return 0
     header = f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'answer':<14} {'expanded':>12} {'seconds':>9} {'peak GB':>8}"
     print(header)
@@ -72,6 +77,8 @@ def main() -> int:
                 command += ["--threshold", str(args.threshold)]
             if args.no_winding:
                 command.append("--no-winding")
+            if args.no_commute:
+                command.append("--no-commute")
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
                 print(f"{path.stem:<22} failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done.returncode}")
