@@ -2142,7 +2142,8 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
 
 #define LM_ALL 0xFFFF /* no move kept: all moves are taken */
 
-/* A move's name for the order of commuting moves: its region, then its colour. */
+/* A move's name for the order of commuting moves: its region, then its colour.  A colour
+ * of 32 or more has no name: its child keeps LM_ALL, and takes every move. */
 static inline uint16_t move_name(int r, int c) { return c < 32 ? (uint16_t)(r * 32 + c) : LM_ALL; }
 
 typedef struct {
