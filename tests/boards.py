@@ -26,13 +26,27 @@ def bfs_optimum(board: Board, limit: int = 12, goal: Optional[int] = None) -> Op
     """Fewest moves by breadth-first search over cell colourings, trying *every* move:
     every region, every colour used on the board (merging or not), to one colour (``goal``
     when given).  ``None`` past ``limit``."""
-    start = tuple(board.colors())
-    palette = sorted(board.colors_used())
-    n = len(start)
-    neighbors = [board.neighbors(i) for i in range(n)]
+    n = len(board.colors())
+    return _breadth_first(board.colors(), [board.neighbors(i) for i in range(n)],
+                          sorted(board.colors_used()), limit, goal)
 
+
+def island_bfs_optimum(colors: bytes | list[int], adjacency, limit: int = 12, goal: Optional[int] = None) -> Optional[int]:
+    """The same over a graph of regions that need not be a board (``adjacency``: a bitset
+    of neighbours per node), trying every component and every colour of the graph."""
+    n = len(colors)
+    neighbors = [[j for j in range(n) if adjacency[i] >> j & 1] for i in range(n)]
+    return _breadth_first(list(colors), neighbors, sorted(set(colors)), limit, goal)
+
+
+def _breadth_first(start, neighbors, palette: list[int], limit: int, goal: Optional[int]) -> Optional[int]:
+    """Breadth-first search over colourings of nodes (``None``: blank, never coloured):
+    a move gives one connected one-colour group another colour of ``palette`` (or
+    ``goal``); the fewest moves to one colour (``goal`` when given), ``None`` past ``limit``."""
+    start = tuple(start)
+    n = len(start)
     if goal is not None and goal not in palette:
-        palette.append(goal)
+        palette = palette + [goal]
 
     def solved(state) -> bool:
         left = {v for v in state if v is not None}
@@ -98,3 +112,16 @@ def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par:
         used = sorted({v for row in grid for v in row if v is not None})
         if len(used) == colors:
             return make_board(grid, lattice="triangle", par=par)
+
+
+
+def root_state(board: Board):
+    """The contracted region graph of a one-island board at its start."""
+    from kamivision.graph import build_regions
+    from kamivision.solver import _local_island
+    from kamivision.solver.state import contract
+
+    graph = build_regions(board)
+    (mask,) = graph.islands()
+    island, _ = _local_island(graph, mask)
+    return contract(island, island.colors)

@@ -17,14 +17,7 @@ from kamivision.solver.heuristics import (
 )
 from kamivision.solver.state import apply_merge, contract, merging_moves
 
-from .boards import bfs_optimum, random_board
-
-
-def root_state(board):
-    graph = build_regions(board)
-    (mask,) = graph.islands()
-    island, _ = _local_island(graph, mask)
-    return contract(island, island.colors)
+from .boards import bfs_optimum, random_board, root_state
 
 
 def all_pairs_bound(state, goal):

@@ -1,0 +1,178 @@
+"""Lower bounds from closed subgraphs: the exact optimum of a small part of the board.
+
+A *closed* subgraph ``H`` of a region graph ``G`` is a connected set of regions such that
+every connected part of ``G - H`` touches ``H`` at one region only (it hangs from ``H``
+like a branch from a trunk).  The fewest moves that make ``H`` one colour, ``m(H)``,
+never exceed ``m(G)`` (:func:`closed_subgraph_lemma` gives the argument), so any lower
+bound on ``m(H)``, an exact solve of it when it is small, is a lower bound for ``G``.
+
+This is what the distance bounds of :mod:`kamivision.solver.heuristics` miss on KAMI 2's
+tree-like levels: three long arms that meet in one region need moves of their own unless
+their colours agree, and a pair of far regions only ever sees two of the arms.  The
+subgraph taken here is a *spider*: a central region, shortest paths from it to the
+farthest regions of its three deepest branches, closed as above.  On Bud5 (par 17) the
+distance bounds give 13 at the start and the spider 15 (``benchmarks/bounds.py``).
+
+The closure is what makes it sound.  An arbitrary connected subgraph can need *more*
+moves than the whole board: an 8-cycle of alternating colours needs 4 moves, but with
+one more region joined to two opposite cycle regions the board needs 3 (a test checks
+it), because a move of the board may recolour a region that the subgraph sees as two.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..graph import bits
+from .state import Contracted, Island, neighbourhood
+
+#: Largest closed subgraph solved exactly (regions); a larger one is skipped (bound 0).
+MAX_REGIONS = 48
+
+#: States the search of one subgraph may expand before it stops with the bound reached.
+MAX_NODES = 20_000
+
+
+def closed_subgraph_lemma() -> None:
+    """The argument for :func:`closure` and :func:`spider_bound` (documentation only).
+
+    Let ``H`` be a set of regions of a connected region graph ``G``, connected in ``G``,
+    such that every connected component ``C`` of ``G - H`` has exactly one neighbour in
+    ``H``.  Take ``H`` with every edge of ``G`` between its regions (induced).
+
+    (1) For every connected set ``R`` of ``G``, ``R & H`` is connected in ``H`` (or empty).
+    A path inside ``R`` between two regions of ``H`` that leaves ``H`` enters some ``C``
+    from ``C``'s one neighbour ``a`` and must leave ``C`` to ``a`` again; cutting out each
+    such excursion leaves a path of ``R & H`` between the same ends.
+
+    (2) So a move of ``G`` (recolour a maximal connected one-colour set ``R`` to ``k``)
+    acts on ``H`` as one move of ``H`` or as none: ``R & H`` is connected and of one
+    colour, and maximal in ``H`` (a region of ``H`` next to it with its colour would be
+    next to ``R`` in ``G``, so in ``R``).  A solution of ``G`` in ``m`` moves, read on
+    ``H``, is a solution of ``H`` (``G`` one colour means ``H`` one colour, the same one)
+    in at most ``m`` moves.  Hence ``m(H) <= m(G)``, also with a goal colour.
+
+    (3) Contracting regions of one colour into one does not change which colourings are
+    reachable in how many moves, so ``H`` may be taken in the current contracted graph.
+    """
+
+
+def closure(adj: list[int], reps: int, nodes: int) -> int:
+    """``nodes`` (a connected bitset of regions) with every connected part of the rest of
+    the graph that touches it at two or more regions added whole: a closed subgraph that
+    holds ``nodes`` (see :func:`closed_subgraph_lemma`; not always the least one, which
+    may leave out the pendant bits of such a part).  A part added whole touches nothing
+    else, so the parts left still touch at one region each."""
+    rest = reps & ~nodes
+    out = nodes
+    while rest:
+        part = frontier = rest & -rest
+        while frontier:
+            frontier = neighbourhood(adj, frontier) & rest & ~part
+            part |= frontier
+        rest &= ~part
+        touch = neighbourhood(adj, part) & nodes
+        if touch & (touch - 1):
+            out |= part
+    return out
+
+
+def spider(state: Contracted, centre: int, arms: int = 3) -> int:
+    """The regions of a spider around ``centre``: one shortest path from it to the farthest
+    region of each of its ``arms`` deepest branches (branches of a breadth-first tree,
+    named by their first region; ties go to the lowest region)."""
+    adj = state.adj
+    parent = {centre: centre}
+    branch = {}
+    deepest: dict[int, tuple[int, int]] = {}  # branch -> (depth, region)
+    frontier = 1 << centre
+    seen = frontier
+    depth = 0
+    while frontier:
+        depth += 1
+        grown = 0
+        for x in bits(frontier):
+            for y in bits(adj[x] & ~seen & ~grown):
+                parent[y] = x
+                branch[y] = y if x == centre else branch[x]
+                b = branch[y]
+                if b not in deepest or deepest[b][0] < depth:
+                    deepest[b] = (depth, y)
+                grown |= 1 << y
+        seen |= grown
+        frontier = grown
+    ends = sorted(deepest.values(), key=lambda t: (-t[0], t[1]))[:arms]
+    nodes = 1 << centre
+    for _, y in ends:
+        while y != centre:
+            nodes |= 1 << y
+            y = parent[y]
+    return nodes
+
+
+def sub_island(state: Contracted, nodes: int) -> Island:
+    """The subgraph of ``state`` induced by ``nodes``, renumbered ``0..m-1`` in order."""
+    order = list(bits(nodes))
+    index = {r: i for i, r in enumerate(order)}
+    adjacency = tuple(sum(1 << index[j] for j in bits(state.adj[r] & nodes)) for r in order)
+    return Island(bytes(state.color[r] for r in order), adjacency)
+
+
+def _centres(state: Contracted, count: int) -> list[int]:
+    """The ``count`` regions of least eccentricity (ties: lowest region first)."""
+    ranked = []
+    for x in bits(state.reps):
+        seen = frontier = 1 << x
+        ecc = 0
+        while True:
+            frontier = neighbourhood(state.adj, frontier) & ~seen
+            if not frontier:
+                break
+            seen |= frontier
+            ecc += 1
+        ranked.append((ecc, x))
+    ranked.sort()
+    return [x for _, x in ranked[:count]]
+
+
+def spider_bound(
+    state: Contracted,
+    goal: Optional[int] = None,
+    centres: int = 3,
+    arms: int = 3,
+    max_regions: int = MAX_REGIONS,
+    max_nodes: int = MAX_NODES,
+) -> int:
+    """A lower bound on the moves left: over the spiders (:func:`spider`) around the
+    ``centres`` most central regions, closed (:func:`closure`), the greatest lower bound
+    on the moves that make the spider one colour found by A* within ``max_nodes``
+    expansions: its optimum when it finishes, else the bound it proved.
+
+    Admissible: each closed spider ``H`` has ``m(H) <= m(G)``, and ``m(G) <= m(G, goal)``
+    with a goal colour (:func:`closed_subgraph_lemma`), and the A* on ``H`` only ever
+    reports a lower bound on ``m(H)`` (its own admissible bounds, or ``m(H)`` itself).
+    ``H`` is searched without the goal colour: the A* with a goal takes merging moves
+    only, so it counts ``m(H, goal)`` only when that is at most ``m(H) + 1``, which a
+    test caught (a last move that recolours the one region left is not a merge).  A spider whose closure
+    is the whole graph, or larger than ``max_regions``, is skipped: solving it would be
+    the whole problem.
+    """
+    from .search import Budget, SearchStopped, astar  # the search uses this module's callers
+
+    reps = state.reps
+    if reps & (reps - 1) == 0:
+        return 0 if goal is None or state.color[reps.bit_length() - 1] == goal else 1
+    best = 0
+    tried = set()
+    for centre in _centres(state, centres):
+        nodes = closure(state.adj, reps, spider(state, centre, arms))
+        if nodes in tried or nodes == reps or nodes.bit_count() > max_regions:
+            continue
+        tried.add(nodes)
+        try:
+            path = astar(sub_island(state, nodes), Budget(max_nodes=max_nodes))
+            bound = len(path) if path is not None else 0
+        except SearchStopped as stop:
+            bound = stop.bound
+        best = max(best, bound)
+    return best

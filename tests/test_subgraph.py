@@ -1,0 +1,151 @@
+import random
+
+import pytest
+
+from kamivision.board import read_board
+from kamivision.graph import bits, build_regions
+from kamivision.solver import _local_island
+from kamivision.solver.heuristics import final_color_bound
+from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighbourhood
+from kamivision.solver.subgraph import closure, spider, spider_bound, sub_island
+
+from .boards import bfs_optimum, island_bfs_optimum, random_board, root_state
+from .conftest import shared_path
+
+
+def one_island_boards(seed, count):
+    """Random small boards of one island; blanks make them tree-like, as KAMI 2's are."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        lattice = rng.choice(["triangle", "square"])
+        rows, columns = rng.choice([(3, 4), (4, 3), (4, 4), (3, 5), (5, 3)])
+        board = random_board(rng, lattice, rows, columns, rng.choice([3, 3, 4]), rng.choice([0.0, 0.2, 0.3]))
+        graph = build_regions(board)
+        if len(graph.islands()) == 1 and len(graph) >= 4:
+            made += 1
+            yield rng, board
+
+
+def random_connected(rng, state):
+    """A random connected set of regions, grown from a random region."""
+    regions = list(bits(state.reps))
+    nodes = 1 << rng.choice(regions)
+    for _ in range(rng.randrange(1, len(regions))):
+        around = list(bits(neighbourhood(state.adj, nodes) & ~nodes))
+        if not around:
+            break
+        nodes |= 1 << rng.choice(around)
+    return nodes
+
+
+def parts_outside(state, nodes):
+    """The connected parts of the graph outside ``nodes``, as bitsets."""
+    rest = state.reps & ~nodes
+    while rest:
+        part = frontier = rest & -rest
+        while frontier:
+            frontier = neighbourhood(state.adj, frontier) & rest & ~part
+            part |= frontier
+        rest &= ~part
+        yield part
+
+
+def test_a_closed_subgraph_never_needs_more_moves_than_the_board():
+    proper = 0
+    for rng, board in one_island_boards(5, 70):
+        optimum = bfs_optimum(board, limit=10)
+        if optimum is None:
+            continue
+        state = root_state(board)
+        goal = rng.choice(sorted(board.colors_used()))
+        with_goal = bfs_optimum(board, limit=10, goal=goal)
+        for _ in range(3):
+            nodes = closure(state.adj, state.reps, random_connected(rng, state))
+            for part in parts_outside(state, nodes):  # each part hangs from one region
+                touch = neighbourhood(state.adj, part) & nodes
+                assert touch and touch & (touch - 1) == 0
+            if nodes == state.reps:
+                continue
+            proper += 1
+            island = sub_island(state, nodes)
+            assert island_bfs_optimum(island.colors, island.adjacency) <= optimum, board
+            if with_goal is not None:
+                assert island_bfs_optimum(island.colors, island.adjacency, goal=goal) <= with_goal, board
+    assert proper >= 50  # the boards are tree-like enough to test something
+
+
+def cycle_with_hub():
+    """An 8-cycle of alternating colours and a ninth region next to two opposite ones."""
+    adjacency = [0] * 9
+    edges = [(i, (i + 1) % 8) for i in range(8)] + [(8, 0), (8, 4)]
+    for a, b in edges:
+        adjacency[a] |= 1 << b
+        adjacency[b] |= 1 << a
+    return Island(bytes([0, 1] * 4 + [1]), tuple(adjacency))
+
+
+def test_an_unclosed_subgraph_can_need_more_moves_and_closure_takes_the_whole():
+    island = cycle_with_hub()
+    assert island_bfs_optimum(island.colors, island.adjacency) == 3
+    state = contract(island, island.colors)
+    cycle = (1 << 8) - 1
+    ring = sub_island(state, cycle)
+    assert island_bfs_optimum(ring.colors, ring.adjacency) == 4  # more than the whole needs
+    assert closure(state.adj, state.reps, cycle) == state.reps  # so it is never taken alone
+    assert spider_bound(state) <= 3
+
+
+def test_spider_bound_never_exceeds_the_optimum_of_a_state_or_its_children():
+    checked = 0
+    for rng, board in one_island_boards(11, 60):
+        state = root_state(board)
+        goal = rng.choice([None, *sorted(board.colors_used())])
+        optimum = bfs_optimum(board, limit=10, goal=goal)
+        if optimum is None:
+            continue
+        assert spider_bound(state, goal=goal, centres=4, arms=2) <= optimum, board
+        assert spider_bound(state, goal=goal) <= optimum, board
+        checked += 1
+        for rep, color, merged in merging_moves(state)[:4]:
+            child = apply_merge(state, rep, color, merged)
+            island = sub_island(child, child.reps)
+            best = island_bfs_optimum(island.colors, island.adjacency, limit=10, goal=goal)
+            if best is not None:
+                assert spider_bound(child, goal=goal) <= best, board
+    assert checked >= 40
+
+
+def test_a_spider_holds_its_centre_and_a_shortest_path_to_each_arm_end():
+    rng = random.Random(3)
+    for _, board in one_island_boards(17, 40):
+        state = root_state(board)
+        centre = rng.choice(list(bits(state.reps)))
+        nodes = spider(state, centre, arms=3)
+        assert nodes >> centre & 1
+        sub = sub_island(state, nodes)  # a spider is connected: a tree through the centre
+        seen = frontier = 1
+        while frontier:
+            frontier = neighbourhood(list(sub.adjacency), frontier) & ~seen
+            seen |= frontier
+        assert seen == (1 << len(sub)) - 1
+
+
+def test_spider_bound_beats_the_distance_bounds_on_a_tree_like_level():
+    path = shared_path("data", "kami2-journey", "19-5-Bud5.json")
+    board = read_board(path)
+    graph = build_regions(board)
+    island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+    state = contract(island, island.colors)
+    distance = final_color_bound(state)
+    found = spider_bound(state)
+    assert distance < found <= board.par
+
+
+@pytest.mark.parametrize("limit", [1, 50])
+def test_a_subgraph_search_stopped_early_still_gives_a_lower_bound(limit):
+    for _, board in one_island_boards(23, 40):
+        state = root_state(board)
+        optimum = bfs_optimum(board, limit=10)
+        if optimum is not None:
+            assert spider_bound(state, max_nodes=limit) <= optimum
