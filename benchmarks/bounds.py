@@ -10,6 +10,12 @@ bound (the largest of the colour, final-colour and winding bounds, as in the sea
 spider bound, and the optimum when the compiled A* finds it within ``--max-seconds``.
 The table gives, per depth, the means and how many states the spider raises above the
 distance bound.
+
+    python benchmarks/bounds.py ../shared/data/kami2-journey/19-2-Bud2.json --proof
+
+With ``--proof``, the Python A* proves that nothing is shorter than the beam's solution,
+once with the search's bounds and once with the spider bound as well (taken when a state
+is expanded), and prints the states expanded and the seconds of each.
 """
 
 from __future__ import annotations
@@ -27,7 +33,10 @@ def main() -> int:
     parser.add_argument("--siblings", type=int, default=4, help="other children taken at each depth")
     parser.add_argument("--max-seconds", type=float, default=20.0, help="per optimum (else it is left out)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--proof", action="store_true", help="compare the Python A*'s proofs instead")
     args = parser.parse_args()
+    if args.proof:
+        return proofs(args.levels)
 
     from kamivision import read_board
     from kamivision.graph import bits, build_regions
@@ -81,6 +90,34 @@ def main() -> int:
             print(f"{path.stem:<16} {g:>3} {n:>6} {sum(r[0] for r in rows) / n:>8.2f} "
                   f"{sum(r[1] for r in rows) / n:>7.2f} {sum(r[1] > r[0] for r in rows):>6} "
                   f"{mean_opt} {len(solved):>6} {sum(r[3] for r in rows) / n:>8.3f}", flush=True)
+    return 0
+
+
+def proofs(levels: list[Path]) -> int:
+    """The Python A*'s proof that nothing beats a beam's solution, without and with the
+    spider bound: a table of states expanded and seconds."""
+    from kamivision import read_board
+    from kamivision.graph import build_regions
+    from kamivision.solver import _local_island
+    from kamivision.solver.search import Budget, astar_python
+    from kamivision.solver.subgraph import spider_bound
+    from kamivision.solver.upper import flood_beam
+
+    header = f"{'level':<16} {'par':>3} {'moves':>5} {'bounds':<17} {'expanded':>9} {'seconds':>8}"
+    print(header)
+    print("-" * len(header))
+    for path in levels:
+        board = read_board(path)
+        graph = build_regions(board)
+        island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+        solution = flood_beam(island, time.perf_counter() + 120, width=8)
+        for name, extra in (("distance", None), ("distance + spider", spider_bound)):
+            budget = Budget()
+            started = time.perf_counter()
+            found = astar_python(island, budget, upper=(len(solution), solution), extra=extra)
+            seconds = time.perf_counter() - started
+            print(f"{path.stem:<16} {board.par if board.par is not None else '-':>3} {len(found):>5} "
+                  f"{name:<17} {budget.expanded:>9,} {seconds:>8.1f}", flush=True)
     return 0
 
 

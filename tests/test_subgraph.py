@@ -98,6 +98,7 @@ def test_an_unclosed_subgraph_can_need_more_moves_and_closure_takes_the_whole():
 
 def test_spider_bound_never_exceeds_the_optimum_of_a_state_or_its_children():
     checked = 0
+    cache: dict = {}  # shared by all the boards: equal spiders must give equal bounds
     for rng, board in one_island_boards(11, 60):
         state = root_state(board)
         goal = rng.choice([None, *sorted(board.colors_used())])
@@ -105,7 +106,9 @@ def test_spider_bound_never_exceeds_the_optimum_of_a_state_or_its_children():
         if optimum is None:
             continue
         assert spider_bound(state, goal=goal, centres=4, arms=2) <= optimum, board
-        assert spider_bound(state, goal=goal) <= optimum, board
+        found = spider_bound(state, goal=goal)
+        assert found <= optimum, board
+        assert spider_bound(state, goal=goal, cache=cache) == found == spider_bound(state, goal=goal, cache=cache)
         checked += 1
         for rep, color, merged in merging_moves(state)[:4]:
             child = apply_merge(state, rep, color, merged)
@@ -149,3 +152,17 @@ def test_a_subgraph_search_stopped_early_still_gives_a_lower_bound(limit):
         optimum = bfs_optimum(board, limit=10)
         if optimum is not None:
             assert spider_bound(state, max_nodes=limit) <= optimum
+
+
+def test_the_python_search_with_the_spider_bound_stays_optimal():
+    from kamivision.solver.search import Budget, astar_python
+
+    for _, board in one_island_boards(29, 40):
+        optimum = bfs_optimum(board, limit=10)
+        if optimum is None:
+            continue
+        graph = build_regions(board)
+        (mask,) = graph.islands()
+        island, _ = _local_island(graph, mask)
+        path = astar_python(island, Budget(), extra=spider_bound)
+        assert len(path) == optimum, board

@@ -183,6 +183,7 @@ def astar_python(
     budget: Budget,
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, Path]] = None,
+    extra: Optional[Callable[[Contracted, Optional[int]], int]] = None,
 ) -> Optional[Path]:
     """An optimal path to one region (of ``goal_color`` when given), or ``None`` if none exists.
 
@@ -202,6 +203,10 @@ def astar_python(
     bound is computed; if that raises ``f`` it goes back in with the higher value.
     States are reopened when reached again by a shorter path, so optimality does not depend
     on the bound being consistent.
+
+    ``extra(state, goal_color)``, when given, is one more admissible bound taken when a
+    state is expanded (``benchmarks/bounds.py --proof`` measures the closed-subgraph bound,
+    :func:`~kamivision.solver.subgraph.spider_bound`, with it).
     """
     root_key = island.colors
     root = contract(island, root_key)
@@ -219,13 +224,13 @@ def astar_python(
     number = choose_orientation(root)
     sigma = None if number is None else orientation(sorted(set(island.colors)), number)
     try:
-        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma)
+        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma, extra)
     except KeyboardInterrupt:  # Ctrl-C: stop like a limit, with the bound reached
         budget.interrupted = True
         raise SearchStopped(popped[0]) from None
 
 
-def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma) -> Optional[Path]:
+def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma, extra=None) -> Optional[Path]:
     """The loop of :func:`astar_python`."""
     tie = 0
     push = heapq.heappush
@@ -257,6 +262,8 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
             wind = winding_pair(state, sigma)
             if wind is not None:
                 hp = max(hp, (wind[0] + 5) // 6)  # winding_bound, from its farthest pair
+        if extra is not None and (limit is None or g + max(h, hp) < limit):
+            hp = max(hp, extra(state, goal_color))
         if hp > h:
             h = hp
             if limit is not None and g + h >= limit:

@@ -10,7 +10,7 @@ This is what the distance bounds of :mod:`kamivision.solver.heuristics` miss on 
 tree-like levels: three long arms that meet in one region need moves of their own unless
 their colours agree, and a pair of far regions only ever sees two of the arms.  The
 subgraph taken here is a *spider*: a central region, shortest paths from it to the
-farthest regions of its three deepest branches, closed as above.  On Bud5 (par 17) the
+farthest regions of its four deepest branches, closed as above.  On Bud5 (par 17) the
 distance bounds give 13 at the start and the spider 15 (``benchmarks/bounds.py``).
 
 The closure is what makes it sound.  An arbitrary connected subgraph can need *more*
@@ -138,10 +138,11 @@ def _centres(state: Contracted, count: int) -> list[int]:
 def spider_bound(
     state: Contracted,
     goal: Optional[int] = None,
-    centres: int = 3,
-    arms: int = 3,
+    centres: int = 5,
+    arms: int = 4,
     max_regions: int = MAX_REGIONS,
     max_nodes: int = MAX_NODES,
+    cache: Optional[dict] = None,
 ) -> int:
     """A lower bound on the moves left: over the spiders (:func:`spider`) around the
     ``centres`` most central regions, closed (:func:`closure`), the greatest lower bound
@@ -155,7 +156,8 @@ def spider_bound(
     only, so it counts ``m(H, goal)`` only when that is at most ``m(H) + 1``, which a
     test caught (a last move that recolours the one region left is not a merge).  A spider whose closure
     is the whole graph, or larger than ``max_regions``, is skipped: solving it would be
-    the whole problem.
+    the whole problem.  ``cache``, when given, keeps each spider's bound by its colours and
+    edges, for the states of one search that share a spider.
     """
     from .search import Budget, SearchStopped, astar  # the search uses this module's callers
 
@@ -169,10 +171,15 @@ def spider_bound(
         if nodes in tried or nodes == reps or nodes.bit_count() > max_regions:
             continue
         tried.add(nodes)
-        try:
-            path = astar(sub_island(state, nodes), Budget(max_nodes=max_nodes))
-            bound = len(path) if path is not None else 0
-        except SearchStopped as stop:
-            bound = stop.bound
+        island = sub_island(state, nodes)
+        bound = None if cache is None else cache.get(island)
+        if bound is None:
+            try:
+                path = astar(island, Budget(max_nodes=max_nodes))
+                bound = len(path) if path is not None else 0
+            except SearchStopped as stop:
+                bound = stop.bound
+            if cache is not None:
+                cache[island] = bound
         best = max(best, bound)
     return best
