@@ -16,6 +16,14 @@ distance bound.
 With ``--proof``, the Python A* proves that nothing is shorter than the beam's solution,
 once with the search's bounds and once with the spider bound as well (taken when a state
 is expanded), and prints the states expanded and the seconds of each.
+
+    python benchmarks/bounds.py ../shared/data/kami2-journey/19-5-Bud5.json --sweep 15 --depths=-1,1,2
+
+With ``--sweep T``, the compiled sweep (the proof's last threshold, ``_core.c``) asks
+whether anything is within T moves, with the spider bound taken for the states it expands
+with at most D moves made (D from ``--depths``; -1: never), asked only whether it reaches
+``T - g + 1`` (``spider_bound``'s ``need``): states expanded, seconds in all and in the
+spider bound, and its calls.
 """
 
 from __future__ import annotations
@@ -27,6 +35,17 @@ import time
 from pathlib import Path
 
 
+def largest_island(path: Path):
+    """The board in ``path`` and its largest island (the part a proof works on)."""
+    from kamivision import read_board
+    from kamivision.graph import build_regions
+    from kamivision.solver import _local_island
+
+    board = read_board(path)
+    graph = build_regions(board)
+    return board, max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("levels", type=Path, nargs="+")
@@ -34,13 +53,16 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=20.0, help="per optimum (else it is left out)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--proof", action="store_true", help="compare the Python A*'s proofs instead")
+    parser.add_argument("--sweep", type=int, metavar="T", help="measure the spider bound in the compiled sweep")
+    parser.add_argument("--depths", default="-1,1,2",
+                        help="with --sweep: the depths to take it to (--depths=-1,1: -1 is never)")
     args = parser.parse_args()
     if args.proof:
         return proofs(args.levels)
+    if args.sweep is not None:
+        return sweeps(args.levels, args.sweep, [int(d) for d in args.depths.split(",")])
 
-    from kamivision import read_board
-    from kamivision.graph import bits, build_regions
-    from kamivision.solver import _local_island
+    from kamivision.graph import bits
     from kamivision.solver.heuristics import choose_orientation, color_bound, final_color_bound, orientation, winding_bound
     from kamivision.solver.search import Budget, SearchStopped, astar
     from kamivision.solver.state import apply_merge, contract, merging_moves
@@ -53,9 +75,7 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     for path in args.levels:
-        board = read_board(path)
-        graph = build_regions(board)
-        island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+        board, island = largest_island(path)
         root = contract(island, island.colors)
         number = choose_orientation(root)
         sigma = None if number is None else orientation(sorted(set(island.colors)), number)
@@ -96,9 +116,6 @@ def main() -> int:
 def proofs(levels: list[Path]) -> int:
     """The Python A*'s proof that nothing beats a beam's solution, without and with the
     spider bound: a table of states expanded and seconds."""
-    from kamivision import read_board
-    from kamivision.graph import build_regions
-    from kamivision.solver import _local_island
     from kamivision.solver.search import Budget, astar_python
     from kamivision.solver.subgraph import spider_bound
     from kamivision.solver.upper import flood_beam
@@ -107,9 +124,7 @@ def proofs(levels: list[Path]) -> int:
     print(header)
     print("-" * len(header))
     for path in levels:
-        board = read_board(path)
-        graph = build_regions(board)
-        island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+        board, island = largest_island(path)
         solution = flood_beam(island, time.perf_counter() + 120, width=8)
         cache: dict = {}
         spider = lambda state, goal: spider_bound(state, goal, cache=cache)  # noqa: E731
@@ -120,6 +135,47 @@ def proofs(levels: list[Path]) -> int:
             seconds = time.perf_counter() - started
             print(f"{path.stem:<16} {board.par if board.par is not None else '-':>3} {len(found):>5} "
                   f"{name:<17} {budget.expanded:>9,} {seconds:>8.1f}", flush=True)
+    return 0
+
+
+def sweeps(levels: list[Path], threshold: int, depths: list[int]) -> int:
+    """The compiled sweep within ``threshold``, with the spider bound taken to each depth
+    of ``depths``: a table of states expanded, seconds and the bound's calls."""
+    from kamivision.solver import search
+    from kamivision.solver.state import contract
+    from kamivision.solver.subgraph import spider_bound
+
+    if search._core is None:
+        raise SystemExit("the compiled core is not built: nothing to measure")
+    header = (f"{'level':<16} {'T':>3} {'depth':>5} {'within T':>8} {'expanded':>10} {'seconds':>8} "
+              f"{'spider s':>8} {'calls':>6}")
+    print(header)
+    print("-" * len(header))
+    for path in levels:
+        board, island = largest_island(path)
+        words = max(1, (len(island) + 63) // 64)
+        adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+        orient = search._core.choose_orientation(island.colors, adjacency, words)
+        for depth in depths:
+            cache: dict = {}
+            spent = [0.0, 0]
+
+            def spider(colors: bytes, need: int) -> int:
+                started = time.perf_counter()
+                bound = spider_bound(contract(island, colors), need=need, cache=cache)
+                spent[0] += time.perf_counter() - started
+                spent[1] += 1
+                return bound
+
+            started = time.perf_counter()
+            status, _, expanded, _ = search._core.sweep(
+                island.colors, adjacency, words, -1, threshold, -1, -1.0, search.MAX_BYTES, None, 0, threshold,
+                search.THREADS, orient, 1, spider if depth >= 0 else None, depth,
+            )
+            seconds = time.perf_counter() - started
+            within = {0: "yes", 1: "no"}.get(status, "stopped")
+            print(f"{path.stem:<16} {threshold:>3} {depth:>5} {within:>8} {expanded:>10,} {seconds:>8.1f} "
+                  f"{spent[0]:>8.1f} {spent[1]:>6}", flush=True)
     return 0
 
 

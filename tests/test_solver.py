@@ -1,3 +1,4 @@
+import functools
 import random
 
 import pytest
@@ -6,7 +7,7 @@ from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
 from kamivision.solver import _local_island, search, solve, state
 
-from .boards import bfs_optimum, random_board, random_kami_board
+from .boards import bfs_optimum, island_bfs_optimum, random_board, random_kami_board
 from .conftest import shared_path
 
 
@@ -306,14 +307,16 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     assert stopped.interrupted
 
 
-def _sweep(island, goal, target, paths, threads=1, commute=1):
+def _sweep(island, goal, target, paths, threads=1, commute=1, extra=None, depth=-1):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
-    ``commute=0`` takes commuting moves in both orders."""
+    ``commute=0`` takes commuting moves in both orders; ``extra(colours, need)`` is a bound
+    taken for the states expanded with at most ``depth`` moves made."""
     words = max(1, (len(island) + 63) // 64)
     adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
     goal = -1 if goal is None else goal
     return search._core.sweep(
-        island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads, -1, commute
+        island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads, -1, commute, extra,
+        depth,
     )
 
 
@@ -390,6 +393,51 @@ def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
             fewer += one[2] < both[2]
         checked += 1
     assert checked >= 100 and fewer > 0
+
+
+def test_an_extra_bound_in_the_sweep_prunes_states_and_keeps_every_answer():
+    """The sweep's extra bound (a Python callable taken for shallow states, as the
+    closed-spider bound is measured with by ``benchmarks/bounds.py --sweep``): with the
+    exact optimum of each state as the bound, or the spider bound, the sweep gives the
+    answers it gives without, never expands more, and with the exact optimum expands fewer
+    on some boards; a bound that is too high (``need`` itself, always) makes it miss the
+    solution at the optimum, so the bound is used."""
+    if search._core is None:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    from kamivision.solver.subgraph import spider_bound
+
+    rng = random.Random(25112026)
+    fewer = checked = 0
+    for _ in range(40):
+        lattice = rng.choice(["triangle", "square"])
+        rows, columns = rng.choice([(3, 4), (4, 3), (3, 5)])
+        board = random_board(rng, lattice, rows, columns, rng.choice([3, 4]), rng.choice([0.0, 0.2]))
+        graph = build_regions(board)
+        if len(graph.islands()) != 1 or len(graph) < 4:
+            continue
+        island, _ = _local_island(graph, graph.islands()[0])
+        optimum = len(search.astar(island, search.Budget()))
+
+        @functools.lru_cache(maxsize=None)
+        def exact(colors, need):
+            return island_bfs_optimum(colors, island.adjacency)
+
+        def spider(colors, need):
+            return spider_bound(state.contract(island, colors), need=need)
+
+        for target in (optimum - 1, optimum):
+            plain = _sweep(island, None, target, 1)
+            for extra in (exact, spider):
+                pruned = _sweep(island, None, target, 1, extra=extra, depth=2)
+                assert pruned[0] == plain[0] and pruned[3] == plain[3], board
+                assert pruned[2] <= plain[2], board
+                if target == optimum:
+                    assert len(pruned[1]) == optimum
+                    _end_of(island, pruned[1])  # the moves leave one region
+            fewer += _sweep(island, None, target, 0, extra=exact, depth=2)[2] < plain[2]
+        assert _sweep(island, None, optimum, 0, extra=lambda colors, need: need, depth=0)[0] == 1, board
+        checked += 1
+    assert checked >= 15 and fewer > 0
 
 
 def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():

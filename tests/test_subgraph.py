@@ -109,6 +109,13 @@ def test_spider_bound_never_exceeds_the_optimum_of_a_state_or_its_children():
         found = spider_bound(state, goal=goal)
         assert found <= optimum, board
         assert spider_bound(state, goal=goal, cache=cache) == found == spider_bound(state, goal=goal, cache=cache)
+        needs = list(range(found))
+        rng.shuffle(needs)
+        asked: dict = {}  # what a search with need leaves in the cache must not mislead a later call
+        for need in needs:
+            assert spider_bound(state, goal=goal, need=need, cache=asked) == need, board
+        assert spider_bound(state, goal=goal, cache=asked) == found
+        assert spider_bound(state, goal=goal, need=found + rng.randrange(1, 3)) == found
         checked += 1
         for rep, color, merged in merging_moves(state)[:4]:
             child = apply_merge(state, rep, color, merged)

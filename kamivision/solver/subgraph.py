@@ -143,6 +143,7 @@ def spider_bound(
     max_regions: int = MAX_REGIONS,
     max_nodes: int = MAX_NODES,
     cache: Optional[dict] = None,
+    need: Optional[int] = None,
 ) -> int:
     """A lower bound on the moves left: over the spiders (:func:`spider`) around the
     ``centres`` most central regions, closed (:func:`closure`), the greatest lower bound
@@ -158,9 +159,14 @@ def spider_bound(
     is the whole graph, or larger than ``max_regions``, is skipped: solving it would be
     the whole problem.  ``cache``, when given, keeps each spider's bound by its colours and
     edges, for the states of one search that share a spider.
-    """
-    from .search import Budget, SearchStopped, astar  # the search uses this module's callers
 
+    ``need``, when given, is the bound the caller wants to reach (a search prunes a state
+    whose bound reaches it): each spider's A* then only asks whether ``H`` has a solution
+    shorter than ``need`` (proving that it has none is a proof of ``m(H) >= need``, and
+    costs far less than finding ``m(H)`` when that is larger), and the first spider that
+    reaches ``need`` ends the call.  The result is then ``min(bound, need)``, still a lower
+    bound.
+    """
     reps = state.reps
     if reps & (reps - 1) == 0:
         return 0 if goal is None or state.color[reps.bit_length() - 1] == goal else 1
@@ -172,14 +178,32 @@ def spider_bound(
             continue
         tried.add(nodes)
         island = sub_island(state, nodes)
-        bound = None if cache is None else cache.get(island)
-        if bound is None:
-            try:
-                path = astar(island, Budget(max_nodes=max_nodes))
-                bound = len(path) if path is not None else 0
-            except SearchStopped as stop:
-                bound = stop.bound
+        bound, final = (0, False) if cache is None else cache.get(island, (0, False))
+        if not final and (need is None or bound < need):
+            bound, final = _spider_search(island, max_nodes, need)
             if cache is not None:
-                cache[island] = bound
+                cache[island] = (bound, final)
         best = max(best, bound)
+        if need is not None and best >= need:
+            return need
     return best
+
+
+def _spider_search(island: Island, max_nodes: int, need: Optional[int]) -> tuple[int, bool]:
+    """``(bound, final)`` for one closed spider: its optimum, or the bound its A* proved
+    when ``max_nodes`` stopped it (``final``: searching it again would give no more), or
+    ``need`` when it has nothing shorter (not final: without ``need`` it may give more)."""
+    from .search import Budget, SearchStopped, astar  # the search uses this module's callers
+
+    shorter_than = None if need is None else (need, _NONE_SHORTER)
+    try:
+        path = astar(island, Budget(max_nodes=max_nodes), upper=shorter_than)
+    except SearchStopped as stop:
+        return stop.bound, True
+    if path is _NONE_SHORTER:
+        return need, False
+    return (len(path) if path is not None else 0), True
+
+
+#: The placeholder solution given to a spider's A* with ``need``: returned when nothing is shorter.
+_NONE_SHORTER: list = []
