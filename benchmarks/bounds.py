@@ -153,8 +153,7 @@ def sweeps(levels: list[Path], threshold: int, depths: list[int]) -> int:
     print("-" * len(header))
     for path in levels:
         board, island = largest_island(path)
-        words = max(1, (len(island) + 63) // 64)
-        adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+        words, adjacency = search.core_adjacency(island.adjacency, len(island))
         orient = search._core.choose_orientation(island.colors, adjacency, words)
         for depth in depths:
             cache: dict = {}

@@ -38,8 +38,7 @@ def run_one(
         if board.par is None:
             raise SystemExit(f"{path}: no par in the file; give --threshold")
         threshold = board.par - 1
-    words = max(1, (len(island) + 63) // 64)
-    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+    words, adjacency = search.core_adjacency(island.adjacency, len(island))
     started = time.perf_counter()
     orient = search._core.choose_orientation(island.colors, adjacency, words) if winding else -1
     status, _, expanded, length = search._core.sweep(

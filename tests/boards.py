@@ -125,3 +125,20 @@ def root_state(board: Board):
     (mask,) = graph.islands()
     island, _ = _local_island(graph, mask)
     return contract(island, island.colors)
+
+
+def one_island_boards(seed: int, count: int):
+    """``count`` random small boards of one island, with the generator that made each:
+    blanks make them tree-like, as KAMI 2's are."""
+    from kamivision.graph import build_regions
+
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        lattice = rng.choice(["triangle", "square"])
+        rows, columns = rng.choice([(3, 4), (4, 3), (4, 4), (3, 5), (5, 3)])
+        board = random_board(rng, lattice, rows, columns, rng.choice([3, 3, 4]), rng.choice([0.0, 0.2, 0.3]))
+        graph = build_regions(board)
+        if len(graph.islands()) == 1 and len(graph) >= 4:
+            made += 1
+            yield rng, board

@@ -9,22 +9,8 @@ from kamivision.solver.heuristics import final_color_bound
 from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighbourhood
 from kamivision.solver.subgraph import closure, spider, spider_bound, sub_island
 
-from .boards import bfs_optimum, island_bfs_optimum, random_board, root_state
+from .boards import bfs_optimum, island_bfs_optimum, one_island_boards, root_state
 from .conftest import shared_path
-
-
-def one_island_boards(seed, count):
-    """Random small boards of one island; blanks make them tree-like, as KAMI 2's are."""
-    rng = random.Random(seed)
-    made = 0
-    while made < count:
-        lattice = rng.choice(["triangle", "square"])
-        rows, columns = rng.choice([(3, 4), (4, 3), (4, 4), (3, 5), (5, 3)])
-        board = random_board(rng, lattice, rows, columns, rng.choice([3, 3, 4]), rng.choice([0.0, 0.2, 0.3]))
-        graph = build_regions(board)
-        if len(graph.islands()) == 1 and len(graph) >= 4:
-            made += 1
-            yield rng, board
 
 
 def random_connected(rng, state):

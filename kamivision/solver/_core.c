@@ -2450,14 +2450,12 @@ static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first)
     ch->next = 0;
 }
 
-/* Returns 1 with *path set when a solution within *T is found (*T is then its length),
- * 0 when there is none, -1 when a limit (or memory: *full set) stops it, -2 on an error. */
 /* An extra lower bound taken from Python (``extra(colours, need)``: the colours of the
  * island's regions as bytes, and the bound that would prune the state, T - g + 1, to an
  * int, which need not exceed `need`) for the states the sweep expands with at most `depth`
- * moves made:
- * a bound too costly to work out for every state (the closed-spider bound of subgraph.py)
- * prunes the few shallow states whose subtrees hold most of the sweep.  Admissible as
+ * moves made: a bound too costly to work out for every state (the closed-spider bound of
+ * subgraph.py) prunes the few shallow states whose subtrees hold most of the sweep.
+ * Admissible as
  * the sweep's own bounds are (a state with g + h > T has no solution within T through
  * it), whatever bound `extra` returns as long as it is a lower bound. */
 typedef struct {
@@ -2477,6 +2475,8 @@ static int extra_bound(const Extra *ex, const KeyShape *ks, const uint8_t *key, 
     return v < 0 ? 0 : v > MAXF ? MAXF : (int)v;
 }
 
+/* Returns 1 with *path set when a solution within *T is found (*T is then its length),
+ * 0 when there is none, -1 when a limit (or memory: *full set) stops it, -2 on an error. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
                  int threads, int commute, const Extra *ex, Limits *lim, long long *expanded, long long max_bytes,
                  int *full, PyObject **path) {

@@ -209,8 +209,7 @@ def _flood_astar_loop(g: PivotGraph, budget: Budget, h0: int, flood: int, popped
 
 def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     """The same A* in the compiled core (kamivision/solver/_core.c, ``pivot_astar``)."""
-    words = max(1, (len(g.colors) + 63) // 64)
-    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in g.adjacency)
+    words, adjacency = search.core_adjacency(g.adjacency, len(g.colors))
     seconds, nodes, report = search.core_limits(budget)
     status, colors, expanded, bound = search._core.pivot_astar(
         bytes(g.colors), adjacency, words, g.start, nodes, seconds, MAX_BYTES, report

@@ -309,6 +309,13 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
     return upper[1] if upper is not None else None
 
 
+def core_adjacency(adjacency, n: int) -> tuple[int, bytes]:
+    """The compiled core's form of a graph's neighbour bitsets: ``(words, bytes)``, each
+    node's bitset in ``words`` little-endian 64-bit words."""
+    words = max(1, (n + 63) // 64)
+    return words, b"".join(a.to_bytes(8 * words, "little") for a in adjacency)
+
+
 def core_limits(budget: Budget) -> tuple[float, int, Optional[Callable[[int, int, float], None]]]:
     """What is left of ``budget`` in the compiled core's terms: seconds (-1: none), nodes
     (-1: none), and a progress callback that reports totals over the whole solve."""
@@ -355,8 +362,7 @@ def astar(
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
-    words = max(1, (len(island) + 63) // 64)
-    adjacency = b"".join(a.to_bytes(8 * words, "little") for a in island.adjacency)
+    words, adjacency = core_adjacency(island.adjacency, len(island))
     goal = -1 if goal_color is None else goal_color
     orient = _core.choose_orientation(island.colors, adjacency, words)  # the winding bound's; -1: none
     found: list[Path] = []
