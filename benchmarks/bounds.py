@@ -24,6 +24,12 @@ whether anything is within T moves, with the spider bound taken for the states i
 with at most D moves made (D from ``--depths``; -1: never), asked only whether it reaches
 ``T - g + 1`` (``spider_bound``'s ``need``): states expanded, seconds in all and in the
 spider bound, and its calls.
+
+    python benchmarks/bounds.py ../shared/data/kami2-journey/19-5-Bud5.json --sweep 16 --depths=2 --fixed
+
+With ``--fixed``, the spiders are those of the first state, kept for every state
+(``FixedSpiders``): the states with at most D moves made solve them, every deeper state
+reads their caches only (a spider's colours not met before give nothing).
 """
 
 from __future__ import annotations
@@ -56,11 +62,13 @@ def main() -> int:
     parser.add_argument("--sweep", type=int, metavar="T", help="measure the spider bound in the compiled sweep")
     parser.add_argument("--depths", default="-1,1,2",
                         help="with --sweep: the depths to take it to (--depths=-1,1: -1 is never)")
+    parser.add_argument("--fixed", action="store_true",
+                        help="with --sweep: the first state's spiders, solved to each depth, cached deeper")
     args = parser.parse_args()
     if args.proof:
         return proofs(args.levels)
     if args.sweep is not None:
-        return sweeps(args.levels, args.sweep, [int(d) for d in args.depths.split(",")])
+        return sweeps(args.levels, args.sweep, [int(d) for d in args.depths.split(",")], args.fixed)
 
     from kamivision.graph import bits
     from kamivision.solver.heuristics import choose_orientation, color_bound, final_color_bound, orientation, winding_bound
@@ -138,12 +146,13 @@ def proofs(levels: list[Path]) -> int:
     return 0
 
 
-def sweeps(levels: list[Path], threshold: int, depths: list[int]) -> int:
+def sweeps(levels: list[Path], threshold: int, depths: list[int], fixed: bool = False) -> int:
     """The compiled sweep within ``threshold``, with the spider bound taken to each depth
-    of ``depths``: a table of states expanded, seconds and the bound's calls."""
+    of ``depths`` (with ``fixed``, the first state's spiders solved to that depth and read
+    from their caches deeper): a table of states expanded, seconds and the bound's calls."""
     from kamivision.solver import search
     from kamivision.solver.state import contract
-    from kamivision.solver.subgraph import spider_bound
+    from kamivision.solver.subgraph import FixedSpiders, spider_bound
 
     if search._core is None:
         raise SystemExit("the compiled core is not built: nothing to measure")
@@ -159,9 +168,14 @@ def sweeps(levels: list[Path], threshold: int, depths: list[int]) -> int:
             cache: dict = {}
             spent = [0.0, 0]
 
+            kept = FixedSpiders(island) if fixed else None
+
             def spider(colors: bytes, need: int) -> int:
                 started = time.perf_counter()
-                bound = spider_bound(contract(island, colors), need=need, cache=cache)
+                if kept is not None:  # need = T - g + 1
+                    bound = kept.bound(colors, need, solve=threshold + 1 - need <= depth)
+                else:
+                    bound = spider_bound(contract(island, colors), need=need, cache=cache)
                 spent[0] += time.perf_counter() - started
                 spent[1] += 1
                 return bound
@@ -169,7 +183,7 @@ def sweeps(levels: list[Path], threshold: int, depths: list[int]) -> int:
             started = time.perf_counter()
             status, _, expanded, _ = search._core.sweep(
                 island.colors, adjacency, words, -1, threshold, -1, -1.0, search.MAX_BYTES, None, 0, threshold,
-                search.THREADS, orient, 1, spider if depth >= 0 else None, depth,
+                search.THREADS, orient, 1, spider if depth >= 0 else None, threshold if fixed else depth,
             )
             seconds = time.perf_counter() - started
             within = {0: "yes", 1: "no"}.get(status, "stopped")

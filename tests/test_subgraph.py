@@ -7,7 +7,7 @@ from kamivision.graph import bits, build_regions
 from kamivision.solver import _local_island
 from kamivision.solver.heuristics import final_color_bound
 from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighbourhood
-from kamivision.solver.subgraph import closure, spider, spider_bound, sub_island
+from kamivision.solver.subgraph import FixedSpiders, closure, spider, spider_bound, sub_island
 
 from .boards import bfs_optimum, island_bfs_optimum, one_island_boards, root_state
 from .conftest import shared_path
@@ -159,3 +159,27 @@ def test_the_python_search_with_the_spider_bound_stays_optimal():
         island, _ = _local_island(graph, mask)
         path = astar_python(island, Budget(), extra=spider_bound)
         assert len(path) == optimum, board
+
+
+def test_spiders_closed_at_the_start_bound_every_colouring_of_the_board():
+    checked = 0
+    for rng, board in one_island_boards(31, 60):
+        graph = build_regions(board)
+        (mask,) = graph.islands()
+        island, _ = _local_island(graph, mask)
+        fixed = FixedSpiders(island, centres=3, arms=3)
+        if not fixed.parts:
+            continue
+        palette = sorted(set(island.colors))
+        for _ in range(5):  # any colouring of the original regions, reachable or not
+            colors = bytearray(island.colors)
+            for i in rng.sample(range(len(colors)), rng.randrange(1, len(colors) + 1)):
+                colors[i] = rng.choice(palette)
+            optimum = island_bfs_optimum(bytes(colors), island.adjacency, limit=10)
+            if optimum is None:
+                continue
+            found = fixed.bound(bytes(colors))
+            assert found <= optimum, (board, bytes(colors))
+            assert fixed.bound(bytes(colors), solve=False) == found  # now from the caches
+            checked += 1
+    assert checked >= 100

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..graph import bits
-from .state import Contracted, Island, neighbourhood
+from .state import Contracted, Island, contract, neighbourhood
 
 #: Largest closed subgraph solved exactly (regions); a larger one is skipped (bound 0).
 MAX_REGIONS = 48
@@ -54,6 +54,14 @@ def closed_subgraph_lemma() -> None:
 
     (3) Contracting regions of one colour into one does not change which colourings are
     reachable in how many moves, so ``H`` may be taken in the current contracted graph.
+
+    (4) ``H`` may also be taken once, closed in the graph of the *original* regions, and
+    kept for every later state: each region of a later state is a connected set of
+    original regions, so (1) and (2) hold for it, and the colours that ``H``'s original
+    regions take, read in ``H``'s own graph, follow a solution of that state move for move
+    (or not at all).  So ``m(H, s) <= m(G, s)`` for *every* colouring ``s`` of the
+    original regions, reachable or not, and a subgraph chosen at the start bounds the
+    whole search, with one cache of its optima (:class:`FixedSpiders`).
     """
 
 
@@ -207,3 +215,46 @@ def _spider_search(island: Island, max_nodes: int, need: Optional[int]) -> tuple
 
 #: The placeholder solution given to a spider's A* with ``need``: returned when nothing is shorter.
 _NONE_SHORTER: list = []
+
+
+class FixedSpiders:
+    """The closed spiders of an island's first state, kept for all its later states.
+
+    Each spider (:func:`spider`) around one of the ``centres`` most central original
+    regions is closed (:func:`closure`) in the graph of the original regions; by
+    :func:`closed_subgraph_lemma` (4) the optimum of the colouring its regions take in a
+    state is a lower bound for that state, whatever moves led there.  A state's colours
+    on a spider are its key in that spider's cache, so states that differ only outside it
+    share one search: a pattern database filled as the states come.  A spider whose
+    closure is the whole island, or larger than ``max_regions``, is left out.
+    """
+
+    def __init__(self, island: Island, centres: int = 5, arms: int = 4, max_regions: int = MAX_REGIONS,
+                 max_nodes: int = MAX_NODES):
+        first = contract(island, island.colors)
+        self.max_nodes = max_nodes
+        self.parts: list[tuple[list[int], tuple[int, ...], dict]] = []  # regions, adjacency, cache
+        taken = set()
+        for centre in _centres(first, centres):
+            nodes = closure(first.adj, first.reps, spider(first, centre, arms))
+            if nodes in taken or nodes == first.reps or nodes.bit_count() > max_regions:
+                continue
+            taken.add(nodes)
+            part = sub_island(first, nodes)
+            self.parts.append((list(bits(nodes)), part.adjacency, {}))
+
+    def bound(self, colors: bytes, need: Optional[int] = None, solve: bool = True) -> int:
+        """A lower bound on the moves left in the state whose original regions have
+        ``colors``: the largest spider optimum known (see :func:`spider_bound` for ``need``).
+        Without ``solve`` only the caches are read: a spider not met before gives 0."""
+        best = 0
+        for regions, adjacency, cache in self.parts:
+            key = bytes([colors[i] for i in regions])
+            bound, final = cache.get(key, (0, False))
+            if solve and not final and (need is None or bound < need):
+                bound, final = _spider_search(Island(key, adjacency), self.max_nodes, need)
+                cache[key] = (bound, final)
+            best = max(best, bound)
+            if need is not None and best >= need:
+                return need
+        return best
