@@ -165,10 +165,9 @@ def sweeps(levels: list[Path], threshold: int, depths: list[int], fixed: bool = 
         words, adjacency = search.core_adjacency(island.adjacency, len(island))
         orient = search._core.choose_orientation(island.colors, adjacency, words)
         for depth in depths:
-            cache: dict = {}
-            spent = [0.0, 0]
-
+            cache: dict = {}  # spider_bound's, or the fixed spiders' own
             kept = FixedSpiders(island) if fixed else None
+            spent = [0.0, 0]
 
             def spider(colors: bytes, need: int) -> int:
                 started = time.perf_counter()

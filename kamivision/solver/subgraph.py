@@ -21,7 +21,7 @@ it), because a move of the board may recolour a region that the subgraph sees as
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..graph import bits
 from .state import Contracted, Island, contract, neighbourhood
@@ -179,22 +179,36 @@ def spider_bound(
     if reps & (reps - 1) == 0:
         return 0 if goal is None or state.color[reps.bit_length() - 1] == goal else 1
     best = 0
-    tried = set()
-    for centre in _centres(state, centres):
-        nodes = closure(state.adj, reps, spider(state, centre, arms))
-        if nodes in tried or nodes == reps or nodes.bit_count() > max_regions:
-            continue
-        tried.add(nodes)
+    for nodes in closed_spiders(state, centres, arms, max_regions):
         island = sub_island(state, nodes)
-        bound, final = (0, False) if cache is None else cache.get(island, (0, False))
-        if not final and (need is None or bound < need):
-            bound, final = _spider_search(island, max_nodes, need)
-            if cache is not None:
-                cache[island] = (bound, final)
-        best = max(best, bound)
+        best = max(best, _cached_bound({} if cache is None else cache, island, lambda: island, max_nodes, need))
         if need is not None and best >= need:
             return need
     return best
+
+
+def closed_spiders(state: Contracted, centres: int, arms: int, max_regions: int) -> list[int]:
+    """The distinct closed spiders (:func:`spider`, :func:`closure`) around the ``centres``
+    most central regions of ``state``, leaving out those whose closure is the whole graph
+    (solving one would be the whole problem) or larger than ``max_regions``."""
+    found: list[int] = []
+    for centre in _centres(state, centres):
+        nodes = closure(state.adj, state.reps, spider(state, centre, arms))
+        if nodes not in found and nodes != state.reps and nodes.bit_count() <= max_regions:
+            found.append(nodes)
+    return found
+
+
+def _cached_bound(cache: dict, key, island: Callable[[], Island], max_nodes: int, need: Optional[int],
+                  solve: bool = True) -> int:
+    """One closed spider's bound from ``cache`` under ``key``; when the cache cannot answer
+    ``need`` and ``solve`` is set, the spider (``island()``) is searched
+    (:func:`_spider_search`) and the result kept."""
+    bound, final = cache.get(key, (0, False))
+    if solve and not final and (need is None or bound < need):
+        bound, final = _spider_search(island(), max_nodes, need)
+        cache[key] = (bound, final)
+    return bound
 
 
 def _spider_search(island: Island, max_nodes: int, need: Optional[int]) -> tuple[int, bool]:
@@ -234,14 +248,8 @@ class FixedSpiders:
         first = contract(island, island.colors)
         self.max_nodes = max_nodes
         self.parts: list[tuple[list[int], tuple[int, ...], dict]] = []  # regions, adjacency, cache
-        taken = set()
-        for centre in _centres(first, centres):
-            nodes = closure(first.adj, first.reps, spider(first, centre, arms))
-            if nodes in taken or nodes == first.reps or nodes.bit_count() > max_regions:
-                continue
-            taken.add(nodes)
-            part = sub_island(first, nodes)
-            self.parts.append((list(bits(nodes)), part.adjacency, {}))
+        for nodes in closed_spiders(first, centres, arms, max_regions):
+            self.parts.append((list(bits(nodes)), sub_island(first, nodes).adjacency, {}))
 
     def bound(self, colors: bytes, need: Optional[int] = None, solve: bool = True) -> int:
         """A lower bound on the moves left in the state whose original regions have
@@ -249,12 +257,8 @@ class FixedSpiders:
         Without ``solve`` only the caches are read: a spider not met before gives 0."""
         best = 0
         for regions, adjacency, cache in self.parts:
-            key = bytes([colors[i] for i in regions])
-            bound, final = cache.get(key, (0, False))
-            if solve and not final and (need is None or bound < need):
-                bound, final = _spider_search(Island(key, adjacency), self.max_nodes, need)
-                cache[key] = (bound, final)
-            best = max(best, bound)
+            key = bytes([colors[i] for i in regions])  # the cache of one spider: its colours suffice
+            best = max(best, _cached_bound(cache, key, lambda: Island(key, adjacency), self.max_nodes, need, solve))
             if need is not None and best >= need:
                 return need
         return best
