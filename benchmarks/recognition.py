@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kamivision.board import cells_differing, read_board
 from kamivision.errors import KamiError
-from kamivision.recognize import recognize_file
+from kamivision.vision import recognize_file
 
 
 def main() -> int:

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from kamivision.board import write_atomic
+from kamivision.files import write_atomic
 from kamivision.errors import KamiError
 from kamivision.overlay import png_bytes
 from kamivision.pipeline import solve_screenshot

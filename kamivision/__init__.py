@@ -1,16 +1,44 @@
 """kamivision: from a screenshot of a flood-fill puzzle to its proven-optimal solution.
 
 The pipeline, one module per stage: image -> board -> region graph -> solution -> overlay.
+
+    >>> import kamivision
+    >>> board = kamivision.read_board("samples/patchwork.json")   # doctest: +SKIP
+    >>> kamivision.solve(board).moves                              # doctest: +SKIP
+
+The stages that need OpenCV or scikit-learn (reading screenshots, drawing) are imported
+when first used, so ``import kamivision`` and solving a board file stay quick.
 """
+
+from __future__ import annotations
+
+import importlib
 
 from .board import Board, Move, board_from_dict, board_to_dict, read_board, write_board
 from .errors import BoardFileError, ImageError, InvalidMoveError, KamiError, OutputExistsError
 from .graph import RegionGraph, build_regions
-from .overlay import draw_solution
-from .pipeline import ShotSolution, solve_screenshot
-from .recognize import Recognition, recognize, recognize_file
-from .render import render
-from .solver import Solution, solve
+from .solver import SearchSettings, Solution, solve
+
+#: Public names of the image stages, and the module each comes from (imported on first use).
+_LAZY = {
+    "draw_solution": ".overlay",
+    "ShotSolution": ".pipeline",
+    "solve_screenshot": ".pipeline",
+    "Recognition": ".vision",
+    "VisionSettings": ".vision",
+    "recognize": ".vision",
+    "recognize_file": ".vision",
+    "render": ".render",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Board",
@@ -22,8 +50,10 @@ __all__ = [
     "OutputExistsError",
     "RegionGraph",
     "Recognition",
+    "SearchSettings",
     "ShotSolution",
     "Solution",
+    "VisionSettings",
     "board_from_dict",
     "board_to_dict",
     "build_regions",

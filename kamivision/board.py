@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
-from .errors import BoardFileError, InvalidMoveError, OutputExistsError
+from .errors import BoardFileError, InvalidMoveError
 
 Cell = int
 CellSet = int
@@ -187,27 +185,6 @@ def points_right(row: int, column: int) -> bool:
     return (row + column) % 2 == 0
 
 
-def triangle_centroid(row: int, column: int, width: float, height: float) -> tuple[float, float]:
-    """Centroid ``(x, y)`` of triangle ``(row, column)`` on a board ``width`` x ``height`` pixels."""
-    s = height / 14.0
-    dx = width / 60.0
-    x = (column + 0.5) * width / 10.0 + (-dx if points_right(row, column) else dx)
-    return x, row * s / 2.0
-
-
-def triangle_corners(row: int, column: int, width: float, height: float) -> list[tuple[float, float]]:
-    """The three corners ``(x, y)`` of triangle ``(row, column)``; the vertical edge comes first."""
-    s = height / 14.0
-    x0, x1 = column * width / 10.0, (column + 1) * width / 10.0
-    y0, ym, y1 = (row - 1) * s / 2.0, row * s / 2.0, (row + 1) * s / 2.0
-    if points_right(row, column):
-        return [(x0, y0), (x0, y1), (x1, ym)]
-    return [(x1, y0), (x1, y1), (x0, ym)]
-
-
-TRIANGLE_ASPECT = 14.0 / (5.0 * math.sqrt(3.0))  # board height / width
-
-
 # ---------------------------------------------------------------- board files
 
 
@@ -364,56 +341,11 @@ def read_board(path: str | os.PathLike) -> Board:
     return board_from_dict(obj, str(path))
 
 
-def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) -> Path:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
-
-    Raises :class:`OutputExistsError` when ``path`` exists and ``overwrite`` is false, so
-    nothing the user has is replaced without being asked.
-    """
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise OutputExistsError(f"{path}: already exists (use --force to overwrite)")
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputExistsError(f"{path}: folder {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        # mkstemp makes the file private (0600); give it the usual mode under the umask.
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if not overwrite:
-            # link() refuses an existing target, so a file created meanwhile is not clobbered.
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise OutputExistsError(f"{path}: already exists (use --force to overwrite)") from None
-            except OSError:
-                os.replace(tmp, path)
-                return path
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
 def write_board(board: Board, path: str | os.PathLike, overwrite: bool = False) -> Path:
     """Write ``board`` as a board file, atomically; never replaces a file unless ``overwrite``."""
+    from .files import write_atomic
+
     return write_atomic(path, dump_board(board).encode("utf-8"), overwrite=overwrite)
-
-
-def iter_cells(board: Board) -> Iterator[tuple[int, int, Optional[ColorId]]]:
-    for r, row in enumerate(board.cells):
-        for c, value in enumerate(row):
-            yield r, c, value
 
 
 def make_board(

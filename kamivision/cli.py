@@ -15,15 +15,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from .board import board_to_dict, read_board, write_atomic, write_board
+from .board import board_to_dict, read_board, write_board
 from .errors import KamiError
-from .floodit import read_collection, solve_collection
-from .overlay import gif_bytes, png_bytes
-from .pipeline import default_output, solve_screenshot
-from .recognize import board_with_source, recognize_file
-from .render import DEFAULT_DEVICE, DEVICES, encode, render
+from .files import write_atomic
 from .report import format_solution, progress_line
+from .screens import DEFAULT_DEVICE, DEVICES
 from .solver import Solution, solve
+
+# OpenCV, scikit-learn and the image stages are imported inside the commands that need
+# them, so that --help and solving a board file start quickly.
 
 app = typer.Typer(
     add_completion=False,
@@ -116,6 +116,8 @@ def solve_command(
                 typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
             _exit_if_interrupted(solution)
             return
+        from .pipeline import solve_screenshot
+
         result = solve_screenshot(source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
         _clear(progress)
         written = _write_pictures(source, result, output, steps, gif, force)
@@ -159,6 +161,8 @@ def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: 
 
     Ctrl-C stops the run: the totals of the boards done are printed, and the exit code is
     130 as for a single board."""
+    from .floodit import read_collection, solve_collection
+
     puzzles = read_collection(source)
     total = proven = known_total = done = 0
     known_all, interrupted = True, False
@@ -203,6 +207,9 @@ def _clear(progress) -> None:
 
 def _write_pictures(source: Path, result, output, steps, gif, force: bool) -> list[Path]:
     """Write the overlay (always), the step pictures and the GIF; never the screenshot itself."""
+    from .overlay import gif_bytes, png_bytes
+    from .pipeline import default_output
+
     output = output if output is not None else default_output(source)
     targets = [output] + ([gif] if gif is not None else [])
     for target in targets:
@@ -238,6 +245,8 @@ def render_command(
     force: Annotated[bool, typer.Option(help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
+    from .render import encode, render
+
     try:
         if device not in DEVICES:
             raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
@@ -260,6 +269,8 @@ def export_command(
     force: Annotated[bool, typer.Option(help="Overwrite an existing board file.")] = False,
 ) -> None:
     """Read the board in a screenshot and write it as a board file."""
+    from .vision import board_with_source, recognize_file
+
     try:
         recognition = recognize_file(shot)
         write_board(board_with_source(recognition, str(shot)), output, overwrite=force)
@@ -289,7 +300,7 @@ def review_command(
     max_seconds: Annotated[float, typer.Option(min=1.0, help="Solver limit in the window.")] = 120.0,
 ) -> None:
     """Open a window to correct misread cells, solve, and save the board."""
-    from .review_session import open_review  # only this command deals with windows
+    from .review import open_review  # only this command deals with windows
 
     try:
         session = open_review(source, image=image, output=output)

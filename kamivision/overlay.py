@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
 from PIL import Image
 
-from .board import Board, Move, hex_to_rgb, points_right
+from .board import Board, Move, hex_to_rgb
+from .geometry import cell_centre, cell_polygon
 from .graph import bits, region_cells
 
 FONT = cv2.FONT_HERSHEY_DUPLEX
@@ -31,39 +32,18 @@ class Geometry:
     def centre(self, board: Board, cell: int) -> tuple[float, float]:
         """A point well inside ``cell``, on its visible part."""
         r, c = divmod(cell, board.columns)
-        x0, y0, bw, bh = self.box
-        if board.lattice == "triangle":
-            s = bh / 14.0
-            x = x0 + (c + 0.5) * bw / 10.0 + (-bw / 60.0 if points_right(r, c) else bw / 60.0)
-            y = y0 + r * s / 2.0
-        else:
-            x = x0 + (c + 0.5) * bw / board.columns
-            y = y0 + (r + 0.5) * bh / board.rows
+        x, y = cell_centre(board.lattice, board.rows, board.columns, r, c, self.box)
         top, bottom = self.visible
-        margin = 0.02 * bw
+        margin = 0.02 * self.box[2]
         return x, min(max(y, top + margin), bottom - margin)
 
     def polygon(self, board: Board, cell: int) -> np.ndarray:
+        """The corners of ``cell`` on the screenshot (``(x, y)`` points)."""
         r, c = divmod(cell, board.columns)
-        x0, y0, bw, bh = self.box
-        if board.lattice == "triangle":
-            s = bh / 14.0
-            xa, xb = x0 + c * bw / 10.0, x0 + (c + 1) * bw / 10.0
-            ya, ym, yb = y0 + (r - 1) * s / 2, y0 + r * s / 2, y0 + (r + 1) * s / 2
-            pts = [(xa, ya), (xa, yb), (xb, ym)] if points_right(r, c) else [(xb, ya), (xb, yb), (xa, ym)]
-        else:
-            cw, ch = bw / board.columns, bh / board.rows
-            xa, ya = x0 + c * cw, y0 + r * ch
-            pts = [(xa, ya), (xa + cw, ya), (xa + cw, ya + ch), (xa, ya + ch)]
-        return np.array(pts, dtype=np.float64)
+        return cell_polygon(board.lattice, board.rows, board.columns, r, c, self.box)
 
     def marker_radius(self) -> float:
         return 0.034 * self.box[2]
-
-
-def geometry_for_board_image(board: Board, width: int, height: int) -> Geometry:
-    """Geometry of a board drawn to fill an image (used when there is no screenshot)."""
-    return Geometry((0.0, 0.0, float(width), float(height)), (0, height))
 
 
 def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry) -> list[Move]:
@@ -223,15 +203,3 @@ def gif_bytes(frames: Sequence[np.ndarray], max_width: int = 540, milliseconds: 
     durations = [milliseconds] * (len(images) - 1) + [milliseconds * 3]
     images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
     return buf.getvalue()
-
-
-def solution_image(
-    image: Optional[np.ndarray], board: Board, moves: Sequence[Move], geometry: Optional[Geometry]
-) -> np.ndarray:
-    """The overlay for a screenshot, or for a board file a rendered picture of the board."""
-    if image is None or geometry is None:
-        from .render import render
-
-        image, layout = render(board, "iphone-8", seed=0, moves=len(moves))
-        geometry = Geometry(layout.board, (0, layout.footer[1]))
-    return draw_solution(image, board, moves, geometry)

@@ -14,7 +14,8 @@ from typing import Optional
 import numpy as np
 
 from .overlay import Geometry, draw_solution, spread_markers, step_frames
-from .recognize import Recognition, load_image, recognize
+from .files import load_image
+from .vision import Recognition, recognize
 from .solver import Progress, Solution, solve
 
 

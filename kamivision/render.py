@@ -1,12 +1,7 @@
 """Draw a board as a phone screenshot of KAMI 2 (or KAMI 1 for square boards).
 
-The proportions come from real screenshots (``../shared/data/screenshots``): on 16:9
-phones the board starts at the top of the screen and the footer at ``1.612 W``; on iPhone X
-class phones a status strip of ``0.112 W`` sits above the board, the footer starts at
-``1.7404 W`` with the four buttons in a 2 x 2 block ``0.297 W`` wide, and a home-indicator
-strip of ``0.109 W`` closes the screen.  The lattice follows ``../shared/spec/board-format.md``:
-the board is the screen's width, ``1.6166 W`` tall nominally, with the footer drawn over
-the last row.
+The screens and their proportions are in :mod:`kamivision.screens`; the lattice's pixels
+in :mod:`kamivision.geometry` (``docs/board-format.md``).
 
 The picture is built in layers with numpy: a label image says which cell each pixel
 belongs to; each cell gets its paper colour, a fold shading of its own and the screen's
@@ -19,14 +14,16 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .board import TRIANGLE_ASPECT, Board, hex_to_rgb, points_right
+from .board import Board, hex_to_rgb
+from .geometry import TRIANGLE_ASPECT, cell_polygon, label_image
+from .screens import DEFAULT_DEVICE, DEVICES, Device
 
 # Paper colours seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
 PAPER_COLORS = [
@@ -50,36 +47,6 @@ FOOTER_RGB = (34, 25, 15)
 
 
 @dataclass(frozen=True, slots=True)
-class Device:
-    """A phone screen and the proportions of its layout (fractions of the width)."""
-
-    name: str
-    width: int
-    height: int
-    style: str  # "classic" (16:9, one row of buttons) or "notch" (2 x 2 buttons)
-    top: float = 0.0  # status strip above the board
-    footer_top: float = 1.612
-    footer_bottom: Optional[float] = None  # None: to the bottom of the screen
-    buttons: float = 0.4  # width of the button block
-    nav_bar: str = ""  # "home" (iPhone X indicator) or "android" (three buttons)
-
-
-DEVICES: dict[str, Device] = {
-    d.name: d
-    for d in [
-        Device("iphone-se", 640, 1136, "classic"),
-        Device("iphone-8", 750, 1334, "classic"),
-        Device("iphone-8-plus", 1242, 2208, "classic"),
-        Device("android-1080p", 1080, 1920, "classic"),
-        Device("iphone-x", 1125, 2436, "notch", 0.112, 1.7404, 2.0559, 0.297, "home"),
-        Device("iphone-xr", 828, 1792, "notch", 0.112, 1.7404, 2.0559, 0.297, "home"),
-        Device("android-notch", 1080, 2280, "notch", 0.07, 1.6950, 2.0111, 0.297, "android"),
-    ]
-}
-DEFAULT_DEVICE = "iphone-8"
-
-
-@dataclass(frozen=True, slots=True)
 class Layout:
     """Where things are on a rendered screen, in pixels (``x, y, w, h`` rectangles)."""
 
@@ -90,7 +57,6 @@ class Layout:
     buttons: tuple[int, int, int, int]
     counter: tuple[int, int, int, int]
     swatches: tuple[tuple[int, int, int, int], ...]
-    extra: dict = field(default_factory=dict)
 
 
 def board_palette(board: Board, seed: int = 0) -> list[str]:
@@ -169,46 +135,9 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 # ------------------------------------------------------------------ the board
 
 
-def _cell_polygons(
-    board: Board, box: tuple[float, float, float, float], hidden: bool = True
-) -> list[tuple[int, np.ndarray]]:
-    x0, y0, bw, bh = box
-    out = []
-    # Triangle boards continue beyond rows 0 and 28 under the strips and the footer: the
-    # hidden rows -1 and 29 are drawn as parts of the cells next to them.
-    extra = hidden and board.lattice == "triangle"
-    for r in range(-1 if extra else 0, board.rows + 1 if extra else board.rows):
-        for c in range(board.columns):
-            if board.lattice == "triangle":
-                s = bh / 14.0
-                xa, xb = x0 + c * bw / 10.0, x0 + (c + 1) * bw / 10.0
-                ya, ym, yb = y0 + (r - 1) * s / 2, y0 + r * s / 2, y0 + (r + 1) * s / 2
-                if points_right(r, c):
-                    pts = [(xa, ya), (xa, yb), (xb, ym)]
-                else:
-                    pts = [(xb, ya), (xb, yb), (xa, ym)]
-            else:
-                cw, ch = bw / board.columns, bh / board.rows
-                xa, ya = x0 + c * cw, y0 + r * ch
-                pts = [(xa, ya), (xa + cw, ya), (xa + cw, ya + ch), (xa, ya + ch)]
-            inside = min(max(r, 0), board.rows - 1)
-            out.append((inside * board.columns + c, np.array(pts, dtype=np.float64)))
-    return out
-
-
-def _label_image(board: Board, box, h: int, w: int, ss: int) -> np.ndarray:
-    """Cell index of every pixel (-1 outside the board), drawn at ``ss`` times the size."""
-    labels = np.full((h * ss, w * ss), -1, dtype=np.int32)
-    shift = 4
-    for index, pts in _cell_polygons(board, box):
-        fixed = np.round((pts * ss) * (1 << shift)).astype(np.int32)
-        cv2.fillConvexPoly(labels, fixed, int(index), lineType=cv2.LINE_8, shift=shift)
-    return labels
-
-
 def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
-    labels = _label_image(board, box, h, w, 1)
+    labels = label_image(board.lattice, board.rows, board.columns, box, (h, w), hidden=True)
     n = board.rows * board.columns
     flat = [v for row in board.cells for v in row]
     colors = np.array(
@@ -227,8 +156,9 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     cx = np.zeros(n + 1, np.float32)
     cy = np.zeros(n + 1, np.float32)
     size = bw / 10.0
-    for index, pts in _cell_polygons(board, box, hidden=False):
-        cx[index], cy[index] = pts.mean(axis=0)
+    for index in range(n):
+        r, c = divmod(index, board.columns)
+        cx[index], cy[index] = cell_polygon(board.lattice, board.rows, board.columns, r, c, box).mean(axis=0)
     ux = (np.cos(angle) * strength / size).astype(np.float32)
     uy = (np.sin(angle) * strength / size).astype(np.float32)
     fold = offset[lab] + (xs - cx[lab]) * ux[lab] + (ys - cy[lab]) * uy[lab]

@@ -14,7 +14,8 @@ import random
 import sys
 from pathlib import Path
 
-from kamivision.board import make_board, write_atomic, write_board
+from kamivision.board import make_board, write_board
+from kamivision.files import write_atomic
 from kamivision.render import PAPER_COLORS, encode, render
 from kamivision.solver import solve
 

@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from kamivision.solver import search
+import dataclasses
+
+from kamivision.solver import SearchSettings, search
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -17,11 +19,15 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+def machine(**changes) -> SearchSettings:
+    """This machine's search settings, with ``changes`` (memory, threads, core)."""
+    return dataclasses.replace(SearchSettings.for_this_machine(), **changes)
+
+
 @pytest.fixture(params=["c", "python"])
-def core(request, monkeypatch):
-    """Run a test with the compiled A* core and again with the pure-Python search."""
+def core(request) -> SearchSettings:
+    """Search settings that run a test with the compiled A* core and again with the
+    pure-Python search."""
     if request.param == "c" and search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    if request.param == "python":
-        monkeypatch.setattr(search, "_core", None)
-    return request.param
+    return machine(core=request.param == "c")

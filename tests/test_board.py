@@ -11,7 +11,6 @@ from kamivision.board import (
     make_board,
     parse_board,
     read_board,
-    triangle_centroid,
     write_board,
 )
 from kamivision.errors import BoardFileError, InvalidMoveError, OutputExistsError
@@ -52,12 +51,6 @@ def test_neighbors_are_symmetric_on_both_lattices():
         for cell in range(29 * 10):
             for n in lattice_neighbors(lattice, 29, 10, cell):
                 assert cell in lattice_neighbors(lattice, 29, 10, n)
-
-
-def test_centroid_matches_spec_geometry():
-    x, y = triangle_centroid(0, 0, 600.0, 600.0 * 14 / (5 * 3**0.5))
-    assert x == pytest.approx(30 - 10)
-    assert y == 0.0
 
 
 def test_round_trip_through_a_file(tmp_path):

@@ -15,10 +15,10 @@ from kamivision.cli import app
 from kamivision.errors import BoardFileError, KamiError
 from kamivision.floodit import read_collection
 from kamivision.solver import solve
-from kamivision.solver import pivot, search
+from kamivision.solver import search
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
-from .conftest import shared_path
+from .conftest import machine, shared_path
 
 
 def bfs_pivot(board, limit=14):
@@ -48,13 +48,13 @@ def random_pivot_board(rng):
     return make_board(grid, lattice="square", rules="pivot", pivot=pivot)
 
 
-def assert_solves_like_bfs(rng, boards):
+def assert_solves_like_bfs(rng, boards, settings=None):
     """solve() proves the breadth-first optimum on random small pivot boards, with moves
     that solve them."""
     for _ in range(boards):
         board = random_pivot_board(rng)
         expected = bfs_pivot(board)
-        solution = solve(board)
+        solution = solve(board, settings=settings)
         assert solution.optimal and solution.length == expected, board
         current = board
         for move in solution.moves:
@@ -63,24 +63,21 @@ def assert_solves_like_bfs(rng, boards):
 
 
 def test_pivot_solver_equals_breadth_first_search(core):
-    assert_solves_like_bfs(random.Random(77), 300)
+    assert_solves_like_bfs(random.Random(77), 300, core)
 
 
 @pytest.mark.parametrize("max_bytes", [1, 40_000])
-def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_bytes, monkeypatch):
+def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_bytes):
     """With memory full at once (1 byte: depth-first from the start) or after some states,
     the compiled pivot search goes on depth-first from its open states and still proves
     the breadth-first optimum (before, it stopped unproven)."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    monkeypatch.setattr(pivot, "MAX_BYTES", max_bytes)
-    assert_solves_like_bfs(random.Random(78), 150)
+    assert_solves_like_bfs(random.Random(78), 150, machine(max_bytes=max_bytes))
     cells = random.Random(1)
     big = make_board([[cells.randrange(8) for _ in range(14)] for _ in range(14)], lattice="square", rules="pivot")
-    monkeypatch.setattr(pivot, "MAX_BYTES", 200_000)  # full after some thousands of states
-    tight = solve(big)
-    monkeypatch.setattr(pivot, "MAX_BYTES", 1 << 30)
-    roomy = solve(big)
+    tight = solve(big, settings=machine(max_bytes=200_000))  # full after some thousands of states
+    roomy = solve(big, settings=machine(max_bytes=1 << 30))
     # Depth-first, states are searched again (more expansions), never missed.
     assert tight.optimal and tight.length == roomy.length and tight.expanded > roomy.expanded
 

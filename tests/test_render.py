@@ -4,9 +4,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kamivision.board import parse_board, points_right, read_board, triangle_centroid, write_board
+from kamivision.board import hex_to_rgb, parse_board, points_right, read_board, write_board
 from kamivision.cli import app
-from kamivision.render import DEVICES, board_palette, hex_to_rgb, render
+from kamivision.geometry import cell_centre
+from kamivision.render import board_palette, render
+from kamivision.screens import DEVICES
 
 from .boards import random_kami_board
 
@@ -14,7 +16,7 @@ from .boards import random_kami_board
 def centroid_patch(image, layout, r, c, board):
     """The median colour of a small patch inside cell (r, c), on its visible part."""
     x0, y0, bw, bh = layout.board
-    x, y = triangle_centroid(r, c, bw, bh)
+    x, y = cell_centre("triangle", board.rows, board.columns, r, c, (0.0, 0.0, bw, bh))
     s = bh / 14.0
     if r == 0:
         y += s / 6

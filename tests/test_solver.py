@@ -1,4 +1,3 @@
-import functools
 import random
 
 import pytest
@@ -7,8 +6,8 @@ from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
 from kamivision.solver import _local_island, search, solve, state
 
-from .boards import bfs_optimum, island_bfs_optimum, one_island_boards, random_board, random_kami_board
-from .conftest import shared_path
+from .boards import bfs_optimum, random_board, random_kami_board
+from .conftest import machine, shared_path
 
 
 def replay(board, moves):
@@ -17,9 +16,9 @@ def replay(board, moves):
     return board
 
 
-def assert_solved_like_bfs(board, expected):
+def assert_solved_like_bfs(board, expected, settings=None):
     """solve(board) proves the optimum breadth-first search found, with moves that solve it."""
-    solution = solve(board)
+    solution = solve(board, settings=settings)
     assert solution.optimal, board
     assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
     assert solution.lower_bound == expected
@@ -39,7 +38,7 @@ def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, core):
         expected = bfs_optimum(board, limit=9)
         if expected is None:
             continue
-        assert_solved_like_bfs(board, expected)
+        assert_solved_like_bfs(board, expected, core)
         checked += 1
     assert checked >= 350
 
@@ -59,8 +58,8 @@ def test_compiled_core_equals_python_search_on_larger_islands():
             if len(island) < 2 or len(island) > 22:
                 continue
             for goal in [None, *sorted(set(island.colors))]:
-                fast = search.astar(island, search.Budget(), goal, use_core=True)
-                slow = search.astar(island, search.Budget(), goal, use_core=False)
+                fast = search.astar(island, search.Budget(settings=machine(core=True)), goal)
+                slow = search.astar(island, search.Budget(settings=machine(core=False)), goal)
                 assert (fast is None) == (slow is None)
                 if fast is not None:
                     assert len(fast) == len(slow)
@@ -130,7 +129,7 @@ def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
             for shift, budget in zip((0, 8, 16), budgets):
                 shifted = search.Island(bytes(c + shift for c in island.colors), island.adjacency)
                 paths.append(search.astar(shifted, budget))
-            slow = search.astar(shifted, search.Budget(), use_core=False)
+            slow = search.astar(shifted, search.Budget(settings=machine(core=False)))
             assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
             assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
             key = shifted.colors
@@ -144,13 +143,13 @@ def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
 
 
 @pytest.mark.parametrize("max_bytes", [1, 200_000])
-def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes, monkeypatch):
+def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes):
     """When the stored states fill the memory allowed, the compiled core goes on with
     depth-first searches from its open states (1 byte: from the root at once; 200 kB:
     part way): the answers are still proven and equal to breadth-first search."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    monkeypatch.setattr(search, "MAX_BYTES", max_bytes)
+    settings = machine(max_bytes=max_bytes)
     rng = random.Random(max_bytes)
     checked = 0
     for _ in range(130):
@@ -160,20 +159,19 @@ def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes, m
         expected = bfs_optimum(board, limit=9)
         if expected is None:
             continue
-        assert_solved_like_bfs(board, expected)
+        assert_solved_like_bfs(board, expected, settings)
         checked += 1
     assert checked >= 100
 
 
-def test_a_journey_level_proven_with_little_memory(monkeypatch):
+def test_a_journey_level_proven_with_little_memory():
     """Threed6 (43 regions, par 9) with 150 kB: part of its search runs depth-first (it
     expands more states than with memory to spare) and still proves par."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = read_board(shared_path("data", "kami2-journey", "14-6-Threed6.json"))
     roomy = solve(board, max_seconds=120)
-    monkeypatch.setattr(search, "MAX_BYTES", 150_000)
-    solution = solve(board, max_seconds=120)
+    solution = solve(board, max_seconds=120, settings=machine(max_bytes=150_000))
     assert solution.expanded > roomy.expanded
     assert solution.optimal and solution.length == board.par == 9
     assert replay(board, solution.moves).is_solved()
@@ -192,7 +190,7 @@ def _interrupt_at_first_report(calls: list):
 def test_ctrl_c_stops_like_a_limit_with_the_best_found(core):
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
     calls: list = []
-    solution = solve(board, progress=_interrupt_at_first_report(calls))
+    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=core)
     assert len(calls) == 1  # stopped at once, no improving pass after it
     assert solution.interrupted and not solution.optimal
     assert solution.lower_bound < solution.length
@@ -205,13 +203,13 @@ def test_ctrl_c_stops_the_pivot_search_too(core):
     grid = [[rng.randrange(8) for _ in range(16)] for _ in range(16)]
     board = make_board(grid, lattice="square", rules="pivot")
     calls: list = []
-    solution = solve(board, progress=_interrupt_at_first_report(calls))
+    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=core)
     assert len(calls) == 1
     assert solution.interrupted and not solution.optimal
     assert replay(board, solution.moves).is_solved()
 
 
-def test_two_threads_give_the_same_answers_as_one(monkeypatch):
+def test_two_threads_give_the_same_answers_as_one():
     """The compiled core shares each batch of A* expansions with a helper thread but stores
     their children in a fixed order, so the answer and the count of states expanded must
     not depend on the number of threads, also when a node limit stops it.  When memory is
@@ -221,16 +219,14 @@ def test_two_threads_give_the_same_answers_as_one(monkeypatch):
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(2026)
     boards = [random_kami_board(rng, colors=rng.choice([4, 5]), blank_outline=rng.random() < 0.5) for _ in range(7)]
-    full = search.MAX_BYTES
+    full = machine().max_bytes
     cases = [(board, {}, full) for board in boards] + [(boards[-1], {"max_nodes": 1000}, full)]
     cases += [(board, {}, 200_000) for board in boards[-3:]]
     runs, counts = {}, {}
     for threads in (1, 2):
         runs[threads], counts[threads] = [], []
         for board, kwargs, memory in cases:
-            monkeypatch.setattr(search, "THREADS", threads)
-            monkeypatch.setattr(search, "MAX_BYTES", memory)
-            s = solve(board, **kwargs)
+            s = solve(board, **kwargs, settings=machine(threads=threads, max_bytes=memory))
             runs[threads].append((s.moves, s.optimal, s.lower_bound))
             counts[threads].append(s.expanded)
     assert runs[1] == runs[2]
@@ -240,23 +236,22 @@ def test_two_threads_give_the_same_answers_as_one(monkeypatch):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_limits_stop_the_depth_first_phase(monkeypatch, threads):
+def test_limits_stop_the_depth_first_phase(threads):
     """With memory full at once, a time limit and Ctrl-C still stop the search (on two
     threads the main thread watches them while the helper searches)."""
     if search._core is None:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    monkeypatch.setattr(search, "THREADS", threads)
-    monkeypatch.setattr(search, "MAX_BYTES", 100_000)
+    settings = machine(threads=threads, max_bytes=100_000)
     board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # ~200 regions: hours
-    timed = solve(board, max_seconds=1.0)
+    timed = solve(board, max_seconds=1.0, settings=settings)
     assert not timed.optimal and timed.seconds < 10
     assert replay(board, timed.moves).is_solved()
     calls: list = []
-    interrupted = solve(board, progress=_interrupt_at_first_report(calls))
+    interrupted = solve(board, progress=_interrupt_at_first_report(calls), settings=settings)
     assert interrupted.interrupted and not interrupted.optimal and len(calls) == 1
 
 
-def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypatch):
+def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     """``improve`` is called once, with the bound proven, when the compiled core's memory
     is full.  An optimal solution it returns becomes the limit: the depth-first phase stops
     when its bound reaches that length (fewer expansions than searching a last threshold
@@ -269,27 +264,27 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     island, _ = _local_island(graph, graph.islands()[0])
     optimum = search.astar(island, search.Budget())
     worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)  # a longer upper bound, as a quick flood gives
-    monkeypatch.setattr(search, "MAX_BYTES", 1)  # full at once: depth-first from the root
-    monkeypatch.setattr(search, "THREADS", 1)  # depth-first counts vary on two threads
+    # Full at once: depth-first from the root, on one thread (depth-first counts vary on two).
+    tight = machine(max_bytes=1, threads=1)
     calls: list = []
 
     def improve(bound):
         calls.append(bound)
         return optimum
 
-    plain = search.Budget()
+    plain = search.Budget(settings=tight)
     assert len(search.astar(island, plain, upper=worse)) == len(optimum)
-    helped = search.Budget()
+    helped = search.Budget(settings=tight)
     assert search.astar(island, helped, upper=worse, improve=improve) == optimum
     assert len(calls) == 1 and calls[0] <= len(optimum)
     assert helped.expanded < plain.expanded
-    idle = search.Budget()
+    idle = search.Budget(settings=tight)
     assert len(search.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
     assert idle.expanded == plain.expanded
 
-    monkeypatch.setattr(search, "MAX_BYTES", 200_000)  # full after some expansions
+    partly = machine(max_bytes=200_000, threads=1)  # full after some expansions
     seen_by_improve: list = []
-    counted = search.Budget()
+    counted = search.Budget(settings=partly)
 
     def watch(bound):
         seen_by_improve.append(counted.expanded)  # what its progress reports would show
@@ -301,21 +296,19 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early(monkeypa
     def interrupt(bound):
         raise KeyboardInterrupt
 
-    stopped = search.Budget()
+    stopped = search.Budget(settings=partly)
     with pytest.raises(search.SearchStopped):
         search.astar(island, stopped, upper=worse, improve=interrupt)
     assert stopped.interrupted
 
 
-def _sweep(island, goal, target, paths, threads=1, commute=1, extra=None, depth=-1):
+def _sweep(island, goal, target, paths, threads=1, commute=1):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
-    ``commute=0`` takes commuting moves in both orders; ``extra(colours, need)`` is a bound
-    taken for the states expanded with at most ``depth`` moves made."""
+    ``commute=0`` takes commuting moves in both orders."""
     words, adjacency = search.core_adjacency(island.adjacency, len(island))
     goal = -1 if goal is None else goal
     return search._core.sweep(
-        island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads, -1, commute, extra,
-        depth,
+        island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads, -1, commute
     )
 
 
@@ -394,44 +387,6 @@ def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
     assert checked >= 100 and fewer > 0
 
 
-def test_an_extra_bound_in_the_sweep_prunes_states_and_keeps_every_answer():
-    """The sweep's extra bound (a Python callable taken for shallow states, as the
-    closed-spider bound is measured with by ``benchmarks/bounds.py --sweep``): with the
-    exact optimum of each state as the bound, or the spider bound, the sweep gives the
-    answers it gives without, never expands more, and with the exact optimum expands fewer
-    on some boards; a bound that is too high (``need`` itself, always) makes it miss the
-    solution at the optimum, so the bound is used."""
-    if search._core is None:
-        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    from kamivision.solver.subgraph import spider_bound
-
-    fewer = 0
-    for _, board in one_island_boards(25112026, 25):
-        graph = build_regions(board)
-        island, _ = _local_island(graph, graph.islands()[0])
-        optimum = len(search.astar(island, search.Budget()))
-
-        @functools.lru_cache(maxsize=None)
-        def exact(colors, need):
-            return island_bfs_optimum(colors, island.adjacency)
-
-        def spider(colors, need):
-            return spider_bound(state.contract(island, colors), need=need)
-
-        for target in (optimum - 1, optimum):
-            plain = _sweep(island, None, target, 1)
-            for extra in (exact, spider):
-                pruned = _sweep(island, None, target, 1, extra=extra, depth=2)
-                assert pruned[0] == plain[0] and pruned[3] == plain[3], board
-                assert pruned[2] <= plain[2], board
-                if target == optimum:
-                    assert len(pruned[1]) == optimum
-                    _end_of(island, pruned[1])  # the moves leave one region
-            fewer += _sweep(island, None, target, 0, extra=exact, depth=2)[2] < plain[2]
-        assert _sweep(island, None, optimum, 0, extra=lambda colors, need: need, depth=0)[0] == 1, board
-    assert fewer > 0
-
-
 def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
     """The two-thread sweep (a helper works out the next chunk of parents while the main
     thread stores a chunk's children) gives the answer of one thread and expands the same
@@ -454,7 +409,7 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
     """When the A*'s stored states fill their share of memory and a solution is known, the
     search frees them and sweeps by region count for a shorter solution with all the memory
     (10 MB here: it fits); when that runs out of memory too (1 MB), the A* runs again and
-    goes on depth-first.  With a known solution the A*'s share is at most HANDOVER_BYTES,
+    goes on depth-first.  With a known solution the A*'s share is at most ``handover_bytes``,
     however much memory there is: 1 MB of A* and a roomy sweep.  All prove the optimum
     found with memory to spare."""
     if search._core is None:
@@ -470,13 +425,11 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
         return result
 
     monkeypatch.setattr(search, "_sweep", spy)
-    roomy_memory = search.MAX_BYTES
+    roomy_memory = machine().max_bytes
     cases = [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]
     for memory, handover, swept in cases:
-        monkeypatch.setattr(search, "MAX_BYTES", memory)
-        monkeypatch.setattr(search, "HANDOVER_BYTES", handover)
         outcomes.clear()
-        solution = solve(board)
+        solution = solve(board, settings=machine(max_bytes=memory, handover_bytes=handover))
         assert outcomes == [swept]
         assert solution.optimal and solution.length == roomy.length == solution.lower_bound
         assert solution.expanded > roomy.expanded

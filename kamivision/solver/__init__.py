@@ -16,13 +16,14 @@ from ..board import Board, Move
 from ..errors import KamiError
 from ..graph import build_regions, region_cells, tap_cell
 from .search import Budget, Path, Progress, SearchStopped, astar, reserve_seconds
+from .settings import SearchSettings
 from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre
 
 #: Longest flood beam (seconds) run for a better upper bound when the A*'s memory fills.
 BEAM_SECONDS = 30.0
 
-__all__ = ["Solution", "solve"]
+__all__ = ["SearchSettings", "Solution", "solve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     scored by their floods, for a better unproven answer; an answer as short as the bound
     A* proved is optimal all the same.
     """
-    quick = flood_from_centre(contract(island, island.colors), slack=2)
+    quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings)
     upper = (len(quick), quick) if quick is not None else None
     budget.found = len(quick) if quick is not None else None  # for the progress reports
 
@@ -68,7 +69,9 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         # Memory is full: the proof goes on depth-first, and a solution as short as the
         # optimum lets it stop once the bound reaches it (see search.astar).
         deadline = time.perf_counter() + _beam_seconds(budget)
-        return flood_beam(island, deadline, width=4, floor=bound, report=_beam_report(budget, bound))
+        return flood_beam(
+            island, deadline, width=4, floor=bound, report=_beam_report(budget, bound), settings=budget.settings
+        )
 
     try:
         path = astar(island, budget, upper=upper, improve=improve)
@@ -119,7 +122,9 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -
         if started + 2 * last > deadline:
             break
         try:
-            best = flood_beam(island, deadline, width=width, best=best, floor=bound, report=report)
+            best = flood_beam(
+                island, deadline, width=width, best=best, floor=bound, report=report, settings=budget.settings
+            )
         except KeyboardInterrupt:  # Ctrl-C: keep the best so far
             budget.interrupted = True
             break
@@ -150,14 +155,21 @@ def solve(
     max_nodes: Optional[int] = None,
     progress: Optional[Progress] = None,
     beam: int = 0,
+    *,
+    settings: Optional[SearchSettings] = None,
 ) -> Solution:
-    """Find a shortest solution of ``board`` (rules ``free``) and prove it optimal.
+    """Find a shortest solution of ``board`` and prove it optimal.
 
     When ``max_seconds`` or ``max_nodes`` stops the search, the best solution found is
-    returned with ``optimal=False`` and the lower bound proven so far.
+    returned with ``optimal=False`` and the lower bound proven so far.  ``progress`` is
+    called now and then with a dict (states expanded, bound, seconds, best found);
+    ``beam`` > 0 runs a beam search of that width instead (rules ``pivot`` only, not
+    proven); ``settings`` default to :meth:`SearchSettings.for_this_machine`.
     """
     started = time.perf_counter()
-    budget = Budget(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+    if settings is None:
+        settings = SearchSettings.for_this_machine()
+    budget = Budget(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, settings=settings)
     if board.rules == "pivot":
         return _solve_pivot(board, budget, started, beam)
     if beam:
@@ -192,7 +204,7 @@ def solve(
     target = max(candidates, key=lambda x: sum(x in f for f in finals))
     extra = sum(target not in f for f in finals)
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
-    moves = _replay(board, graph, solved, finals, target)
+    moves = _replay(board, graph, solved, finals, target, budget.settings)
     if not proven_all:
         notes.append(_stop_note(budget))
     return Solution(
@@ -240,14 +252,14 @@ def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) ->
     )
 
 
-def _replay(board: Board, graph, solved, finals, target: int) -> list[Move]:
+def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSettings) -> list[Move]:
     """Turn island paths into moves on cells, re-solving islands that must end in ``target``."""
     moves: list[Move] = []
     current = board
     for (regions, island, path, _, proven), final in zip(solved, finals):
         if target in final and _end_color(island, path) != target and proven:
             sentinel: Path = []
-            other = astar(island, Budget(), goal_color=target, upper=(len(path) + 1, sentinel))
+            other = astar(island, Budget(settings=settings), goal_color=target, upper=(len(path) + 1, sentinel))
             if other is not None and other is not sentinel:
                 path = other
         for local, color in path:

@@ -2450,35 +2450,10 @@ static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first)
     ch->next = 0;
 }
 
-/* An extra lower bound taken from Python (``extra(colours, need)``: the colours of the
- * island's regions as bytes, and the bound that would prune the state, T - g + 1, to an
- * int, which need not exceed `need`) for the states the sweep expands with at most `depth`
- * moves made: a bound too costly to work out for every state (the closed-spider bound of
- * subgraph.py) prunes the few shallow states whose subtrees hold most of the sweep.
- * Admissible as
- * the sweep's own bounds are (a state with g + h > T has no solution within T through
- * it), whatever bound `extra` returns as long as it is a lower bound. */
-typedef struct {
-    PyObject *fn; /* Py_None: none */
-    int depth;
-} Extra;
-
-/* The extra bound of the state whose key is `key`: >= 0, or -1 on a Python error (the
- * caller treats Ctrl-C as a stop, as limits do). */
-static int extra_bound(const Extra *ex, const KeyShape *ks, const uint8_t *key, uint8_t *colors, int n, int need) {
-    key_unpack(ks, key, colors);
-    PyObject *r = PyObject_CallFunction(ex->fn, "y#i", (const char *)colors, (Py_ssize_t)n, need);
-    if (!r) return -1;
-    long v = PyLong_AsLong(r);
-    Py_DECREF(r);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    return v < 0 ? 0 : v > MAXF ? MAXF : (int)v;
-}
-
 /* Returns 1 with *path set when a solution within *T is found (*T is then its length),
  * 0 when there is none, -1 when a limit (or memory: *full set) stops it, -2 on an error. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
-                 int threads, int commute, const Extra *ex, Limits *lim, long long *expanded, long long max_bytes,
+                 int threads, int commute, Limits *lim, long long *expanded, long long max_bytes,
                  int *full, PyObject **path) {
     int n = is->n, W = is->W, T = *T_io;
     int kb = ks->bytes, stride = paths ? kb + 3 * (T > 0 ? T : 1) : kb;
@@ -2487,10 +2462,10 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     Batch *bt = malloc(sizeof(Batch));
     Scratch mx = {0};
     int batch_ok = 0;
-    uint8_t *ck = malloc(stride), *best = malloc(3 * (T + 1)), *xcolors = malloc(n);
+    uint8_t *ck = malloc(stride), *best = malloc(3 * (T + 1));
     int result = 0, best_len = -1;
     *full = 0;
-    if (!ly || !chunks || !bt || !ck || !best || !xcolors || !scratch_init(&mx, n, kb) ||
+    if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb) ||
         !(batch_ok = batch_init(bt, is, ks, NULL, 0, threads))) {
         result = -2;
         PyErr_NoMemory();
@@ -2549,14 +2524,6 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                 if (over) {
                     result = over < 0 ? -2 : -1;
                     goto stop;
-                }
-                if (ex->fn != Py_None && g <= ex->depth) {
-                    int v = extra_bound(ex, ks, L->keys + k * (size_t)stride, xcolors, n, T - g + 1);
-                    if (v < 0) {
-                        result = python_error(lim) < 0 ? -2 : -1;
-                        goto stop;
-                    }
-                    if (g + v > T) continue;
                 }
                 int ng = g + 1;
                 for (int q = 0; q < j->nkids; q++) {
@@ -2646,7 +2613,6 @@ out:
     free(bt);
     free(ck);
     free(best);
-    free(xcolors);
     return result;
 }
 
@@ -2713,14 +2679,13 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
 }
 
 /* sweep(colors, adjacency, words, goal, T, max_nodes, max_seconds, max_bytes, progress, paths,
- *       shown, threads, orientation, commute, extra, extra_depth) -> (status, path, expanded,
+ *       shown, threads, orientation, commute) -> (status, path, expanded,
  *       length): status 0 a
  * solution found, the shortest within T (its moves in path when `paths`, else an empty
  * list; its length in `length`), 1 none within T, 2 stopped by a limit, 3 by Ctrl-C, 4 by
  * memory.  `shown` is the bound the progress callback is given (the sweep proves nothing
  * until it ends); `orientation` as astar's; `commute` 0 takes commuting moves in both
- * orders (for tests and benchmarks; default 1); `extra`, a callable or None, and
- * `extra_depth` as in Extra above. */
+ * orders (for tests and benchmarks; default 1). */
 static PyObject *core_sweep(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -2729,15 +2694,9 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     double max_seconds;
     PyObject *progress;
     int paths = 1, shown = 0, threads = 1, orientation = -1, commute = 1;
-    Extra ex = {Py_None, -1};
-    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiiiiOi", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
-                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads, &orientation, &commute,
-                          &ex.fn, &ex.depth))
+    if (!PyArg_ParseTuple(args, "y#y#iiiLdLO|iiiii", &colors, &n, &adjacency, &adj_len, &W, &goal, &T, &max_nodes,
+                          &max_seconds, &max_bytes, &progress, &paths, &shown, &threads, &orientation, &commute))
         return NULL;
-    if (ex.fn != Py_None && !PyCallable_Check(ex.fn)) {
-        PyErr_SetString(PyExc_TypeError, "extra must be callable or None");
-        return NULL;
-    }
     if (W < 1 || W > MAXW || n < 1 || n > 64 * W || adj_len != n * W * 8 || T < 0 || T >= MAXF - 2) {
         PyErr_SetString(PyExc_ValueError, "island too large, adjacency of the wrong size or T out of range");
         return NULL;
@@ -2752,7 +2711,7 @@ static PyObject *core_sweep(PyObject *self, PyObject *args) {
     long long expanded = 0;
     int full = 0;
     PyObject *path = NULL;
-    int res = sweep(&is, &ks, colors, &T, paths, shown, threads, commute, &ex, &lim, &expanded, max_bytes, &full, &path);
+    int res = sweep(&is, &ks, colors, &T, paths, shown, threads, commute, &lim, &expanded, max_bytes, &full, &path);
     if (res == -2) {
         Py_XDECREF(path);
         return NULL;

@@ -35,7 +35,7 @@ from ..board import Board, Move
 from ..errors import KamiError
 from ..graph import build_regions
 from . import search
-from .search import MAX_BYTES, Budget, SearchStopped
+from .search import Budget, SearchStopped
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +169,7 @@ def flood_astar(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     flood = 1 << g.start
     if flood == g.everything:
         return [], 0, True
-    if search._core is not None and len(g.colors) <= 512:
+    if search._core is not None and budget.settings.core and len(g.colors) <= 512:
         return _core_pivot(g, budget)
     h0 = layered_bound(g, flood)
     popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
@@ -212,7 +212,7 @@ def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     words, adjacency = search.core_adjacency(g.adjacency, len(g.colors))
     seconds, nodes, report = search.core_limits(budget)
     status, colors, expanded, bound = search._core.pivot_astar(
-        bytes(g.colors), adjacency, words, g.start, nodes, seconds, MAX_BYTES, report
+        bytes(g.colors), adjacency, words, g.start, nodes, seconds, budget.settings.max_bytes, report
     )
     budget.expanded += expanded
     if status != 0:  # 2: a limit, 3: Ctrl-C

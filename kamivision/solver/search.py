@@ -12,7 +12,6 @@ is proven optimal.
 from __future__ import annotations
 
 import heapq
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -28,6 +27,7 @@ from .heuristics import (
     winding_bound_after,
     winding_pair,
 )
+from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
 try:
@@ -38,50 +38,6 @@ except ImportError:  # built without a C compiler: the pure-Python search below 
 #: Which A* runs: "c" (the compiled core, kamivision/solver/_core.c) or "python".
 CORE = "c" if _core is not None else "python"
 
-
-def _memory_allowed() -> int:
-    """Memory the compiled cores may use (bytes): 60 % of the memory available when
-    kamivision starts (at least 256 MiB).  The free search stores states in 60 % of it (of
-    ``HANDOVER_BYTES`` when a solution is known and the sweep takes over) and then goes on
-    depth-first from its open states (see ``deep_phase`` in ``_core.c``), so it is never
-    stopped by memory; the pivot search does the same."""
-    try:
-        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a fixed 4 GiB
-        return 4 << 30
-    return max(256 << 20, int(available * 0.6))
-
-
-#: Memory the compiled cores may use (bytes).
-MAX_BYTES = _memory_allowed()
-
-#: Memory the free A* may use (bytes, at most ``MAX_BYTES``) when a known solution lets the
-#: sweep take over once it is full.  The A* proves the thresholds below the last one in
-#: little memory; in the last one (is there a solution one move shorter than the known
-#: one?) it and the sweep expand the same states when there is none, and the sweep keeps a
-#: state in a fraction of the memory (a key, g and h, no parent link or hash) and drops it
-#: once its region count is done, so it is better handed the last threshold early.  The A*
-#: keeps this much so that a shorter solution, when there is one, is still found by it
-#: first (it finds one as soon as it meets it; the sweep only once it has expanded every
-#: state).  Every Journey level the A* proves on its own needs less (Bud4, the largest,
-#: about 0.3 GB).
-HANDOVER_BYTES = 1 << 30
-
-
-def _threads_allowed() -> int:
-    """Threads for the compiled free search: two when this process may use two CPUs (the
-    core shares each batch of expansions with one helper thread), else one."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # no affinity call (macOS, Windows)
-        cpus = os.cpu_count() or 1
-    return 2 if cpus >= 2 else 1
-
-
-#: Threads of the compiled free search (1 or 2).  The answers are the same either way, and
-#: so are the states the A* expands; only the depth-first phase (memory full) counts
-#: differently, and the time.
-THREADS = _threads_allowed()
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
 Progress = Callable[[dict], None]
@@ -99,7 +55,8 @@ class SearchStopped(Exception):
 
 @dataclass(slots=True)
 class Budget:
-    """Limits shared by every search of one solve, and the count of nodes expanded.
+    """Limits shared by every search of one solve, the machine's settings, and the count
+    of nodes expanded.
 
     ``interrupted`` is set when Ctrl-C stopped a search: it then acts as a spent limit for
     the rest of the solve, which answers at once with the best found.
@@ -108,6 +65,7 @@ class Budget:
     max_seconds: Optional[float] = None
     max_nodes: Optional[int] = None
     progress: Optional[Progress] = None
+    settings: SearchSettings = field(default_factory=SearchSettings.for_this_machine)
     start: float = field(default_factory=time.perf_counter)
     expanded: int = 0
     interrupted: bool = False
@@ -183,7 +141,6 @@ def astar_python(
     budget: Budget,
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, Path]] = None,
-    extra: Optional[Callable[[Contracted, Optional[int]], int]] = None,
 ) -> Optional[Path]:
     """An optimal path to one region (of ``goal_color`` when given), or ``None`` if none exists.
 
@@ -203,10 +160,6 @@ def astar_python(
     bound is computed; if that raises ``f`` it goes back in with the higher value.
     States are reopened when reached again by a shorter path, so optimality does not depend
     on the bound being consistent.
-
-    ``extra(state, goal_color)``, when given, is one more admissible bound taken when a
-    state is expanded (``benchmarks/bounds.py --proof`` measures the closed-subgraph bound,
-    :func:`~kamivision.solver.subgraph.spider_bound`, with it).
     """
     root_key = island.colors
     root = contract(island, root_key)
@@ -224,13 +177,13 @@ def astar_python(
     number = choose_orientation(root)
     sigma = None if number is None else orientation(sorted(set(island.colors)), number)
     try:
-        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma, extra)
+        return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma)
     except KeyboardInterrupt:  # Ctrl-C: stop like a limit, with the bound reached
         budget.interrupted = True
         raise SearchStopped(popped[0]) from None
 
 
-def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma, extra=None) -> Optional[Path]:
+def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma) -> Optional[Path]:
     """The loop of :func:`astar_python`."""
     tie = 0
     push = heapq.heappush
@@ -262,8 +215,6 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
             wind = winding_pair(state, sigma)
             if wind is not None:
                 hp = max(hp, (wind[0] + 5) // 6)  # winding_bound, from its farthest pair
-        if extra is not None and (limit is None or g + max(h, hp) < limit):
-            hp = max(hp, extra(state, goal_color))
         if hp > h:
             h = hp
             if limit is not None and g + h >= limit:
@@ -340,7 +291,6 @@ def astar(
     budget: Budget,
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, Path]] = None,
-    use_core: Optional[bool] = None,
     improve: Optional[Callable[[int], Optional[Path]]] = None,
 ) -> Optional[Path]:
     """An optimal path to one region, by the compiled core when built, else by
@@ -349,15 +299,14 @@ def astar(
     ``improve``, when given, is called once with the proven bound when the compiled
     core's memory is full (the Python search never fills it); a solution it returns that
     is shorter than ``upper`` becomes the upper bound from then on.  With an upper bound,
-    the A*'s memory is full at ``HANDOVER_BYTES``; it then frees its states for
-    :func:`_sweep`, which asks with all the memory (``MAX_BYTES``) whether anything is
+    the A*'s memory is full at ``settings.handover_bytes``; it then frees its states for
+    :func:`_sweep`, which asks with all the memory (``settings.max_bytes``) whether anything is
     shorter; only if that runs out of memory too does the A* run again and go on
     depth-first, stopping as soon as its bound reaches the upper bound's length (a last
     threshold searched for a solution of that length can take far longer).
     """
-    if use_core is None:
-        use_core = _core is not None
-    if not use_core or len(island) > 512:  # the core's bitsets hold 512 regions
+    settings = budget.settings
+    if _core is None or not settings.core or len(island) > 512:  # the core's bitsets hold 512 regions
         return astar_python(island, budget, goal_color, upper)
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
@@ -395,7 +344,7 @@ def astar(
             max_bytes,
             report,
             64,  # greedy dives after a stop
-            THREADS,
+            settings.threads,
             improve_call,
             on_full,
             orient,
@@ -403,12 +352,12 @@ def astar(
         budget.expanded += expanded
         return status, path, bound
 
-    # With a known solution, the A* ends (status 4) once it holds HANDOVER_BYTES, so that
+    # With a known solution, the A* ends (status 4) once it holds handover_bytes, so that
     # the sweep can have all the memory, and ``improve`` is called here; without one there
     # is nothing for the sweep to prove, and the core calls ``improve`` before going on
     # depth-first.
     sweeping = upper is not None
-    memory = min(MAX_BYTES, HANDOVER_BYTES) if sweeping else MAX_BYTES
+    memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
     status, path, bound = run(upper, int(sweeping), None if improve is None or sweeping else better, memory)
     if status == 4:
         if improve is not None:
@@ -425,7 +374,7 @@ def astar(
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
-        status, path, bound = run(upper, 0, None, MAX_BYTES)
+        status, path, bound = run(upper, 0, None, settings.max_bytes)
     if found:
         upper = (len(found[0]), found[0])
     if status >= 2:  # 3: stopped by Ctrl-C
@@ -459,8 +408,8 @@ def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple
     for paths in (0, 1):
         seconds, nodes, report = core_limits(budget)
         status, path, expanded, length = _core.sweep(
-            island.colors, adjacency, words, goal, target, nodes, seconds, MAX_BYTES, report, paths, bound, THREADS,
-            orient,
+            island.colors, adjacency, words, goal, target, nodes, seconds, budget.settings.max_bytes, report, paths,
+            bound, budget.settings.threads, orient,
         )
         budget.expanded += expanded
         if status == 1:

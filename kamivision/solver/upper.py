@@ -29,6 +29,7 @@ from ..graph import bits
 from .heuristics import eccentricity
 from .pivot import PivotGraph, flood_astar
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
+from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighbourhood, renumber
 
 #: Expansions allowed to one pivot A* (a flood that needs more is skipped).
@@ -79,16 +80,19 @@ def _compact(state: Contracted) -> tuple[list[int], PivotGraph]:
     return reps, PivotGraph.of(tuple(state.color[r] for r in reps), adjacency, 0)
 
 
-def flood_from_centre(state: Contracted, goal_color: Optional[int] = None, slack: int = 0) -> Optional[Path]:
+def flood_from_centre(
+    state: Contracted, goal_color: Optional[int] = None, slack: int = 0, settings: SearchSettings = SearchSettings()
+) -> Optional[Path]:
     """The shortest solution of ``state`` that floods from one of its central regions (each
     solved optimally as Flood-It), with one more move at the end when the flood does not end
     in ``goal_color``.  ``None`` when every central flood needs more than
-    :data:`FLOOD_NODES` expansions to solve."""
+    :data:`FLOOD_NODES` expansions to solve.  ``settings`` says which search floods (the
+    compiled core or Python); a flood's few states never need much memory."""
     reps, graph = _compact(state)
     best: Optional[Path] = None
     for centre in centres(graph.adjacency, slack):
         try:
-            colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), Budget(max_nodes=FLOOD_NODES))
+            colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), Budget(max_nodes=FLOOD_NODES, settings=settings))
         except SearchStopped:
             continue
         rep = reps[centre]
@@ -109,17 +113,19 @@ def flood_beam(
     best: Optional[Path] = None,
     floor: int = 0,
     report: Optional[Callable[[int], None]] = None,
+    settings: SearchSettings = SearchSettings(),
 ) -> Optional[Path]:
     """Beam search over free moves, each state scored by its moves so far plus its best
     flood from a centre (:func:`flood_from_centre`); the ``width`` best states go on to the
     next depth.  Returns the shortest complete solution seen (or ``best`` if none is
     shorter).  Stops at ``deadline`` (a ``time.perf_counter()`` value), when a solution
     reaches ``floor`` (a proven lower bound), or when no deeper state can improve.
-    ``report``, when given, is called with the best length so far at every depth."""
+    ``report``, when given, is called with the best length so far at every depth;
+    ``settings`` go to the floods (:func:`flood_from_centre`)."""
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
-    start = flood_from_centre(root, goal_color, slack=2)
+    start = flood_from_centre(root, goal_color, slack=2, settings=settings)
     if start is not None and (best is None or len(start) < len(best)):
         best = start
     beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
@@ -156,7 +162,7 @@ def flood_beam(
         for bound, child_key, child, moves in scored[: max(4 * width, len(scored) // 2)]:
             if time.perf_counter() > deadline:
                 break
-            tail = flood_from_centre(child, goal_color)
+            tail = flood_from_centre(child, goal_color, settings=settings)
             if tail is None:
                 continue
             total = moves + tail

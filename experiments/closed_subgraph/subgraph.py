@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..graph import bits
-from .state import Contracted, Island, contract, neighbourhood
+from kamivision.graph import bits
+from kamivision.solver.state import Contracted, Island, contract, neighbourhood
 
 #: Largest closed subgraph solved exactly (regions); a larger one is skipped (bound 0).
 MAX_REGIONS = 48
@@ -215,7 +215,7 @@ def _spider_search(island: Island, max_nodes: int, need: Optional[int]) -> tuple
     """``(bound, final)`` for one closed spider: its optimum, or the bound its A* proved
     when ``max_nodes`` stopped it (``final``: searching it again would give no more), or
     ``need`` when it has nothing shorter (not final: without ``need`` it may give more)."""
-    from .search import Budget, SearchStopped, astar  # the search uses this module's callers
+    from kamivision.solver.search import Budget, SearchStopped, astar  # the search uses this module's callers
 
     shorter_than = None if need is None else (need, _NONE_SHORTER)
     try:

@@ -1,6 +1,6 @@
 """The review model: correcting a recognised board by hand, without any display.
 
-The window (:mod:`kamivision.review_window`) is a thin view over :class:`ReviewModel`:
+The window (:mod:`kamivision.review.window`) is a thin view over :class:`ReviewModel`:
 it turns clicks and keys into the calls below and draws what the model says.  Everything
 that matters (what a cell is, what undo does, what is saved and when it asks first) lives
 here and is unit-tested.
@@ -14,8 +14,9 @@ from typing import Optional
 
 import numpy as np
 
-from .board import Board, dump_board, write_atomic
-from .graph import bits, region_cells
+from ..board import Board, dump_board
+from ..files import write_atomic
+from ..graph import bits, region_cells
 
 Edit = tuple[int, Optional[int], Optional[int]]  # cell, colour before, colour after
 
@@ -188,8 +189,3 @@ def _rebuild(board: Board, rows: list[list[Optional[int]]]) -> Board:
     import dataclasses
 
     return dataclasses.replace(board, cells=tuple(tuple(row) for row in rows))
-
-
-def model_for(board: Board, confidence: Optional[np.ndarray] = None) -> ReviewModel:
-    """A review model of ``board``; without a recognition every cell counts as certain."""
-    return ReviewModel(board=board, confidence=confidence)

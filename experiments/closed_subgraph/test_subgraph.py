@@ -7,10 +7,10 @@ from kamivision.graph import bits, build_regions
 from kamivision.solver import _local_island
 from kamivision.solver.heuristics import final_color_bound
 from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighbourhood
-from kamivision.solver.subgraph import FixedSpiders, closure, spider, spider_bound, sub_island
+from subgraph import FixedSpiders, closure, spider, spider_bound, sub_island
 
-from .boards import bfs_optimum, island_bfs_optimum, one_island_boards, root_state
-from .conftest import shared_path
+from tests.boards import bfs_optimum, island_bfs_optimum, one_island_boards, root_state
+from tests.conftest import shared_path
 
 
 def random_connected(rng, state):

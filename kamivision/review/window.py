@@ -1,4 +1,4 @@
-"""The review window (OpenCV HighGUI): a thin view over :class:`~kamivision.review.ReviewModel`.
+"""The review window (OpenCV HighGUI): a thin view over :class:`~kamivision.review.model.ReviewModel`.
 
 Clicks select and paint cells, keys pick colours and run the commands; the model does the
 rest.  The screenshot is shown scaled to fit the screen, with the lattice outlined, each
@@ -12,21 +12,15 @@ import os
 from pathlib import Path
 from typing import Callable, Optional
 
-# OpenCV's Qt windows look for fonts beside the wheel, which ships none: point Qt at the
-# system's fonts when they are there (otherwise Qt prints a warning per window and goes on).
-for _fonts in ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype", "/usr/share/fonts"):
-    if os.path.isdir(_fonts):
-        os.environ.setdefault("QT_QPA_FONTDIR", _fonts)
-        break
-
-import cv2  # noqa: E402
+import cv2
 import numpy as np
 
-from .board import hex_to_rgb
-from .errors import KamiError, OutputExistsError
-from .overlay import Geometry, draw_solution, spread_markers
-from .report import progress_line
-from .review import ReviewModel
+from ..board import hex_to_rgb
+from ..geometry import label_image
+from ..errors import KamiError, OutputExistsError
+from ..overlay import Geometry, draw_solution, spread_markers
+from ..report import progress_line
+from .model import ReviewModel
 
 TITLE = "kamivision review"
 MAX_HEIGHT = 900  # the window's image height at most (pixels); larger screenshots are scaled
@@ -68,10 +62,8 @@ class ReviewWindow:
 
     def _cell_labels(self) -> np.ndarray:
         board = self.model.board
-        labels = np.full((self.size[1], self.size[0]), -1, np.int32)
-        for cell in range(board.rows * board.columns):
-            pts = np.round(self.geometry.polygon(board, cell) * self.scale * 16).astype(np.int32)
-            cv2.fillConvexPoly(labels, pts, cell, cv2.LINE_8, shift=4)
+        x, y, w, h = (v * self.scale for v in self.geometry.box)
+        labels = label_image(board.lattice, board.rows, board.columns, (x, y, w, h), (self.size[1], self.size[0]))
         top, bottom = self.geometry.visible
         labels[: round(top * self.scale)] = -1
         labels[round(bottom * self.scale) :] = -1
@@ -248,8 +240,19 @@ class ReviewWindow:
         cv2.destroyAllWindows()
 
 
+def _point_qt_at_fonts() -> None:
+    """OpenCV's Qt windows look for fonts beside the wheel, which ships none: point Qt at
+    the system's fonts when they are there (otherwise Qt prints a warning per window and
+    goes on).  Done when a window opens, never at import."""
+    for fonts in ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype", "/usr/share/fonts"):
+        if os.path.isdir(fonts):
+            os.environ.setdefault("QT_QPA_FONTDIR", fonts)
+            return
+
+
 def open_window(on_mouse: Callable) -> None:
     """A plain window (no toolbar, so the image starts at its top-left corner)."""
+    _point_qt_at_fonts()
     cv2.namedWindow(TITLE, cv2.WINDOW_AUTOSIZE | cv2.WINDOW_GUI_NORMAL)
     cv2.setMouseCallback(TITLE, on_mouse)
 

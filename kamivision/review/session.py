@@ -10,11 +10,12 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .board import Board, read_board
-from .errors import KamiError
-from .overlay import Geometry
-from .recognize import load_image, recognize
-from .review import ReviewModel
+from ..board import Board, read_board
+from ..errors import KamiError
+from ..files import load_image
+from ..overlay import Geometry
+from ..vision import recognize
+from .model import ReviewModel
 
 
 @dataclass
@@ -29,7 +30,7 @@ class ReviewSession:
         """Open the window (needs a display) and run it until the user quits."""
         if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             raise KamiError("no display: the review window needs a screen (set DISPLAY, or run under xvfb-run)")
-        from .review_window import ReviewWindow
+        from .window import ReviewWindow
 
         ReviewWindow(self.image, self.model, self.geometry, self.swatches, self.output, solve).run()
 

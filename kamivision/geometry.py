@@ -1,0 +1,87 @@
+"""Cells in pixels: the one place where a board's ``row, column`` becomes ``x, y``.
+
+A *box* is where the whole lattice lies on an image, ``(x, y, w, h)`` in pixels (floats).
+On the triangle lattice (``docs/board-format.md``) the triangle side is ``s = h / 14``, a
+column is ``w / 10`` wide and ``h / w`` is :data:`TRIANGLE_ASPECT`; triangle ``(r, c)``
+spans ``x`` from ``c * w/10`` to ``(c + 1) * w/10`` and ``y`` from ``(r - 1) * s/2`` to
+``(r + 1) * s/2``, so rows 0 and 28 are half outside the box.  On the square lattice the
+box is divided into ``rows x columns`` equal cells.
+
+Points are ``(x, y)`` as OpenCV takes them; everything else in kamivision indexes
+``row, column``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .board import points_right
+
+#: Height over width of a KAMI 2 board (10 columns of triangles, 14 sides tall).
+TRIANGLE_ASPECT = 14.0 / (5.0 * math.sqrt(3.0))
+#: Columns of a KAMI 2 board; the triangle lattice's geometry is defined for this width.
+TRIANGLE_COLUMNS = 10
+
+Box = tuple[float, float, float, float]
+
+
+def cell_polygon(lattice: str, rows: int, columns: int, row: int, column: int, box: Box) -> np.ndarray:
+    """The corners of cell ``(row, column)`` as a float array of ``(x, y)`` points: three
+    for a triangle (its vertical edge first), four for a square.  ``row`` may be -1 or
+    ``rows`` on the triangle lattice (the hidden rows beyond the board's edges)."""
+    x0, y0, bw, bh = box
+    if lattice == "triangle":
+        s = bh / 14.0
+        xa, xb = x0 + column * bw / 10.0, x0 + (column + 1) * bw / 10.0
+        ya, ym, yb = y0 + (row - 1) * s / 2, y0 + row * s / 2, y0 + (row + 1) * s / 2
+        if points_right(row, column):
+            pts = [(xa, ya), (xa, yb), (xb, ym)]
+        else:
+            pts = [(xb, ya), (xb, yb), (xa, ym)]
+    else:
+        cw, ch = bw / columns, bh / rows
+        xa, ya = x0 + column * cw, y0 + row * ch
+        pts = [(xa, ya), (xa + cw, ya), (xa + cw, ya + ch), (xa, ya + ch)]
+    return np.array(pts, dtype=np.float64)
+
+
+def cell_centre(lattice: str, rows: int, columns: int, row: int, column: int, box: Box) -> tuple[float, float]:
+    """The centroid ``(x, y)`` of cell ``(row, column)`` (of the whole cell, visible or not)."""
+    x0, y0, bw, bh = box
+    if lattice == "triangle":
+        dx = bw / 60.0
+        x = x0 + (column + 0.5) * bw / 10.0 + (-dx if points_right(row, column) else dx)
+        return x, y0 + row * bh / 28.0
+    return x0 + (column + 0.5) * bw / columns, y0 + (row + 0.5) * bh / rows
+
+
+def triangle_centres(rows: np.ndarray, columns: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cell_centre` for arrays of triangle rows and columns: ``(x, y)`` arrays."""
+    x0, y0, bw, bh = box
+    right = (rows + columns) % 2 == 0
+    x = x0 + (columns + 0.5) * bw / 10.0 + np.where(right, -bw / 60.0, bw / 60.0)
+    return x, y0 + rows * bh / 28.0
+
+
+def label_image(
+    lattice: str, rows: int, columns: int, box: Box, shape: tuple[int, int], scale: int = 1, hidden: bool = False
+) -> np.ndarray:
+    """The cell index (``row * columns + column``) of every pixel of an image of ``shape``
+    (height, width), -1 outside the board, drawn at ``scale`` times the size.  With
+    ``hidden``, the triangle lattice's rows -1 and ``rows`` (beyond the board's edges) are
+    drawn as parts of the cells next to them, as the game draws them under its strips."""
+    import cv2
+
+    h, w = shape
+    labels = np.full((h * scale, w * scale), -1, dtype=np.int32)
+    shift = 4
+    extra = hidden and lattice == "triangle"
+    for r in range(-1 if extra else 0, rows + 1 if extra else rows):
+        inside = min(max(r, 0), rows - 1)
+        for c in range(columns):
+            pts = cell_polygon(lattice, rows, columns, r, c, box)
+            fixed = np.round(pts * scale * (1 << shift)).astype(np.int32)
+            cv2.fillConvexPoly(labels, fixed, inside * columns + c, lineType=cv2.LINE_8, shift=shift)
+    return labels

@@ -1,0 +1,11 @@
+"""Correcting a recognised board by hand.
+
+:mod:`~kamivision.review.model` holds all the logic and needs no display;
+:mod:`~kamivision.review.session` opens a review (screenshot or board file);
+:mod:`~kamivision.review.window` is the OpenCV HighGUI view over the model.
+"""
+
+from .model import ReviewModel
+from .session import ReviewSession, open_review
+
+__all__ = ["ReviewModel", "ReviewSession", "open_review"]

@@ -1,0 +1,54 @@
+"""The search's machine-dependent sizes, in one frozen object made once and passed down."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+#: Memory the free A* keeps when a known solution lets the sweep take over the last
+#: threshold once it is full (bytes).  The A* proves the thresholds below the last one in
+#: little memory; in the last one (is there a solution one move shorter than the known
+#: one?) it and the sweep expand the same states when there is none, and the sweep keeps a
+#: state in a fraction of the memory (a key, g and h, no parent link or hash) and drops it
+#: once its region count is done, so it is better handed the last threshold early.  The A*
+#: keeps this much so that a shorter solution, when there is one, is still found by it
+#: first (it finds one as soon as it meets it; the sweep only once it has expanded every
+#: state).  Every Journey level the A* proves on its own needs less (Bud4, the largest,
+#: about 0.3 GB).
+HANDOVER_BYTES = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How much of the machine a solve may use, and which search runs.
+
+    ``max_bytes``: memory the compiled cores may use.  The free search stores states in
+    60 % of it (of ``handover_bytes`` when a solution is known and the sweep takes over)
+    and then goes on depth-first from its open states (``deep_phase`` in the core), so it
+    is never stopped by memory; the pivot search does the same.
+    ``threads``: 1 or 2 for the compiled free search; the answers are the same either
+    way, and so are the states the A* expands (only the depth-first phase counts
+    differently, and the time).
+    ``core``: use the compiled core when it is built (``False``: the pure-Python search,
+    same answers, for tests and for machines without a C compiler).
+    """
+
+    max_bytes: int = 4 << 30
+    handover_bytes: int = HANDOVER_BYTES
+    threads: int = 1
+    core: bool = True
+
+    @classmethod
+    def for_this_machine(cls) -> "SearchSettings":
+        """60 % of the memory available now (at least 256 MiB; 4 GiB where it cannot be
+        asked), and two threads when this process may use two CPUs."""
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+            max_bytes = max(256 << 20, int(available * 0.6))
+        except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
+            max_bytes = 4 << 30
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except AttributeError:  # no affinity call (macOS, Windows)
+            cpus = os.cpu_count() or 1
+        return cls(max_bytes=max_bytes, threads=2 if cpus >= 2 else 1)

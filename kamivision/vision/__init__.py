@@ -1,0 +1,22 @@
+"""Screenshot -> board.
+
+One module per stage: :mod:`~kamivision.vision.layout` finds the footer, the palette
+swatches and the board's box; :mod:`~kamivision.vision.cells` fits the lattice, samples
+every cell and classifies it against the palette with a confidence;
+:mod:`~kamivision.vision.par` reads the moves-left counter; :mod:`~kamivision.vision.reader`
+runs them in order.  Thresholds live in :class:`VisionSettings`.
+"""
+
+from .layout import ScreenLayout, find_layout
+from .reader import Recognition, board_with_source, recognize, recognize_file
+from .settings import VisionSettings
+
+__all__ = [
+    "Recognition",
+    "ScreenLayout",
+    "VisionSettings",
+    "board_with_source",
+    "find_layout",
+    "recognize",
+    "recognize_file",
+]

@@ -1,0 +1,214 @@
+"""Every cell of the board: where it lies on the screen, what it measures, which colour it is.
+
+* **The lattice** is fixed by the board's box (:mod:`kamivision.vision.layout`); its
+  vertical offset is fitted by choosing the offset under which the triangles' inner
+  patches are most uniform.
+* **Cells** are sampled over their visible inner part (rows 0 and 28 are cut by the
+  strips), with the median in CIE Lab.
+* **Classes**: colours are clustered with k-means (scikit-learn) seeded by the swatches;
+  blank cells are told from paper by structure as well as colour: the background is a
+  smooth gradient with no grain, no fold shading and no edges between its triangles.
+
+Images are RGB uint8 arrays of shape (H, W, 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..geometry import label_image, triangle_centres
+from ..screens import KAMI2_COLUMNS as COLUMNS
+from ..screens import KAMI2_ROWS as ROWS
+from .layout import ScreenLayout
+from .settings import DEFAULT_SETTINGS, VisionSettings
+
+
+def _cell_labels(layout: ScreenLayout, dy: float) -> np.ndarray:
+    """Cell index (``r * 10 + c``) of every screen pixel in the visible board band, -1 elsewhere,
+    for the lattice box moved down by ``dy`` pixels."""
+    x0, y0, bw, bh = layout.board
+    labels = label_image("triangle", ROWS, COLUMNS, (x0, y0 + dy, bw, bh), (layout.height, layout.width))
+    top, bottom = layout.visible
+    labels[:top] = -1
+    labels[bottom:] = -1
+    return labels
+
+
+def _inner_pixels(labels: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """(flat pixel indices, their cell) of every cell's inner part: pixels at least ``margin``
+    from its edges, or its deepest half when the cell is too thin for that (rows 0 and 28)."""
+    edge = np.zeros(labels.shape, np.uint8)
+    edge[:, 1:] |= (labels[:, 1:] != labels[:, :-1]).astype(np.uint8)
+    edge[1:, :] |= (labels[1:, :] != labels[:-1, :]).astype(np.uint8)
+    edge[:, :-1] |= edge[:, 1:].copy()
+    edge[:-1, :] |= edge[1:, :].copy()
+    dist = cv2.distanceTransform((1 - edge).astype(np.uint8), cv2.DIST_L2, 3)
+    flat_labels = labels.ravel()
+    flat_dist = dist.ravel()
+    inside = np.flatnonzero(flat_labels >= 0)
+    cells = flat_labels[inside]
+    depth = flat_dist[inside]
+    deepest = np.zeros(ROWS * COLUMNS, np.float32)
+    np.maximum.at(deepest, cells, depth)
+    need = np.minimum(margin, 0.5 * deepest[cells])
+    keep = depth >= np.maximum(need, 1.0)
+    return inside[keep], cells[keep]
+
+
+def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
+    """Per-group median of each column of ``values`` (groups without values get NaN)."""
+    order = np.argsort(groups, kind="stable")
+    values, groups = values[order], groups[order]
+    bounds = np.searchsorted(groups, np.arange(count + 1))
+    out = np.full((count, values.shape[1]), np.nan, np.float32)
+    for g in range(count):
+        a, b = bounds[g], bounds[g + 1]
+        if b > a:
+            out[g] = np.median(values[a:b], axis=0)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CellSamples:
+    """Per-cell measurements: Lab median and grain (paper texture), and the lattice's
+    vertical offset they were taken at (pixels)."""
+
+    lab: np.ndarray  # (290, 3) in CIE units (L 0..100)
+    grain: np.ndarray  # (290,) mean absolute high-pass of L
+    offset: float
+
+
+def _to_cie_lab(rgb: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
+    return lab
+
+
+def fit_offset(lab_l: np.ndarray, layout: ScreenLayout, settings: VisionSettings = DEFAULT_SETTINGS) -> float:
+    """The vertical shift of the lattice that makes the cells most uniform.
+
+    For each candidate shift the cells are sampled at five inner points each; the score is
+    the mean spread of lightness over each cell's points.  The lattice's slanted edges cross
+    the points as soon as it is misplaced, so the minimum is sharp.
+    """
+    w = layout.width
+    s = layout.board[3] / 14.0
+    rr, cc = np.meshgrid(np.arange(2, ROWS - 2), np.arange(COLUMNS), indexing="ij")
+    cx, cy = triangle_centres(rr, cc, layout.board)
+    # Inner points: the centroid and four points a third of the way to the corners/edges.
+    r_in = 0.22 * s
+    offsets = [(0, 0), (0, -r_in), (0, r_in), (-0.6 * r_in, 0), (0.6 * r_in, 0)]
+    best = (np.inf, 0.0)
+    span = max(2, int(settings.offset_span * w))
+    blurred = cv2.GaussianBlur(lab_l, (0, 0), max(1.0, w / 750.0))
+    h = lab_l.shape[0]
+    for dy in range(-span, span + 1):
+        pts = []
+        for ox, oy in offsets:
+            x = np.clip(np.round(cx + ox).astype(int), 0, w - 1)
+            y = np.clip(np.round(cy + oy + dy).astype(int), 0, h - 1)
+            pts.append(blurred[y, x])
+        pts = np.stack(pts)
+        score = float(np.mean(pts.max(axis=0) - pts.min(axis=0)))
+        if score < best[0]:
+            best = (score, float(dy))
+    return best[1]
+
+
+def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings = DEFAULT_SETTINGS) -> CellSamples:
+    """Measure every cell of an RGB screenshot over its inner part, with the lattice offset
+    fitted to the image."""
+    lab = _to_cie_lab(rgb)
+    offset = fit_offset(lab[..., 0], layout, settings)
+    labels = _cell_labels(layout, offset)
+    margin = settings.cell_margin * layout.width / 10.0
+    index, cells = _inner_pixels(labels, margin)
+    n = ROWS * COLUMNS
+    flat = lab.reshape(-1, 3)
+    medians = _group_medians(flat[index], cells, n)
+    lightness = lab[..., 0]
+    highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), 2.0 * max(1.0, layout.width / 750.0)))
+    grain = np.bincount(cells, weights=highpass.ravel()[index], minlength=n) / np.maximum(
+        1, np.bincount(cells, minlength=n)
+    )
+    return CellSamples(medians, grain.astype(np.float32), offset)
+
+
+def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> np.ndarray:
+    """Lab median of each swatch over its lower part (clear of the folded-corner mark)."""
+    lab = _to_cie_lab(rgb)
+    out = []
+    for x, y, sw, sh in layout.swatches:
+        patch = lab[y + int(0.45 * sh) : y + int(0.9 * sh), x + int(0.15 * sw) : x + int(0.85 * sw)]
+        out.append(np.median(patch.reshape(-1, 3), axis=0))
+    return np.array(out, np.float32)
+
+
+# ------------------------------------------------------------------ classifying the cells
+
+@dataclass(frozen=True, slots=True)
+class CellClasses:
+    classes: np.ndarray  # (290,) swatch index, -1 for blank
+    confidence: np.ndarray  # (290,) 0..1: how much closer the chosen class is than the next
+
+
+def _background_model(features: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """The blank background's expected features at every cell: a quadratic surface in the
+    cell's position fitted to ``members`` (the background is a smooth gradient), or their
+    mean when they are too few to fit it."""
+    rows, cols = np.divmod(np.arange(ROWS * COLUMNS), COLUMNS)
+    y, x = rows / (ROWS - 1), cols / (COLUMNS - 1)
+    basis = np.column_stack([np.ones_like(x), y, x, y * y, x * x, x * y])
+    if members.sum() >= 12:
+        coef, *_ = np.linalg.lstsq(basis[members], features[members], rcond=None)
+        return basis @ coef
+    return np.repeat(features[members].mean(axis=0, keepdims=True), len(features), axis=0)
+
+
+def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionSettings = DEFAULT_SETTINGS) -> CellClasses:
+    """Assign every cell a swatch or blank.
+
+    k-means (scikit-learn) runs on the cells' Lab medians plus their relative grain, seeded
+    by the swatch colours (paper: full grain) and one pale, flat seed for the background.
+    The background class is kept only when its members are flat (no paper grain); then its
+    colour is modelled as a smooth surface over the board (the game's gradient varies from
+    pink to mint to lilac) and every cell is assigned to the nearest of the paper centres and
+    the background surface, twice, refitting the surface to the cells it holds.
+    """
+    from sklearn.cluster import KMeans
+
+    k = len(swatches)
+    grain = samples.grain
+    reference = float(np.percentile(grain, 75)) or 1.0
+    relative = grain / reference
+    weights = np.array([settings.lightness_weight, 1.0, 1.0], np.float32)
+    grain_weight, blank_grain = settings.grain_weight, settings.blank_grain
+    features = np.column_stack([samples.lab * weights, grain_weight * relative]).astype(np.float64)
+    seeds = np.vstack(
+        [
+            np.column_stack([swatches * weights, np.full(k, grain_weight)]),
+            np.r_[np.array([90.0, 0.0, 3.0]) * weights, 0.15 * grain_weight],
+        ]
+    )
+    km = KMeans(n_clusters=k + 1, init=seeds, n_init=1, max_iter=100).fit(features)
+    centres = km.cluster_centers_
+    dist = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
+    members = km.labels_ == k
+    has_blanks = bool(members.any()) and float(np.median(relative[members])) < blank_grain
+    if not has_blanks:
+        dist[:, k] = np.inf
+    else:
+        for _ in range(2):
+            flat = (dist.argmin(axis=1) == k) & (relative < blank_grain)
+            if not flat.any():
+                break
+            dist[:, k] = np.linalg.norm(features - _background_model(features, flat), axis=1)
+    order = np.sort(dist, axis=1)
+    best = dist.argmin(axis=1)
+    d1, d2 = order[:, 0], order[:, 1] if k + 1 > 1 else np.full(len(dist), np.inf)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        confidence = np.where(np.isfinite(d2), (d2 - d1) / (d2 + d1 + 1e-9), 1.0)
+    classes = np.where(best == k, -1, best)
+    return CellClasses(classes.astype(np.int64), confidence.astype(np.float32))

@@ -1,0 +1,192 @@
+"""Where things are on a KAMI 2 screenshot: the footer, the palette swatches, the board's box.
+
+The reader uses what every KAMI 2 screen has, not one phone's pixel positions:
+
+* **Horizontal edges.**  The triangle lattice has only vertical and slanted edges, so a
+  straight horizontal edge across the screen is a layout boundary: the top of the footer,
+  and on iPhone X class phones the bottom of the status strip and the top of the
+  home-indicator strip.
+* **The footer** is the band below the lowest such edge whose left part is the dark button
+  block; the palette swatches are the wide flat runs of colour that fill it to the right
+  edge, equal in width.  Their count is the number of colours.
+* **The board's box** is the screen's width wide and starts a fixed share of the width above
+  the footer (:mod:`kamivision.screens`), or at a status strip's lower edge near there.
+
+Images are RGB uint8 arrays of shape (H, W, 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..errors import ImageError
+from ..geometry import TRIANGLE_ASPECT
+from ..screens import CLASSIC_BOARD_ABOVE_FOOTER, NOTCH_BOARD_ABOVE_FOOTER
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenLayout:
+    """What the reader found on the screen (pixels; rectangles are ``x, y, w, h``)."""
+
+    name: str  # "16:9" or "notch" (2 x 2 buttons)
+    width: int
+    height: int
+    board: tuple[float, float, float, float]  # nominal lattice box: h = 1.6166 w
+    visible: tuple[int, int]  # rows of the screen showing the board: [top, bottom)
+    footer: tuple[int, int, int, int]
+    buttons: tuple[int, int, int, int]
+    swatches: tuple[tuple[int, int, int, int], ...]
+
+
+def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
+    """``edges[y]``: the fraction of columns with a colour step between rows ``y - 1`` and ``y``.
+
+    The step is measured across two rows (``y - 2`` to ``y``... ``y + 1``) so that edges
+    softened by resampling or JPEG still count.
+    """
+    f = lab.astype(np.float32)
+    step = np.zeros(f.shape[:2], np.float32)
+    step[1:-1] = np.abs(f[2:] - f[:-2]).sum(axis=2)
+    return (step > 14.0).mean(axis=1)
+
+
+def _edge_rows(edges: np.ndarray, threshold: float) -> list[int]:
+    """Rows ``y`` where a horizontal edge lies (the boundary between ``y - 1`` and ``y``):
+    local maxima of ``edges`` above ``threshold``, one per cluster of neighbouring rows."""
+    rows = []
+    for a, b in _runs(edges > threshold):
+        # edges[y] measures rows y-1 .. y+1: a run over a, ..., b-1 centres on the boundary.
+        rows.append((a + b) // 2)
+    return rows
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """Runs ``[start, end)`` of True in a 1-D mask."""
+    padded = np.concatenate([[False], mask, [False]])
+    changes = np.flatnonzero(padded[1:] != padded[:-1])
+    return list(zip(changes[::2].tolist(), changes[1::2].tolist()))
+
+
+def _is_footer_dark(rgb: np.ndarray) -> np.ndarray:
+    """Pixels of the footer's dark brown: dark, and warm (red >= blue)."""
+    r, g, b = (rgb[..., k].astype(np.int16) for k in range(3))
+    value = np.maximum(np.maximum(r, g), b)
+    return (value < 75) & (r >= b + 8)  # brown, unlike black system bars or grey paper
+
+
+def _count_swatches(columns: np.ndarray) -> int:
+    """How many equal-width swatches the palette's column colours show: the fewest equal
+    segments that are each uniform inside, with every neighbouring pair distinct."""
+    span = len(columns)
+    for n in range(1, 11):
+        cuts = np.linspace(0, span, n + 1)
+        colors, uniform = [], True
+        for i in range(n):
+            a, b = cuts[i], cuts[i + 1]
+            inner = columns[int(a + 0.15 * (b - a)) : int(np.ceil(b - 0.15 * (b - a)))]
+            if len(inner) == 0:
+                return max(1, n - 1)
+            color = np.median(inner, axis=0)
+            if np.percentile(np.abs(inner - color).sum(axis=1), 90) > 12.0:
+                uniform = False
+                break
+            colors.append(color)
+        if uniform and all(np.abs(colors[i] - colors[i + 1]).sum() > 8.0 for i in range(n - 1)):
+            return n
+    return 0
+
+
+def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
+    """Find the footer, the palette swatches and the board's box, or raise :class:`ImageError`."""
+    h, w = rgb.shape[:2]
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
+    edges = _horizontal_edges(lab)
+    dark = _is_footer_dark(rgb[:, : max(4, int(0.28 * w))]).mean(axis=1)
+    # Bands between strong horizontal edges; the footer is the lowest band whose left part
+    # (the button block) is dark brown, merged with a dark band right above it (the 2 x 2
+    # button block has a horizontal separator of its own).
+    cuts = [y for y in _edge_rows(edges, 0.35) if y > 0.9 * w] + [h]
+    bands = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b - a >= 0.05 * w]
+
+    def footer_like(a: int, b: int) -> bool:
+        return 0.1 * w <= b - a <= 0.45 * w and dark[a:b].mean() > 0.6
+
+    found = None
+    for i in range(len(bands) - 1, -1, -1):
+        a, b = bands[i]
+        if footer_like(a, b) or (b - a < 0.1 * w and dark[a:b].mean() > 0.6):
+            top = a
+            j = i
+            while j > 0 and bands[j - 1][1] >= top - 3 and footer_like(bands[j - 1][0], b):
+                j -= 1
+                top = bands[j][0]
+            if footer_like(top, b):
+                found = (top, b)
+                break
+    if found is None:
+        raise ImageError(f"{origin}: no KAMI footer (dark button strip with colour swatches) found")
+    footer_top, footer_bottom = found
+    fh = footer_bottom - footer_top
+    # The swatches: wide runs of flat colour filling the footer to the right edge.
+    band = lab[footer_top + int(0.45 * fh) : footer_top + int(0.9 * fh)].astype(np.float32)
+    columns = np.median(band, axis=0)
+    jumps = np.abs(np.diff(columns, axis=0)).sum(axis=1) > 12.0
+    bounds = [0, *(np.flatnonzero(jumps) + 1).tolist(), w]
+    runs = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b - a > 0]
+    swatches: list[tuple[int, int]] = []
+    x = w
+    for a, b in reversed(runs):
+        if b < x - max(3, 0.006 * w):
+            break
+        if b - a >= 0.07 * w:
+            swatches.append((a, b))
+            x = a
+        elif b - a > max(3, 0.006 * w):
+            break
+        else:
+            x = a
+    swatches.reverse()
+    # The button block is a row (16:9) or a 2 x 2 block (notch) of equal cells split by thin
+    # bright lines that run the footer's full height: the palette starts one cell width
+    # after the last of them.  Without visible lines, the runs above decide.
+    lightness = lab[footer_top + int(0.05 * fh) : footer_top + int(0.95 * fh), : int(0.6 * w), 0]
+    floor = float(np.median(lightness[:, : max(2, int(0.02 * w))]))
+    level = np.median(lightness, axis=0)
+    gap = max(3, round(0.015 * w))
+    lines = [
+        (a + b) / 2
+        for a, b in _runs(lightness.min(axis=0) > floor + 40)
+        if b - a <= max(4, 0.012 * w)
+        and a - gap >= 0
+        and b + gap < level.size
+        and max(level[a - gap], level[b + gap]) < floor + 15  # dark footer on both sides
+    ]
+    start = swatches[0][0]
+    if lines:
+        start = round(lines[-1] + lines[0])
+    count = _count_swatches(columns[start:])
+    if not 1 <= count <= 10 or not (0.2 * w <= start <= 0.5 * w):
+        raise ImageError(f"{origin}: the footer does not look like KAMI's (palette from x={start}, {count} swatches)")
+    edges_x = np.linspace(start, w, count + 1).round().astype(int)
+    swatch_rects = tuple(
+        (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), fh) for i in range(count)
+    )
+    name = "notch" if fh > 0.24 * w else "16:9"
+    # The board ends under the footer: 1.612 w above it on 16:9 phones, 1.6284 w on phones
+    # with the 2 x 2 block (their board shows a little more of the last row).  A status
+    # strip's lower edge near that estimate marks the board's top exactly; a blank top row
+    # can hide it, and the lattice fit absorbs the rest.
+    board_top = max(0, round(footer_top - (NOTCH_BOARD_ABOVE_FOOTER if name == "notch" else CLASSIC_BOARD_ABOVE_FOOTER) * w))
+    head = [y for y in _edge_rows(edges, 0.85) if abs(y - board_top) < 0.02 * w]
+    if head:
+        board_top = head[-1]
+    if board_top < 0.01 * w:
+        board_top = 0
+    box = (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT)
+    return ScreenLayout(
+        name, w, h, box, (board_top, footer_top), (0, footer_top, w, fh), (0, footer_top, start, fh), swatch_rects
+    )
+

@@ -1,0 +1,110 @@
+"""Screenshot -> board: the reader's stages in order (layout, cells, par) and what they found."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+from ..board import Board, make_board
+from ..errors import ImageError
+from ..files import load_image
+from ..screens import KAMI2_COLUMNS as COLUMNS
+from ..screens import KAMI2_ROWS as ROWS
+from .cells import classify_cells, sample_cells, swatch_colors
+from .layout import ScreenLayout, find_layout
+from .par import read_par
+from .settings import DEFAULT_SETTINGS, VisionSettings
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """A board read from a screenshot, with what was found on the way."""
+
+    board: Board
+    layout: ScreenLayout
+    confidence: np.ndarray  # (rows, columns)
+    par_confidence: float
+    offset: float
+    milliseconds: float
+
+    settings: VisionSettings = DEFAULT_SETTINGS
+
+    @property
+    def uncertain(self) -> list[tuple[int, int]]:
+        """Cells whose class is in doubt, row by row."""
+        rows, cols = np.nonzero(self.confidence < self.settings.uncertain)
+        return list(zip(rows.tolist(), cols.tolist()))
+
+    def source(self, image: str) -> dict:
+        """The board file's ``source`` block: where everything was found and how sure."""
+        layout = self.layout
+        x, y, w, h = layout.board
+        return {
+            "image": image,
+            "width": layout.width,
+            "height": layout.height,
+            "layout": layout.name,
+            "board": [round(x, 1), round(y + self.offset, 1), round(w, 1), round(h, 1)],
+            "footer": list(layout.footer),
+            "swatches": [list(s) for s in layout.swatches],
+            "par_confidence": round(self.par_confidence, 3),
+            "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
+            "uncertain": [list(cell) for cell in self.uncertain],
+        }
+
+
+def _swatch_hex(rgb: np.ndarray, layout: ScreenLayout) -> list[str]:
+    out = []
+    for x, y, sw, sh in layout.swatches:
+        patch = rgb[y + int(0.45 * sh) : y + int(0.9 * sh), x + int(0.15 * sw) : x + int(0.85 * sw)]
+        r, g, b = np.median(patch.reshape(-1, 3), axis=0).round().astype(int)
+        out.append(f"#{r:02x}{g:02x}{b:02x}")
+    return out
+
+
+def recognize(
+    rgb: np.ndarray, origin: str = "<image>", name: Optional[str] = None, settings: VisionSettings = DEFAULT_SETTINGS
+) -> Recognition:
+    """Read the board in a screenshot (RGB uint8, shape (H, W, 3)).  Raises
+    :class:`ImageError`, naming ``origin``, when it is not a KAMI 2 screenshot the reader
+    understands."""
+    started = time.perf_counter()
+    layout = find_layout(rgb, origin)
+    samples = sample_cells(rgb, layout, settings)
+    if np.isnan(samples.lab).any():
+        raise ImageError(f"{origin}: the board does not fill the screen above the footer")
+    swatches = swatch_colors(rgb, layout)
+    classes = classify_cells(samples, swatches, settings)
+    par, par_confidence = read_par(rgb, layout)
+    grid = classes.classes.reshape(ROWS, COLUMNS)
+    cells = [[None if v < 0 else int(v) for v in row] for row in grid]
+    if all(v is None for row in cells for v in row):
+        raise ImageError(f"{origin}: every cell looks blank; this is not a KAMI board")
+    board = make_board(cells, lattice="triangle", palette=_swatch_hex(rgb, layout), par=par, name=name)
+    return Recognition(
+        board=board,
+        layout=layout,
+        confidence=classes.confidence.reshape(ROWS, COLUMNS),
+        par_confidence=par_confidence,
+        offset=samples.offset,
+        milliseconds=1000 * (time.perf_counter() - started),
+        settings=settings,
+    )
+
+
+def board_with_source(recognition: Recognition, image: str) -> Board:
+    """The recognised board carrying its ``source`` block (written into board files)."""
+    extra = dict(recognition.board.extra)
+    extra["source"] = recognition.source(image)
+    return dataclasses.replace(recognition.board, extra=extra)
+
+
+def recognize_file(path: str | Path, settings: VisionSettings = DEFAULT_SETTINGS) -> Recognition:
+    """Read the board in the screenshot at ``path`` (any format Pillow reads)."""
+    path = Path(path)
+    return recognize(load_image(path), str(path), name=path.stem, settings=settings)

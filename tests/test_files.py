@@ -1,0 +1,64 @@
+import io
+import os
+
+import pytest
+from PIL import Image
+
+from kamivision.errors import ImageError, OutputExistsError
+from kamivision.files import MAX_PIXELS, load_image, write_atomic
+
+
+def test_images_load_as_rgb(tmp_path):
+    path = tmp_path / "grey.png"
+    Image.new("L", (300, 400), 128).save(path)
+    rgb = load_image(path)
+    assert rgb.shape == (400, 300, 3) and rgb.dtype.name == "uint8" and (rgb == 128).all()
+
+
+def test_bad_images_name_the_file_and_the_problem(tmp_path):
+    (tmp_path / "text.png").write_text("not an image")
+    Image.new("RGB", (50, 50)).save(tmp_path / "tiny.png")
+    cases = {
+        tmp_path / "absent.png": "no such file",
+        tmp_path: "is a folder",
+        tmp_path / "text.png": "not an image file",
+        tmp_path / "tiny.png": "too small",
+    }
+    for path, words in cases.items():
+        with pytest.raises(ImageError, match=words) as info:
+            load_image(path)
+        assert str(info.value).startswith(str(path)) and "\n" not in str(info.value)
+
+
+def test_decompression_bombs_are_refused_from_the_header(tmp_path):
+    bomb = io.BytesIO()
+    Image.new("L", (8000, 6000)).save(bomb, format="PNG")
+    assert 8000 * 6000 > MAX_PIXELS
+    path = tmp_path / "bomb.png"
+    path.write_bytes(bomb.getvalue())
+    with pytest.raises(ImageError, match="too large"):
+        load_image(path)
+    assert Image.MAX_IMAGE_PIXELS != MAX_PIXELS  # Pillow's own setting is left alone
+
+
+def test_atomic_writes_never_replace_a_file_unless_asked(tmp_path):
+    path = tmp_path / "out.bin"
+    write_atomic(path, b"one")
+    with pytest.raises(OutputExistsError, match="already exists"):
+        write_atomic(path, b"two")
+    assert path.read_bytes() == b"one"
+    write_atomic(path, b"three", overwrite=True)
+    assert path.read_bytes() == b"three"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]  # no temporary file left
+
+
+def test_atomic_writes_refuse_a_missing_folder(tmp_path):
+    with pytest.raises(OutputExistsError, match="does not exist"):
+        write_atomic(tmp_path / "absent" / "out.bin", b"x")
+
+
+def test_atomic_writes_get_the_usual_mode(tmp_path):
+    path = write_atomic(tmp_path / "out.bin", b"x")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask
