@@ -18,7 +18,7 @@ setup(
     ext_modules=[
         Extension(
             "kamivision.solver._core",
-            ["kamivision/solver/_core.c"],
+            ["kamivision/solver/_core/_core.c"],
             extra_compile_args=FLAGS + THREADS,
             extra_link_args=THREADS,
             optional=True,

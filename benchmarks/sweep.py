@@ -1,5 +1,5 @@
 """Run the compiled sweep by region count (the proof's last threshold, see
-``kamivision/solver/_core.c``) on levels and print a table: is there a solution within T
+``kamivision/solver/_core/sweep.c``) on levels and print a table: is there a solution within T
 moves, states expanded, seconds, peak memory.
 
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --threads 1,2
@@ -27,9 +27,9 @@ def run_one(
 ) -> dict:
     from kamivision import read_board
     from kamivision.graph import build_regions
-    from kamivision.solver import _local_island, search
+    from kamivision.solver import _local_island, core
 
-    if search._core is None:
+    if not core.AVAILABLE:
         raise SystemExit("the compiled core is not built: nothing to measure")
     board = read_board(path)
     graph = build_regions(board)
@@ -38,16 +38,22 @@ def run_one(
         if board.par is None:
             raise SystemExit(f"{path}: no par in the file; give --threshold")
         threshold = board.par - 1
-    words, adjacency = search.core_adjacency(island.adjacency, len(island))
     started = time.perf_counter()
-    orient = search._core.choose_orientation(island.colors, adjacency, words) if winding else -1
-    status, _, expanded, length = search._core.sweep(
-        island.colors, adjacency, words, -1, threshold, -1, -1.0, int(max_gb * 2**30), None, 0, threshold, threads,
-        orient,
-        int(commute),
+    orient = core.choose_orientation(island.colors, island.adjacency) if winding else -1
+    result = core.sweep(
+        island.colors,
+        island.adjacency,
+        within=threshold,
+        max_bytes=int(max_gb * 2**30),
+        paths=False,
+        shown=threshold,
+        threads=threads,
+        orientation=orient,
+        commute=commute,
     )
     seconds = time.perf_counter() - started
-    answer = {0: f"found {length}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status})")
+    expanded, status = result.expanded, result.status
+    answer = {0: f"found {result.bound}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status.name})")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # kB -> GB
     return dict(regions=len(island), threshold=threshold, answer=answer, expanded=expanded, seconds=seconds, peak_gb=peak)
 

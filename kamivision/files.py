@@ -10,10 +10,12 @@ import os
 import tempfile
 import warnings
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import ImageError, OutputExistsError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_PIXELS = 40_000_000  # decompression-bomb guard: larger images are refused
 MIN_SIDE = 200  # pixels; a smaller image cannot show a KAMI board
@@ -26,6 +28,7 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     Images of more than :data:`MAX_PIXELS` pixels are refused from their header, before
     their pixels are decoded (a decompression bomb costs nothing).
     """
+    import numpy as np
     from PIL import Image
 
     path = Path(path)

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
-import dataclasses
-
-from kamivision.solver import SearchSettings, search
+from kamivision.solver import SearchSettings
+from kamivision.solver import core as compiled_core
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -25,9 +25,9 @@ def machine(**changes) -> SearchSettings:
 
 
 @pytest.fixture(params=["c", "python"])
-def core(request) -> SearchSettings:
+def both(request) -> SearchSettings:
     """Search settings that run a test with the compiled A* core and again with the
     pure-Python search."""
-    if request.param == "c" and search._core is None:
+    if request.param == "c" and not compiled_core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     return machine(core=request.param == "c")

@@ -235,20 +235,19 @@ def test_winding_bound_never_exceeds_the_optimum():
 def test_the_core_chooses_the_same_orientation():
     """The compiled core's choose_orientation (which skips sources by the triangle
     inequality) picks the orientation the Python one does, by its exact rule."""
-    from kamivision.solver import search
+    from kamivision.solver import core
     from kamivision.solver.heuristics import choose_orientation
 
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     compared = 0
     for board in three_colour_boards(31, 60):
         graph = build_regions(board)
         (mask,) = graph.islands()
         island, _ = _local_island(graph, mask)
-        words, adjacency = search.core_adjacency(island.adjacency, len(island))
         python = choose_orientation(contract(island, island.colors))
-        core = search._core.choose_orientation(island.colors, adjacency, words)
-        assert core == (-1 if python is None else python)
+        compiled = core.choose_orientation(island.colors, island.adjacency)
+        assert compiled == (-1 if python is None else python)
         compared += python is not None
     assert compared >= 30
 

@@ -15,7 +15,7 @@ from kamivision.cli import app
 from kamivision.errors import BoardFileError, KamiError
 from kamivision.floodit import read_collection
 from kamivision.solver import solve
-from kamivision.solver import search
+from kamivision.solver import core
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
 from .conftest import machine, shared_path
@@ -62,8 +62,8 @@ def assert_solves_like_bfs(rng, boards, settings=None):
         assert current.is_solved()
 
 
-def test_pivot_solver_equals_breadth_first_search(core):
-    assert_solves_like_bfs(random.Random(77), 300, core)
+def test_pivot_solver_equals_breadth_first_search(both):
+    assert_solves_like_bfs(random.Random(77), 300, both)
 
 
 @pytest.mark.parametrize("max_bytes", [1, 40_000])
@@ -71,7 +71,7 @@ def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_by
     """With memory full at once (1 byte: depth-first from the start) or after some states,
     the compiled pivot search goes on depth-first from its open states and still proves
     the breadth-first optimum (before, it stopped unproven)."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     assert_solves_like_bfs(random.Random(78), 150, machine(max_bytes=max_bytes))
     cells = random.Random(1)

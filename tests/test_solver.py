@@ -4,7 +4,7 @@ import pytest
 
 from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
-from kamivision.solver import _local_island, search, solve, state
+from kamivision.solver import _local_island, core, search, solve, state
 
 from .boards import bfs_optimum, random_board, random_kami_board
 from .conftest import machine, shared_path
@@ -26,7 +26,7 @@ def assert_solved_like_bfs(board, expected, settings=None):
 
 
 @pytest.mark.parametrize("lattice", ["triangle", "square"])
-def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, core):
+def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, both):
     """Every pruning rule (merging moves only, island reconciliation) against plain BFS."""
     rng = random.Random(20261122 + len(lattice))
     checked = 0
@@ -38,14 +38,14 @@ def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, core):
         expected = bfs_optimum(board, limit=9)
         if expected is None:
             continue
-        assert_solved_like_bfs(board, expected, core)
+        assert_solved_like_bfs(board, expected, both)
         checked += 1
     assert checked >= 350
 
 
 def test_compiled_core_equals_python_search_on_larger_islands():
     """The compiled A* and the Python A* give paths of equal length, for every goal colour."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(7)
     compared = 0
@@ -108,7 +108,7 @@ def test_compiled_core_is_built_where_a_compiler_exists():
 
     if shutil.which("gcc") is None:
         pytest.skip("no C compiler here: the pure-Python search is in use")
-    assert search.CORE == "c", "gcc is on PATH but kamivision.solver._core was not built"
+    assert core.AVAILABLE, "gcc is on PATH but kamivision.solver._core was not built"
 
 
 def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
@@ -147,7 +147,7 @@ def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes):
     """When the stored states fill the memory allowed, the compiled core goes on with
     depth-first searches from its open states (1 byte: from the root at once; 200 kB:
     part way): the answers are still proven and equal to breadth-first search."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     settings = machine(max_bytes=max_bytes)
     rng = random.Random(max_bytes)
@@ -167,7 +167,7 @@ def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes):
 def test_a_journey_level_proven_with_little_memory():
     """Threed6 (43 regions, par 9) with 150 kB: part of its search runs depth-first (it
     expands more states than with memory to spare) and still proves par."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = read_board(shared_path("data", "kami2-journey", "14-6-Threed6.json"))
     roomy = solve(board, max_seconds=120)
@@ -187,10 +187,10 @@ def _interrupt_at_first_report(calls: list):
     return progress
 
 
-def test_ctrl_c_stops_like_a_limit_with_the_best_found(core):
+def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
     calls: list = []
-    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=core)
+    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
     assert len(calls) == 1  # stopped at once, no improving pass after it
     assert solution.interrupted and not solution.optimal
     assert solution.lower_bound < solution.length
@@ -198,12 +198,12 @@ def test_ctrl_c_stops_like_a_limit_with_the_best_found(core):
     assert solution.notes == ("Ctrl-C stopped the search: the moves are the best found, not proven optimal",)
 
 
-def test_ctrl_c_stops_the_pivot_search_too(core):
+def test_ctrl_c_stops_the_pivot_search_too(both):
     rng = random.Random(11)
     grid = [[rng.randrange(8) for _ in range(16)] for _ in range(16)]
     board = make_board(grid, lattice="square", rules="pivot")
     calls: list = []
-    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=core)
+    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
     assert len(calls) == 1
     assert solution.interrupted and not solution.optimal
     assert replay(board, solution.moves).is_solved()
@@ -215,7 +215,7 @@ def test_two_threads_give_the_same_answers_as_one():
     not depend on the number of threads, also when a node limit stops it.  When memory is
     full both threads take open states for the depth-first phase: the answer is still the
     same (the first open state with a solution wins), only the count may vary."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(2026)
     boards = [random_kami_board(rng, colors=rng.choice([4, 5]), blank_outline=rng.random() < 0.5) for _ in range(7)]
@@ -239,7 +239,7 @@ def test_two_threads_give_the_same_answers_as_one():
 def test_limits_stop_the_depth_first_phase(threads):
     """With memory full at once, a time limit and Ctrl-C still stop the search (on two
     threads the main thread watches them while the helper searches)."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     settings = machine(threads=threads, max_bytes=100_000)
     board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # ~200 regions: hours
@@ -257,7 +257,7 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     when its bound reaches that length (fewer expansions than searching a last threshold
     for a solution), and the answer is that solution.  None changes nothing, and Ctrl-C
     inside it stops the search like a limit."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
     graph = build_regions(board)
@@ -302,14 +302,13 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     assert stopped.interrupted
 
 
-def _sweep(island, goal, target, paths, threads=1, commute=1):
+def _sweep(island, goal, target, paths, threads=1, commute=True):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
-    ``commute=0`` takes commuting moves in both orders."""
-    words, adjacency = search.core_adjacency(island.adjacency, len(island))
-    goal = -1 if goal is None else goal
-    return search._core.sweep(
-        island.colors, adjacency, words, goal, target, -1, -1.0, -1, None, paths, 0, threads, -1, commute
+    ``commute=False`` takes commuting moves in both orders."""
+    answer = core.sweep(
+        island.colors, island.adjacency, within=target, goal=goal, paths=paths, threads=threads, commute=commute
     )
+    return answer.status, answer.path, answer.expanded, answer.bound
 
 
 def _end_of(island, path):
@@ -329,7 +328,7 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
     on both lattices, against breadth-first search, and with a goal colour against the
     A* with that goal (the same merging moves; breadth-first search also recolours to
     colours no neighbour has, which can reach a goal colour sooner)."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(23112026)
     checked = 0
@@ -361,11 +360,11 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
 
 
 def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
-    """Skipping the second order of two commuting moves (see the sweep in ``_core.c``)
+    """Skipping the second order of two commuting moves (see ``_core/sweep.c``)
     keeps every answer of the sweep that takes both orders, on random boards of both
     lattices with nothing within T and with a solution at T; it never expands more states,
     and on some boards fewer (a state reached only through skipped orders is not made)."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(24112026)
     fewer = checked = 0
@@ -393,7 +392,7 @@ def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
     number of states, on a board whose layers hold many chunks, with nothing within the
     threshold (keys only, and moves kept); the random boards above compare the two with a
     solution found as well."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     graph = build_regions(board)
@@ -412,7 +411,7 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
     goes on depth-first.  With a known solution the A*'s share is at most ``handover_bytes``,
     however much memory there is: 1 MB of A* and a roomy sweep.  All prove the optimum
     found with memory to spare."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     roomy = solve(board)
@@ -439,15 +438,14 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
 def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     """The sweep proves nothing until it ends: a node limit or Ctrl-C (inside a progress
     report) stops it with the A*'s bound it was given, reported while it runs."""
-    if search._core is None:
+    if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     graph = build_regions(board)
     island, _ = _local_island(graph, graph.islands()[0])
     optimum = search.astar(island, search.Budget())
     upper = (len(optimum) + 1, optimum + optimum[-1:])
-    words, adjacency = search.core_adjacency(island.adjacency, len(island))
-    args = (island, adjacency, words, -1, upper, 3)
+    args = (island, None, upper, 3)
 
     limited = search.Budget(max_nodes=5000)
     with pytest.raises(search.SearchStopped) as stop:

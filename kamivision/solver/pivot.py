@@ -34,7 +34,7 @@ from typing import Optional
 from ..board import Board, Move
 from ..errors import KamiError
 from ..graph import build_regions
-from . import search
+from . import core, search
 from .search import Budget, SearchStopped
 
 
@@ -169,7 +169,7 @@ def flood_astar(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     flood = 1 << g.start
     if flood == g.everything:
         return [], 0, True
-    if search._core is not None and budget.settings.core and len(g.colors) <= 512:
+    if core.AVAILABLE and budget.settings.core and len(g.colors) <= core.MAX_REGIONS:
         return _core_pivot(g, budget)
     h0 = layered_bound(g, flood)
     popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
@@ -208,17 +208,19 @@ def _flood_astar_loop(g: PivotGraph, budget: Budget, h0: int, flood: int, popped
 
 
 def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
-    """The same A* in the compiled core (kamivision/solver/_core.c, ``pivot_astar``)."""
-    words, adjacency = search.core_adjacency(g.adjacency, len(g.colors))
-    seconds, nodes, report = search.core_limits(budget)
-    status, colors, expanded, bound = search._core.pivot_astar(
-        bytes(g.colors), adjacency, words, g.start, nodes, seconds, budget.settings.max_bytes, report
+    """The same A* in the compiled core (:func:`kamivision.solver.core.pivot_astar`)."""
+    answer = core.pivot_astar(
+        bytes(g.colors),
+        g.adjacency,
+        start=g.start,
+        max_bytes=budget.settings.max_bytes,
+        **search.core_limits(budget),
     )
-    budget.expanded += expanded
-    if status != 0:  # 2: a limit, 3: Ctrl-C
-        budget.interrupted |= status == 3
-        raise SearchStopped(bound)
-    return list(colors), len(colors), True
+    budget.expanded += answer.expanded
+    if answer.status != core.Status.FOUND:  # a limit or Ctrl-C
+        budget.interrupted |= answer.status == core.Status.INTERRUPTED
+        raise SearchStopped(answer.bound)
+    return list(answer.path), len(answer.path), True
 
 
 def _beam(g: PivotGraph, flood: int, width: int) -> list[int]:

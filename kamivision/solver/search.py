@@ -30,13 +30,8 @@ from .heuristics import (
 from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves
 
-try:
-    from . import _core
-except ImportError:  # built without a C compiler: the pure-Python search below is used
-    _core = None
-
-#: Which A* runs: "c" (the compiled core, kamivision/solver/_core.c) or "python".
-CORE = "c" if _core is not None else "python"
+from . import core
+from .core import Status
 
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
@@ -260,30 +255,24 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
     return upper[1] if upper is not None else None
 
 
-def core_adjacency(adjacency, n: int) -> tuple[int, bytes]:
-    """The compiled core's form of a graph's neighbour bitsets: ``(words, bytes)``, each
-    node's bitset in ``words`` little-endian 64-bit words."""
-    words = max(1, (n + 63) // 64)
-    return words, b"".join(a.to_bytes(8 * words, "little") for a in adjacency)
-
-
-def core_limits(budget: Budget) -> tuple[float, int, Optional[Callable[[int, int, float], None]]]:
-    """What is left of ``budget`` in the compiled core's terms: seconds (-1: none), nodes
-    (-1: none), and a progress callback that reports totals over the whole solve."""
-    seconds = -1.0
+def core_limits(budget: Budget) -> dict:
+    """What is left of ``budget`` as the compiled core's keyword arguments: seconds and
+    nodes (``None``: no limit), and a progress callback that reports totals over the
+    whole solve."""
+    seconds = None
     if budget.interrupted:
         seconds = 0.0
     elif budget.max_seconds is not None:
         seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
-    nodes = -1 if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
-    if budget.progress is None:
-        return seconds, nodes, None
-    base, offset = budget.expanded, time.perf_counter() - budget.start
+    nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
+    report = None
+    if budget.progress is not None:
+        base, offset = budget.expanded, time.perf_counter() - budget.start
 
-    def report(expanded: int, bound: int, seconds: float) -> None:
-        budget.report(base + expanded, bound, offset + seconds)
+        def report(expanded: int, bound: int, seconds: float) -> None:
+            budget.report(base + expanded, bound, offset + seconds)
 
-    return seconds, nodes, report
+    return {"max_seconds": seconds, "max_nodes": nodes, "progress": report}
 
 
 def astar(
@@ -306,14 +295,12 @@ def astar(
     threshold searched for a solution of that length can take far longer).
     """
     settings = budget.settings
-    if _core is None or not settings.core or len(island) > 512:  # the core's bitsets hold 512 regions
+    if not core.AVAILABLE or not settings.core or len(island) > core.MAX_REGIONS:
         return astar_python(island, budget, goal_color, upper)
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
-    words, adjacency = core_adjacency(island.adjacency, len(island))
-    goal = -1 if goal_color is None else goal_color
-    orient = _core.choose_orientation(island.colors, adjacency, words)  # the winding bound's; -1: none
+    orient = core.choose_orientation(island.colors, island.adjacency)  # the winding bound's; -1: none
     found: list[Path] = []
 
     def better(bound: int, expanded: int) -> Optional[int]:
@@ -329,37 +316,31 @@ def astar(
         budget.found = len(path)
         return len(path)
 
-    def run(
-        limit: Optional[tuple[int, Path]], on_full: int, improve_call, max_bytes: int
-    ) -> tuple[int, Optional[list], int]:
-        seconds, nodes, report = core_limits(budget)
-        status, path, expanded, bound = _core.astar(
+    def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> core.Answer:
+        answer = core.astar(
             island.colors,
-            adjacency,
-            words,
-            goal,
-            -1 if limit is None else limit[0],
-            nodes,
-            seconds,
-            max_bytes,
-            report,
-            64,  # greedy dives after a stop
-            settings.threads,
-            improve_call,
-            on_full,
-            orient,
+            island.adjacency,
+            goal=goal_color,
+            limit=None if limit is None else limit[0],
+            max_bytes=max_bytes,
+            threads=settings.threads,
+            improve=improve_call,
+            on_full=on_full,
+            orientation=orient,
+            **core_limits(budget),
         )
-        budget.expanded += expanded
-        return status, path, bound
+        budget.expanded += answer.expanded
+        return answer
 
-    # With a known solution, the A* ends (status 4) once it holds handover_bytes, so that
-    # the sweep can have all the memory, and ``improve`` is called here; without one there
-    # is nothing for the sweep to prove, and the core calls ``improve`` before going on
-    # depth-first.
+    # With a known solution, the A* ends (Status.MEMORY) once it holds handover_bytes, so
+    # that the sweep can have all the memory, and ``improve`` is called here; without one
+    # there is nothing for the sweep to prove, and the core calls ``improve`` before going
+    # on depth-first.
     sweeping = upper is not None
     memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
-    status, path, bound = run(upper, int(sweeping), None if improve is None or sweeping else better, memory)
-    if status == 4:
+    answer = run(upper, sweeping, None if improve is None or sweeping else better, memory)
+    bound = answer.bound
+    if answer.status == Status.MEMORY:
         if improve is not None:
             try:
                 shorter = better(bound, 0)
@@ -370,27 +351,28 @@ def astar(
                 upper = (shorter, found[0])
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
-        swept = _sweep(island, adjacency, words, goal, upper, bound, budget, found, orient)
+        swept = _sweep(island, goal_color, upper, bound, budget, found, orient)
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
-        status, path, bound = run(upper, 0, None, settings.max_bytes)
+        answer = run(upper, False, None, settings.max_bytes)
+        bound = answer.bound
     if found:
         upper = (len(found[0]), found[0])
-    if status >= 2:  # 3: stopped by Ctrl-C
-        budget.interrupted |= status == 3
-        best = [tuple(move) for move in path] if path is not None else None
+    if answer.status in (Status.LIMIT, Status.INTERRUPTED):
+        budget.interrupted |= answer.status == Status.INTERRUPTED
+        best = [tuple(move) for move in answer.path] if answer.path is not None else None
         if upper is not None and found and (best is None or len(best) > upper[0]):
             best = upper[1]
         raise SearchStopped(bound, best)
-    if status == 1:
+    if answer.status == Status.NONE:
         return upper[1] if upper is not None else None
-    return [tuple(move) for move in path]
+    return [tuple(move) for move in answer.path]
 
 
-def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple[int, Path], bound: int,
-           budget: Budget, found: list[Path], orient: int = -1) -> Optional[Path]:
-    """The last threshold by region count (``sweep`` in ``_core.c``), when the A*'s memory
+def _sweep(island: Island, goal_color: Optional[int], upper: tuple[int, Path], bound: int, budget: Budget,
+           found: list[Path], orient: int = -1) -> Optional[Path]:
+    """The last threshold by region count (:func:`kamivision.solver.core.sweep`), when the A*'s memory
     is full: is there a solution shorter than ``upper``?
 
     Returns ``upper``'s path when there is none (a proof), the shortest solution when there
@@ -405,25 +387,32 @@ def _sweep(island: Island, adjacency: bytes, words: int, goal: int, upper: tuple
     the same admissible bound.
     """
     target = upper[0] - 1
-    for paths in (0, 1):
-        seconds, nodes, report = core_limits(budget)
-        status, path, expanded, length = _core.sweep(
-            island.colors, adjacency, words, goal, target, nodes, seconds, budget.settings.max_bytes, report, paths,
-            bound, budget.settings.threads, orient,
+    for paths in (False, True):
+        answer = core.sweep(
+            island.colors,
+            island.adjacency,
+            within=target,
+            goal=goal_color,
+            max_bytes=budget.settings.max_bytes,
+            paths=paths,
+            shown=bound,
+            threads=budget.settings.threads,
+            orientation=orient,
+            **core_limits(budget),
         )
-        budget.expanded += expanded
-        if status == 1:
+        budget.expanded += answer.expanded
+        if answer.status == Status.NONE:
             if paths:  # pragma: no cover - the first pass found one within this threshold
                 raise AssertionError("the sweep lost a solution it had found")
             return upper[1]
-        if status == 0:
+        if answer.status == Status.FOUND:
             if paths:
-                return [tuple(move) for move in path]
-            target = bound = budget.found = length
+                return [tuple(move) for move in answer.path]
+            target = bound = budget.found = answer.bound
             continue
-        if status == 4:
+        if answer.status == Status.MEMORY:
             return None
-        budget.interrupted |= status == 3
+        budget.interrupted |= answer.status == Status.INTERRUPTED
         raise SearchStopped(bound, found[0] if found else None)
     return None  # pragma: no cover - the loop returns
 

@@ -1,0 +1,381 @@
+
+
+/* ---- expansions in batches, shared by threads ------------------------------------------
+ *
+ * The A* takes up to BATCH open states of the lowest f (deepest first) at a time.  Working
+ * out what each one leads to (its bound, its merging moves, its children's keys and bounds,
+ * and whether a child is already stored with a g no larger) only reads the stored states
+ * and the island, so the threads share these jobs.  Then one thread stores the children
+ * and queues them, job by job in the order taken, so the search does not depend on how
+ * the threads were scheduled: the answers, and the states expanded, are the same with
+ * one thread or several.  A job whose state was reached again by a shorter path by an
+ * earlier job of its batch is dropped then (as the A* would have skipped it). */
+#define BATCH 8
+
+#if defined(__unix__) || defined(__APPLE__)
+#define KV_THREADS 1
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#endif
+
+enum { JOB_STALE, JOB_REQUEUE, JOB_EXPAND };
+
+typedef struct {
+    int16_t r;
+    uint8_t c, hc;
+    uint64_t hash;
+    word merged[MAXW]; /* the regions that become one */
+} Kid;
+
+#define CHUNK 32 /* children looked up together (their table slots fetched first) */
+
+typedef struct {
+    Entry e; /* the open state taken, at f */
+    int f;
+    int kind, h;          /* JOB_*; the state's bound */
+    int goal_r, goal_c;   /* a move that solves it (goal_r >= 0) */
+    int next_f;           /* the lowest f above `f` among its children (partial expansion) */
+    int nkids, settled, cap;
+    Kid *kids;            /* its children at f that are new or shorter than stored */
+    uint8_t *keys;        /* their keys, ks->bytes each */
+} Job;
+
+typedef struct { /* one thread's workspace */
+    State *s;
+    int16_t (*dbuf)[MAXN];
+    uint8_t *colors, *pkey;
+    int counts[256];
+    Pairs pairs;
+    WindPair wind;
+    word groups[256][MAXW];
+    uint8_t gcolors[256];
+} Scratch;
+
+static int scratch_init(Scratch *x, int n, int key_bytes) {
+    x->s = malloc(sizeof(State));
+    x->dbuf = malloc(sizeof(int16_t) * 4 * MAXN);
+    x->colors = malloc(n);
+    x->pkey = malloc(key_bytes);
+    return x->s && x->dbuf && x->colors && x->pkey;
+}
+
+static void scratch_free(Scratch *x) {
+    free(x->s);
+    free(x->dbuf);
+    free(x->colors);
+    free(x->pkey);
+}
+
+typedef struct {
+    const Island *is;
+    const KeyShape *ks;
+    const Store *st;
+    int limit;
+    Job jobs[BATCH];
+    int njobs;
+    int nomem; /* a job could not grow its lists */
+#ifdef KV_THREADS
+    atomic_int next, left, gen, sleeping, quit;
+    atomic_int ack; /* the last generation the helper has finished with */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t worker;
+    int has_worker;
+    Scratch wx; /* the worker's workspace */
+    void (*task)(void *); /* instead of the batch's jobs: a task for the helper (task_arg) */
+    void *task_arg;
+#endif
+} Batch;
+
+static int job_reserve(Job *j, int key_bytes) {
+    if (j->nkids < j->cap) return 1;
+    int cap = j->cap ? j->cap * 2 : 64;
+    Kid *kids = realloc(j->kids, cap * sizeof(Kid));
+    if (!kids) return 0;
+    j->kids = kids;
+    uint8_t *keys = realloc(j->keys, (size_t)cap * key_bytes);
+    if (!keys) return 0;
+    j->keys = keys;
+    j->cap = cap;
+    return 1;
+}
+
+/* The job's children from `settled` on: drop those stored with a g no larger (looked up
+ * together, their table entries fetched first), and raise the others' bounds by their own
+ * sweeps (a state whose bound sends it to a later turn is then queued there at once). */
+static void job_settle(Job *j, const Store *st, const State *s, int key_bytes, int goal, int f, int ng, int W) {
+    size_t mask = st->tcap - 1;
+    for (int i = j->settled; i < j->nkids; i++) {
+        uint32_t e = st->table[j->kids[i].hash & mask];
+        if (e) {
+            __builtin_prefetch(&st->hashes[e - 1]);
+            __builtin_prefetch(st->keys + (size_t)(e - 1) * st->stride);
+            __builtin_prefetch(&st->nodes[e - 1]);
+        }
+    }
+    int out = j->settled;
+    for (int i = j->settled; i < j->nkids; i++) {
+        Kid *k = &j->kids[i];
+        const uint8_t *ck = j->keys + (size_t)i * key_bytes;
+        size_t slot;
+        int64_t old = store_find(st, ck, k->hash, &slot);
+        if (old >= 0 && st->nodes[old].g <= ng) continue;
+        int hf = child_pair_bound(s, k->merged, k->c, goal, f - ng, W);
+        if (hf > k->hc) k->hc = (uint8_t)hf;
+        if (out != i) {
+            j->kids[out] = *k;
+            memcpy(j->keys + (size_t)out * key_bytes, ck, key_bytes);
+        }
+        out++;
+    }
+    j->nkids = j->settled = out;
+}
+
+/* The bound of the state whose colours are in x->colors, reached with g moves, from the
+ * bound h it inherited: its colour bound, then its pair bound unless it is already over
+ * `within` (g + h > within: the caller skips it or puts it off).  Leaves the state
+ * contracted in x->s, with x->counts (and x->pairs when the pair bound ran) set for its
+ * moves, and the number of colours present in *npresent. */
+static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int *npresent) {
+    int W = is->W, goal = is->goal;
+    contract(is, x->colors, x->s);
+    int present = count_colors(x->s, W, x->counts);
+    int cb = goal < 0 ? present - 1 : present - (x->counts[goal] ? 1 : 0);
+    if (cb > h) h = cb;
+    if (g + h <= within) {
+        int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
+        if (pb > h) h = pb;
+        h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind);
+    }
+    *npresent = present;
+    return h;
+}
+
+/* Work out one job (reads the store, writes only the job and the workspace); 0, or -1 when
+ * out of memory. */
+static int job_run(const Batch *b, Scratch *x, Job *j) {
+    const Island *is = b->is;
+    const KeyShape *ks = b->ks;
+    const Store *st = b->st;
+    int W = is->W, goal = is->goal, limit = b->limit, f = j->f;
+    Entry e = j->e;
+    State *s = x->s;
+    j->nkids = j->settled = 0;
+    j->goal_r = -1;
+    j->next_f = MAXF;
+    if (st->nodes[e.node].g != e.g) { /* reached again by a shorter path since */
+        j->kind = JOB_STALE;
+        return 0;
+    }
+    int g = e.g, h = e.h;
+    memcpy(x->pkey, st->keys + (size_t)e.node * ks->bytes, ks->bytes);
+    key_unpack(ks, x->pkey, x->colors);
+    int npresent;
+    h = state_bound(is, x, g, h, f, &npresent); /* stops early once it must wait for a later turn */
+    j->h = h;
+    if (g + h > f) {
+        j->kind = JOB_REQUEUE;
+        return 0;
+    }
+    j->kind = JOB_EXPAND;
+    int ng = g + 1, inherited = h - 1;
+    Moves mv;
+    moves_begin(&mv, s);
+    while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
+        int r = mv.r, c = x->gcolors[mv.k];
+        const word *merged = x->groups[mv.k];
+        if (same_set(merged, s->reps, W)) {
+            if (goal < 0 || c == goal) {
+                j->goal_r = r;
+                j->goal_c = c;
+                return 0;
+            }
+            continue;
+        }
+        /* The child's bound, before its key is built. */
+        int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
+        int hc = left > inherited ? left : inherited;
+        if (ng + hc >= limit) continue;
+        if (ng + hc <= f) {
+            int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
+            if (hd > hc) hc = hd;
+            if (ng + hc <= f && x->wind.on) {
+                hd = wind_after(&x->wind, s, is->wind, merged, c, W);
+                if (hd > hc) hc = hd;
+            }
+        }
+        int fc = ng + hc;
+        if (fc >= limit) continue;
+        if (fc != f) {
+            /* Partial expansion: children above f wait for the parent's next turn;
+             * children below f were made on an earlier turn. */
+            if (fc > f && fc < j->next_f) j->next_f = fc;
+            continue;
+        }
+        if (!job_reserve(j, ks->bytes)) return -1;
+        Kid *k = &j->kids[j->nkids];
+        uint8_t *ck = j->keys + (size_t)j->nkids * ks->bytes;
+        child_key(ks, ck, x->pkey, s->members[r], c, W);
+        k->hash = hash_key(ck, ks->bytes);
+        __builtin_prefetch(&st->table[k->hash & (st->tcap - 1)]);
+        k->r = (int16_t)r;
+        k->c = (uint8_t)c;
+        k->hc = (uint8_t)hc;
+        memcpy(k->merged, merged, W * sizeof(word));
+        if (++j->nkids - j->settled == CHUNK) job_settle(j, st, s, ks->bytes, goal, f, ng, W);
+    }
+    job_settle(j, st, s, ks->bytes, goal, f, ng, W);
+    return 0;
+}
+
+static void batch_share(Batch *b, Scratch *x) {
+#ifdef KV_THREADS
+    int i;
+    while ((i = atomic_fetch_add(&b->next, 1)) < b->njobs) {
+        if (job_run(b, x, &b->jobs[i]) < 0) b->nomem = 1;
+        atomic_fetch_sub(&b->left, 1);
+    }
+#else
+    (void)b;
+    (void)x;
+#endif
+}
+
+#ifdef KV_THREADS
+static void *batch_worker(void *arg) {
+    Batch *b = arg;
+    int seen = 0;
+    for (;;) {
+        /* Spin briefly (the next batch usually comes within microseconds), then sleep. */
+        for (int spins = 0; atomic_load(&b->gen) == seen && !atomic_load(&b->quit); spins++) {
+            if (spins < 20000) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#endif
+                continue;
+            }
+            pthread_mutex_lock(&b->mu);
+            atomic_store(&b->sleeping, 1);
+            while (atomic_load(&b->gen) == seen && !atomic_load(&b->quit)) pthread_cond_wait(&b->cv, &b->mu);
+            atomic_store(&b->sleeping, 0);
+            pthread_mutex_unlock(&b->mu);
+        }
+        if (atomic_load(&b->quit)) return NULL;
+        seen = atomic_load(&b->gen);
+        if (b->task) {
+            b->task(b->task_arg);
+            atomic_store(&b->left, 0);
+        } else {
+            batch_share(b, &b->wx);
+        }
+        atomic_store(&b->ack, seen);
+    }
+}
+#endif
+
+/* Start the helper thread when `threads` > 1 (and the platform has them); 0 when out of
+ * memory.  With no helper the main thread does every job. */
+static int batch_init(Batch *b, const Island *is, const KeyShape *ks, const Store *st, int limit, int threads) {
+    memset(b, 0, sizeof(*b));
+    b->is = is;
+    b->ks = ks;
+    b->st = st;
+    b->limit = limit;
+#ifdef KV_THREADS
+    pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->cv, NULL);
+    if (threads > 1) {
+        if (!scratch_init(&b->wx, is->n, ks->bytes)) return 0;
+        b->has_worker = pthread_create(&b->worker, NULL, batch_worker, b) == 0;
+    }
+#else
+    (void)threads;
+#endif
+    return 1;
+}
+
+static void batch_free(Batch *b) {
+#ifdef KV_THREADS
+    if (b->has_worker) {
+        pthread_mutex_lock(&b->mu);
+        atomic_store(&b->quit, 1);
+        pthread_cond_signal(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+        pthread_join(b->worker, NULL);
+    }
+    scratch_free(&b->wx);
+    pthread_mutex_destroy(&b->mu);
+    pthread_cond_destroy(&b->cv);
+#endif
+    for (int i = 0; i < BATCH; i++) {
+        free(b->jobs[i].kids);
+        free(b->jobs[i].keys);
+    }
+}
+
+#ifdef KV_THREADS
+/* Wake the helper for the next batch (or task). */
+static void batch_wake(Batch *b) {
+    atomic_fetch_add(&b->gen, 1);
+    if (atomic_load(&b->sleeping)) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_signal(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+/* Wait until the jobs are done and the helper is done with this generation.  Waiting for
+ * `left` alone is not enough: a helper that woke up late, for a generation whose jobs the
+ * main thread had done alone, could take jobs of the next one before the main thread had
+ * counted them in `left`, and a decrement lost that way left the search waiting forever
+ * (seen on Bud6 after some minutes).  With the acknowledgement the helper never runs into
+ * the next generation's jobs. */
+static void batch_wait(Batch *b) {
+    while (atomic_load(&b->left) > 0 || atomic_load(&b->ack) != atomic_load(&b->gen)) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+#endif
+
+/* Run the batch's jobs (with the helper when there is one and more than one job); 0, or
+ * -1 when out of memory. */
+static int batch_run(Batch *b, Scratch *x) {
+    b->nomem = 0;
+#ifdef KV_THREADS
+    if (b->has_worker && b->njobs > 1) {
+        atomic_store(&b->next, 0);
+        atomic_store(&b->left, b->njobs);
+        batch_wake(b);
+        batch_share(b, x);
+        batch_wait(b);
+        return b->nomem ? -1 : 0;
+    }
+#endif
+    for (int i = 0; i < b->njobs; i++)
+        if (job_run(b, x, &b->jobs[i]) < 0) return -1;
+    return 0;
+}
+
+/* Pop up to BATCH open states of the lowest f (deepest first); their number. */
+static int batch_fill(Batch *b, Queue *q) {
+    int f, n = 0;
+    Entry e;
+    if (!queue_pop(q, &f, &e)) return 0;
+    do {
+        b->jobs[n].e = e;
+        b->jobs[n].f = f;
+        n++;
+    } while (n < BATCH && queue_pop_at(q, f, &e));
+    b->njobs = n;
+    return n;
+}
+
+/* Put the jobs from `from` on back in the queue (after a stop). */
+static int batch_return(Batch *b, Queue *q, int from) {
+    for (int i = b->njobs - 1; i >= from; i--)
+        if (!queue_push(q, b->jobs[i].f, b->jobs[i].e)) return 0;
+    return 1;
+}

@@ -1,0 +1,218 @@
+/* The Python face of the core: the only part that touches the Python C API.
+ *
+ * Each function checks its arguments, fills the search's arguments, runs the search (which
+ * returns C arrays) and builds the Python answer.  The searches reach Python only through
+ * the two callbacks below (progress reports with Ctrl-C, and the A*'s `improve`).
+ * kamivision/solver/core.py wraps these functions; its docstrings say what each argument
+ * means, and its Status mirrors the STATUS_* codes of limits.c.
+ *
+ *   astar(colors, adjacency, words, *, goal, limit, max_nodes, max_seconds, max_bytes,
+ *         progress, dive_tries, threads, improve, on_full, orientation)
+ *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
+ *         paths, shown, threads, orientation, commute)
+ *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress)
+ *     each returns (status, path, expanded, bound); path is None, a list of
+ *     (region, colour) moves, or for pivot_astar a list of colours.
+ *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
+ *
+ * colors: bytes, the colour of every original region (n <= 64 * MAXW); adjacency: bytes,
+ * n * words little-endian uint64 bitsets over the regions. */
+
+/* The Python callables of one search. */
+typedef struct {
+    PyObject *progress; /* None or callable(expanded, bound, seconds) */
+    PyObject *improve;  /* None or callable(bound, expanded) -> length or None */
+} Calls;
+
+/* The error just raised by Python code: Ctrl-C (KeyboardInterrupt) is cleared and stops
+ * the search like a limit (1); any other error is kept for the caller (-1). */
+static int caught(void) {
+    if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) return -1;
+    PyErr_Clear();
+    return 1;
+}
+
+static int poll_python(void *ctx, long long expanded, int bound, double seconds) {
+    const Calls *calls = ctx;
+    if (PyErr_CheckSignals() < 0) return caught();
+    if (calls->progress != Py_None) {
+        PyObject *r = PyObject_CallFunction(calls->progress, "Lid", expanded, bound, seconds);
+        if (!r) return caught();
+        Py_DECREF(r);
+    }
+    return 0;
+}
+
+static int improve_python(void *ctx, int bound, long long expanded, int *better) {
+    const Calls *calls = ctx;
+    PyObject *r = PyObject_CallFunction(calls->improve, "iL", bound, expanded);
+    if (!r) return caught();
+    if (r != Py_None) {
+        long v = PyLong_AsLong(r);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(r);
+            return -1;
+        }
+        *better = v < 0 ? -1 : v > MAXF ? MAXF : (int)v;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+static int check_callable(PyObject *f, const char *name) {
+    if (f == Py_None || PyCallable_Check(f)) return 1;
+    PyErr_Format(PyExc_TypeError, "%s must be callable or None", name);
+    return 0;
+}
+
+static int check_island(Py_ssize_t n, Py_ssize_t adj_len, int W) {
+    if (W >= 1 && W <= MAXW && n >= 1 && n <= 64 * W && adj_len == n * W * 8) return 1;
+    PyErr_SetString(PyExc_ValueError, "island too large or adjacency of the wrong size");
+    return 0;
+}
+
+/* The Python answer (status, path, expanded, bound), or NULL when the search failed. */
+static PyObject *answer(const Result *res, int colors_only) {
+    if (res->fail == FAIL_MEMORY) return PyErr_NoMemory();
+    if (res->fail == FAIL_CALLBACK) return NULL; /* the callback's exception is set */
+    PyObject *path = Py_None;
+    if (res->path.len >= 0) {
+        path = PyList_New(res->path.len);
+        if (!path) return NULL;
+        for (int i = 0; i < res->path.len; i++) {
+            PyObject *move = colors_only ? PyLong_FromLong(res->path.color[i])
+                                         : Py_BuildValue("(ii)", res->path.rep[i], res->path.color[i]);
+            if (!move) {
+                Py_DECREF(path);
+                return NULL;
+            }
+            PyList_SET_ITEM(path, i, move);
+        }
+    } else {
+        Py_INCREF(path);
+    }
+    return Py_BuildValue("(iNLi)", res->status, path, res->expanded, res->bound);
+}
+
+static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"colors", "adjacency", "words", "goal", "limit", "max_nodes", "max_seconds",
+                            "max_bytes", "progress", "dive_tries", "threads", "improve", "on_full",
+                            "orientation", NULL};
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    AstarArgs a = {0};
+    Calls calls = {Py_None, Py_None};
+    a.goal = a.limit = a.orientation = -1;
+    a.max_nodes = a.max_bytes = -1;
+    a.max_seconds = -1.0;
+    a.dive_tries = 64;
+    a.threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiOii", names, &colors, &n, &adjacency, &adj_len, &a.W,
+                                     &a.goal, &a.limit, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
+                                     &a.dive_tries, &a.threads, &calls.improve, &a.on_full_return, &a.orientation))
+        return NULL;
+    if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress") ||
+        !check_callable(calls.improve, "improve"))
+        return NULL;
+    a.colors = colors;
+    a.adjacency = (const word *)adjacency;
+    a.n = (int)n;
+    a.poll = poll_python;
+    a.poll_ctx = &calls;
+    a.improve = calls.improve == Py_None ? NULL : improve_python;
+    a.improve_ctx = &calls;
+    Result *res = malloc(sizeof(Result));
+    if (!res) return PyErr_NoMemory();
+    astar_run(&a, res);
+    PyObject *out = answer(res, 0);
+    free(res);
+    return out;
+}
+
+static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
+                            "progress", "paths", "shown", "threads", "orientation", "commute", NULL};
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    SweepArgs a = {0};
+    Calls calls = {Py_None, Py_None};
+    a.T = a.goal = a.orientation = -1;
+    a.max_nodes = a.max_bytes = -1;
+    a.max_seconds = -1.0;
+    a.paths = a.threads = a.commute = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiii", names, &colors, &n, &adjacency, &adj_len, &a.W,
+                                     &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
+                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute))
+        return NULL;
+    if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
+    if (a.T < 0 || a.T >= MAXF - 2) {
+        PyErr_SetString(PyExc_ValueError, "T missing or out of range");
+        return NULL;
+    }
+    a.colors = colors;
+    a.adjacency = (const word *)adjacency;
+    a.n = (int)n;
+    a.poll = poll_python;
+    a.poll_ctx = &calls;
+    Result *res = malloc(sizeof(Result));
+    if (!res) return PyErr_NoMemory();
+    sweep_run(&a, res);
+    PyObject *out = answer(res, 0);
+    free(res);
+    return out;
+}
+
+static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"colors", "adjacency", "words", "start", "max_nodes", "max_seconds", "max_bytes",
+                            "progress", NULL};
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    PivotArgs a = {0};
+    Calls calls = {Py_None, Py_None};
+    a.max_nodes = a.max_bytes = -1;
+    a.max_seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iLdLO", names, &colors, &n, &adjacency, &adj_len, &a.W,
+                                     &a.start, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress))
+        return NULL;
+    if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
+    if (a.start < 0 || a.start >= n) {
+        PyErr_SetString(PyExc_ValueError, "start is not a region of the board");
+        return NULL;
+    }
+    a.colors = colors;
+    a.adjacency = (const word *)adjacency;
+    a.n = (int)n;
+    a.poll = poll_python;
+    a.poll_ctx = &calls;
+    Result *res = malloc(sizeof(Result));
+    if (!res) return PyErr_NoMemory();
+    pivot_run(&a, res);
+    PyObject *out = answer(res, 1);
+    free(res);
+    return out;
+}
+
+static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W;
+    if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
+    if (!check_island(n, adj_len, W)) return NULL;
+    int choice = choose_orientation(colors, (int)n, (const word *)adjacency, W);
+    if (choice == -2) return PyErr_NoMemory();
+    return PyLong_FromLong(choice);
+}
+
+#define KEYWORDS (METH_VARARGS | METH_KEYWORDS)
+
+static PyMethodDef methods[] = {
+    {"astar", (PyCFunction)(void (*)(void))core_astar, KEYWORDS, "A* over one island (see solver/core.py)."},
+    {"sweep", (PyCFunction)(void (*)(void))core_sweep, KEYWORDS, "A threshold swept by region count (see solver/core.py)."},
+    {"pivot_astar", (PyCFunction)(void (*)(void))core_pivot_astar, KEYWORDS, "A* for fixed-pivot boards (see solver/core.py)."},
+    {"choose_orientation", core_choose_orientation, METH_VARARGS, "The winding bound's orientation (see solver/core.py)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "Compiled A* core of kamivision.", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

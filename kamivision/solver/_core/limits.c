@@ -1,0 +1,72 @@
+/* What every search returns, and the limits that stop it.
+ *
+ * The searches never touch Python: progress reports, Ctrl-C and the caller's `improve`
+ * reach them through the function pointers below, which only the glue (glue.c) fills. */
+
+/* How a search ended; mirrored in Python by kamivision.solver.core.Status. */
+enum {
+    STATUS_FOUND = 0,       /* a path found, optimal below the limit it was given */
+    STATUS_NONE = 1,        /* no solution below the limit (or none at all) */
+    STATUS_LIMIT = 2,       /* a time, node or memory limit stopped it */
+    STATUS_INTERRUPTED = 3, /* as STATUS_LIMIT, stopped by Ctrl-C */
+    STATUS_MEMORY = 4,      /* its memory filled, and it was asked to return then */
+};
+
+/* Why a search failed, when it did (its status then means nothing). */
+enum {
+    FAIL_NONE = 0,
+    FAIL_CALLBACK = 1, /* a callback failed with an error other than Ctrl-C (the glue has it) */
+    FAIL_MEMORY = 2,   /* an allocation failed */
+};
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Called now and then from the thread that started the search: 0 to go on, 1 when the
+ * user asked to stop (Ctrl-C), -1 on an error (the search then fails with FAIL_CALLBACK). */
+typedef int (*PollFn)(void *ctx, long long expanded, int bound, double seconds);
+
+/* Called once by the free A* when its memory fills, with the bound proven and the states
+ * expanded: it may set *better to the length of a shorter solution it found (left as it
+ * is: none).  Returns 0, 1 on Ctrl-C (the search stops like a limit), -1 on an error. */
+typedef int (*ImproveFn)(void *ctx, int bound, long long expanded, int *better);
+
+/* Limits of a search.  Ctrl-C stops it like a limit and sets `interrupted`, so the caller
+ * still gets the bound and the best answer found. */
+typedef struct {
+    double started, max_seconds; /* max_seconds < 0: none */
+    long long max_nodes, max_bytes; /* < 0: none */
+    PollFn poll;                 /* NULL: none */
+    void *ctx;
+    int interrupted;
+} Limits;
+
+static Limits limits_start(double max_seconds, long long max_nodes, PollFn poll, void *ctx) {
+    return (Limits){now(), max_seconds, max_nodes, -1, poll, ctx, 0};
+}
+
+/* The time, Ctrl-C, the progress report and memory, checked now: 0 to go on, 1 when a
+ * limit (or Ctrl-C) stops the search, -1 on a failed callback. */
+static int limits_now(Limits *lim, long long expanded, int f, const Store *st) {
+    double el = now() - lim->started;
+    if (lim->poll) {
+        int r = lim->poll(lim->ctx, expanded, f, el);
+        if (r > 0) lim->interrupted = 1;
+        if (r) return r;
+    }
+    if (lim->max_seconds >= 0 && el > lim->max_seconds) return 1;
+    if (lim->max_bytes >= 0 && (long long)store_bytes(st) > lim->max_bytes) return 1;
+    return 0;
+}
+
+/* Checked every 4096 expansions (the node limit every time): 0, 1 or -1 as above. */
+static int over_limits(Limits *lim, long long expanded, int f, const Store *st) {
+    if ((expanded & 4095) == 0) {
+        int over = limits_now(lim, expanded, f, st);
+        if (over) return over;
+    }
+    return lim->max_nodes >= 0 && expanded > lim->max_nodes;
+}

@@ -1,0 +1,415 @@
+/* The winding bound (heuristics.winding_bound): distances weighted by an orientation of
+ * the colour pairs, and the choice of that orientation. */
+
+/* ---- the winding bound (heuristics.winding_bound) ---------------------------------- */
+
+#define MAX_ORIENTATIONS 1024 /* as heuristics.MAX_ORIENTATIONS */
+
+/* An orientation of the colour pairs as edge weights: fw[a][b] = 3 + sigma(a, b) from a
+ * region of colour a to one of colour b, with colours by their rank among the island's
+ * (idx; at most 16 colours).  A walk backwards takes each edge at its forward weight
+ * (split_edges). */
+typedef struct Winding {
+    uint8_t idx[256];
+    int8_t fw[16][16];
+} Winding;
+
+/* The regions of each colour (by rank) and the ranks present; returns how many. */
+static int color_classes(const State *s, const Winding *wd, int W, word (*cls)[MAXW], int *cols) {
+    int ncol = 0;
+    memset(cls, 0, 16 * sizeof(*cls));
+    for (int w = 0; w < W; w++) {
+        word x = s->reps[w];
+        while (x) {
+            int u = (w << 6) | lowbit(x);
+            x &= x - 1;
+            cls[wd->idx[s->color[u]]][w] |= (word)1 << (u & 63);
+        }
+    }
+    for (int c = 0; c < 16; c++) {
+        word some = 0;
+        for (int w = 0; w < W; w++) some |= cls[c][w];
+        if (some) cols[ncol++] = c;
+    }
+    return ncol;
+}
+
+/* A state's edges split by weight under a winding: lo[j] holds the neighbours an edge of
+ * weight 2 leads to from region j (sigma = -1), hi[j] those of weight 4 (sigma = +1).
+ * Every edge joins two colours and every pair of colours is oriented, so no edge weighs
+ * 3 and every walk weight is even; a walk backwards weighs an edge as the forward walk
+ * does, so it takes hi at 2 and lo at 4. */
+typedef struct {
+    word lo[MAXN][MAXW], hi[MAXN][MAXW];
+} Split;
+
+static void split_edges(const State *s, const Winding *wd, word (*cls)[MAXW], const int *cols, int ncol, Split *sp,
+                        int W) {
+    word lo[16][MAXW], hi[16][MAXW];
+    for (int a = 0; a < ncol; a++) {
+        int c = cols[a];
+        for (int w = 0; w < W; w++) lo[c][w] = hi[c][w] = 0;
+        for (int z = 0; z < ncol; z++) {
+            int c2 = cols[z];
+            if (c2 == c) continue;
+            word *to = wd->fw[c][c2] < 3 ? lo[c] : hi[c];
+            for (int w = 0; w < W; w++) to[w] |= cls[c2][w];
+        }
+    }
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int j = (w << 6) | lowbit(x), c = wd->idx[s->color[j]];
+            for (int v = 0; v < W; v++) {
+                sp->lo[j][v] = s->adj[j][v] & lo[c][v];
+                sp->hi[j][v] = s->adj[j][v] & hi[c][v];
+            }
+        }
+}
+
+/* Least walk weights from `src` (forward, or backward when `back`) by Dial's buckets in
+ * half units (edges of 1 and 2), a ring of three bitsets; returns the largest, or the
+ * first one above `stop`.  `dist` (or NULL) gets each region's, and `far` (or NULL) the
+ * lowest region at the largest. */
+HOT int wdist_w(const Split *sp, int src, int stop, int16_t *dist, int back, int *far, const int W) {
+    const word(*one)[MAXW] = back ? sp->hi : sp->lo, (*two)[MAXW] = back ? sp->lo : sp->hi;
+    word ring[3][MAXW], seen[MAXW] = {0};
+    memset(ring, 0, sizeof(ring));
+    ring[0][src >> 6] = (word)1 << (src & 63);
+    int t = 0, last = 0, idle = 0;
+    for (;; t++) {
+        word *B = ring[t % 3], b[MAXW], any = 0;
+        for (int w = 0; w < W; w++) {
+            b[w] = B[w] & ~seen[w];
+            B[w] = 0;
+            any |= b[w];
+        }
+        if (!any) {
+            if (++idle == 2) return 2 * last; /* entries go at most two buckets ahead */
+            continue;
+        }
+        idle = 0;
+        last = t;
+        if (far)
+            for (int w = 0; w < W; w++)
+                if (b[w]) {
+                    *far = (w << 6) | lowbit(b[w]);
+                    break;
+                }
+        if (2 * t > stop) return 2 * t;
+        for (int w = 0; w < W; w++) seen[w] |= b[w];
+        if (dist)
+            for (int w = 0; w < W; w++)
+                for (word x = b[w]; x; x &= x - 1) dist[(w << 6) | lowbit(x)] = (int16_t)(2 * t);
+        word n1[MAXW] = {0}, n2[MAXW] = {0};
+        for (int w = 0; w < W; w++)
+            for (word x = b[w]; x; x &= x - 1) {
+                int j = (w << 6) | lowbit(x);
+                for (int v = 0; v < W; v++) {
+                    n1[v] |= one[j][v];
+                    n2[v] |= two[j][v];
+                }
+            }
+        word *R1 = ring[(t + 1) % 3], *R2 = ring[(t + 2) % 3];
+        for (int w = 0; w < W; w++) {
+            R1[w] |= n1[w] & ~seen[w];
+            R2[w] |= n2[w] & ~seen[w];
+        }
+    }
+}
+
+/* The regions other than `skip` in falling order of key[] (a counting sort), into out;
+ * returns how many. */
+static int sort_falling(const State *s, const int16_t *key, int skip, int16_t *out, int W) {
+    int top = 0, count[4 * MAXN + 2];
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int k = key[(w << 6) | lowbit(x)];
+            if (k > top) top = k;
+        }
+    memset(count, 0, (top + 2) * sizeof(int));
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int u = (w << 6) | lowbit(x);
+            if (u != skip) count[top - key[u] + 1]++;
+        }
+    for (int i = 1; i <= top + 1; i++) count[i] += count[i - 1];
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int u = (w << 6) | lowbit(x);
+            if (u != skip) out[count[top - key[u]]++] = (int16_t)u;
+        }
+    return count[top];
+}
+
+/* The greatest weighted distance between two regions if it is at most `stop`, else some
+ * distance above `stop`; at least `best`.  Walks from and to a central region c give
+ * D(x, y) <= D(x, c) + D(c, y) = back[x] + to[y] (the triangle inequality), so only the
+ * pairs with back[x] + to[y] above `best` (or the greatest found so far) can matter; a walk
+ * forward from x measures every pair (x, .), one backward from y every pair (., y).  With
+ * the x in falling order of back[x] and the y of to[y], the pairs left are those of an x
+ * not walked from and a y not walked to whose sum is over the best, so they are covered
+ * once the next x and the next y sum to no more.  The farthest x from c goes first (a
+ * state over its threshold is usually settled by it); then the fewest walks that cover
+ * what is left (k more forward, then backward from the y still over the best), planned
+ * again whenever the best grows.  Every walk stops once past `stop`.  *seen is the
+ * greatest distance measured, from the region *source (the greatest there is when that is
+ * above `best`: every pair that could be is measured).  This takes fewer walks than
+ * walking forward from every x whose back[x] + ecc(c) is over the best: Threegrid4's
+ * sweep for "nothing within 10" 6.4M instead of 15.3M, P37's "within 9" 10.1M instead of
+ * 15.9M. */
+HOT int wfar_w(const State *s, const Split *sp, int centre, int best, int stop, int *seen, int *source, const int W) {
+    int16_t to[MAXN], back[MAXN], xs[MAXN], ys[MAXN];
+    int far = centre;
+    int ef = wdist_w(sp, centre, stop, to, 0, NULL, W);
+    *seen = ef;
+    *source = centre;
+    if (ef > best) best = ef;
+    if (best > stop) return best;
+    int eb = wdist_w(sp, centre, stop, back, 1, &far, W); /* back[x] = D(x, centre) */
+    if (eb > *seen) {
+        *seen = eb;
+        *source = far;
+    }
+    if (eb > best) best = eb;
+    if (best > stop) return best;
+    int nx = sort_falling(s, back, centre, xs, W), ny = -1, i = 0, j = 0, pick = -1, planned = -1;
+    if (nx && back[xs[0]] + ef > best) { /* the farthest from the centre first, where a far pair is likeliest */
+        int d = wdist_w(sp, xs[i++], stop, NULL, 0, NULL, W);
+        if (d > *seen) {
+            *seen = d;
+            *source = xs[0];
+        }
+        if (d > best) best = d;
+        if (best > stop) return best;
+    }
+    if (i < nx) ny = sort_falling(s, to, centre, ys, W);
+    while (i < nx && j < ny && back[xs[i]] + to[ys[j]] > best) {
+        if (planned != best) {
+            /* The fewest walks that cover what is left: the next k - i forward, then the
+             * y still over the best with those done; planned again when the best grows. */
+            int least = 1 << 30, over = ny;
+            for (int k = i; k <= nx; k++) {
+                int bx = k < nx ? back[xs[k]] : -(1 << 20);
+                while (over > j && bx + to[ys[over - 1]] <= best) over--;
+                int cost = (k - i) + (over - j);
+                if (cost < least) {
+                    least = cost;
+                    pick = k;
+                }
+                if (over == j) break;
+            }
+            planned = best;
+        }
+        int d;
+        if (pick > i) {
+            int u = xs[i++];
+            d = wdist_w(sp, u, stop, NULL, 0, NULL, W);
+            if (d > *seen) {
+                *seen = d;
+                *source = u;
+            }
+        } else {
+            int y = ys[j++];
+            d = wdist_w(sp, y, stop, NULL, 1, &far, W);
+            if (d > *seen) {
+                *seen = d;
+                *source = far; /* D(far, y) = d */
+            }
+        }
+        if (d > best) best = d;
+        if (best > stop) return best;
+    }
+    return best;
+}
+
+/* A region near the middle of the first far pair (least larger distance to its ends), or
+ * the lowest region. */
+static int centre_of(const State *s, const Pairs *p, int W) {
+    int centre = -1, least = 1 << 20;
+    for (int w = 0; w < W; w++)
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int j = (w << 6) | lowbit(x);
+            if (!p || p->count == 0) return j;
+            int m = p->du[0][j] > p->dv[0][j] ? p->du[0][j] : p->dv[0][j];
+            if (m < least) {
+                least = m;
+                centre = j;
+            }
+        }
+    return centre;
+}
+
+static int wfar(const State *s, const Split *sp, int centre, int best, int stop, int *seen, int *source, int W) {
+    switch (W) {
+    case 1: return wfar_w(s, sp, centre, best, stop, seen, source, 1);
+    case 2: return wfar_w(s, sp, centre, best, stop, seen, source, 2);
+    case 3: return wfar_w(s, sp, centre, best, stop, seen, source, 3);
+    default: return wfar_w(s, sp, centre, best, stop, seen, source, W);
+    }
+}
+
+static int wdist(const Split *sp, int src, int16_t *dist, int back, int W) {
+    switch (W) {
+    case 1: return wdist_w(sp, src, 1 << 20, dist, back, NULL, 1);
+    case 2: return wdist_w(sp, src, 1 << 20, dist, back, NULL, 2);
+    case 3: return wdist_w(sp, src, 1 << 20, dist, back, NULL, 3);
+    default: return wdist_w(sp, src, 1 << 20, dist, back, NULL, W);
+    }
+}
+
+/* The farthest pair a state's winding bound found, kept for its children's bounds: D =
+ * D(u, v), to[i] = D(u, i) and from[i] = D(i, v); `on` 0 when there is none. */
+typedef struct {
+    int on, d, u, v;
+    int16_t to[MAXN], from[MAXN];
+} WindPair;
+
+/* The winding bound of the child that contracts the connected set `merged` into one
+ * region of colour c, from the parent's pair (u, v): ceil(min(D, D'(u, S) + D'(S, v)) / 6),
+ * where D'(u, S) is the least to[y] + w'(y, S) over the neighbours y of S (0 when u is in
+ * S), w' the child's weight of an edge into the new region (colour c), and D'(S, v) the
+ * least w'(S, z) + from[z] likewise.  Admissible: a walk of the child that avoids the new
+ * region is one of the parent, of the same weight (no edge of it changed colours), so at
+ * least D; one through it reaches it from some neighbour y by a walk that avoids it
+ * before (a parent walk, of weight at least to[y]) and an edge of weight w'(y, S), and
+ * leaves it likewise. */
+static int wind_after(const WindPair *wp, const State *s, const Winding *wd, const word *merged, int c, int W) {
+    word around[MAXW] = {0};
+    for (int w = 0; w < W; w++)
+        for (word x = merged[w]; x; x &= x - 1) {
+            int i = (w << 6) | lowbit(x);
+            for (int v = 0; v < W; v++) around[v] |= s->adj[i][v];
+        }
+    int in_u = (merged[wp->u >> 6] >> (wp->u & 63)) & 1, in_v = (merged[wp->v >> 6] >> (wp->v & 63)) & 1;
+    int mu = in_u ? 0 : 1 << 20, mv = in_v ? 0 : 1 << 20, k = wd->idx[c];
+    for (int w = 0; w < W; w++)
+        for (word x = around[w] & ~merged[w]; x; x &= x - 1) {
+            int y = (w << 6) | lowbit(x), cy = wd->idx[s->color[y]];
+            int a = wp->to[y] + wd->fw[cy][k], b = wd->fw[k][cy] + wp->from[y];
+            if (a < mu) mu = a;
+            if (b < mv) mv = b;
+        }
+    int d = mu + mv;
+    if (d > wp->d) d = wp->d;
+    return (d + 5) / 6;
+}
+
+/* The state's bound raised to its winding bound, ceil(D / 6), if that can matter (h is
+ * at most `within`); stops once it is above `within`.  Admissible: see winding_bound in
+ * heuristics.py.  Without `wp` it only looks for a distance that would send the state
+ * past `within`.  With `wp`, when the state stays within, it also finds the farthest pair
+ * worth a bound of h - 1 or more (what a child's bound can use) and keeps it there, with
+ * both distance arrays, for the children's bounds (wind_after; wp->on = 0: none). */
+static int winding_bound(const Island *is, const State *s, const Pairs *p, int within, int h, WindPair *wp) {
+    if (wp) wp->on = 0;
+    if (!is->wind || h > within || popcount_w(s->reps, is->W) <= 1) return h;
+    word cls[16][MAXW];
+    int cols[16], seen, source, W = is->W;
+    int ncol = color_classes(s, is->wind, W, cls, cols);
+    if (ncol < 3) return h; /* two colours: every weight is 3 one way and 3 back on a path */
+    Split sp;
+    split_edges(s, is->wind, cls, cols, ncol, &sp, W);
+    int d = wfar(s, &sp, centre_of(s, p, W), wp ? 6 * (h - 2) : 6 * within, 6 * within, &seen,
+                 &source, W);
+    if (d > 6 * within) return (d + 5) / 6;
+    int t = (seen + 5) / 6;
+    if (t > h) h = t;
+    if (wp && t >= h - 1) {
+        wdist(&sp, source, wp->to, 0, W);
+        int v = source;
+        for (int w = 0; w < W; w++)
+            for (word x = s->reps[w]; x; x &= x - 1) {
+                int i = (w << 6) | lowbit(x);
+                if (wp->to[i] > wp->to[v]) v = i;
+            }
+        wdist(&sp, v, wp->from, 1, W);
+        wp->on = 1;
+        wp->d = wp->to[v];
+        wp->u = source;
+        wp->v = v;
+    }
+    return h;
+}
+
+/* The island's colours ranked (idx), and how many; more than 16: 17. */
+static int rank_colors(const uint8_t *colors, int n, Winding *wd) {
+    uint8_t seen[256] = {0};
+    int k = 0;
+    for (int i = 0; i < n; i++) seen[colors[i]] = 1;
+    memset(wd->idx, 0, sizeof(wd->idx));
+    for (int c = 0; c < 256; c++)
+        if (seen[c]) {
+            if (k == 16) return 17;
+            wd->idx[c] = (uint8_t)k++;
+        }
+    return k;
+}
+
+/* The orientation of the island's colour pairs numbered as heuristics.orientation does
+ * (pairs of ranks i < j in order, bit p set: sigma = 1), into weights; k colours. */
+static void winding_of(int k, int number, Winding *wd) {
+    for (int a = 0; a < 16; a++)
+        for (int b = 0; b < 16; b++) wd->fw[a][b] = 3;
+    int bit = 0;
+    for (int i = 0; i < k; i++)
+        for (int j = i + 1; j < k; j++, bit++) {
+            int v = bit < 31 && (number >> bit & 1) ? 1 : -1;
+            wd->fw[i][j] = (int8_t)(3 + v);
+            wd->fw[j][i] = (int8_t)(3 - v);
+        }
+}
+
+
+/* The weights of orientation `number` (heuristics.orientation) for the search, or NULL
+ * for none (number < 0, or more than 16 colours). */
+static const Winding *winding_for(const uint8_t *colors, int n, int number, Winding *wd) {
+    if (number < 0) return NULL;
+    int k = rank_colors(colors, n, wd);
+    if (k > 16) return NULL;
+    winding_of(k, number, wd);
+    return wd;
+}
+
+/* The number of the orientation that heuristics.choose_orientation picks for the island's
+ * first state (the first of the greatest weighted distance between two regions), -1 for
+ * none, or -2 when memory runs out. */
+static int choose_orientation(const uint8_t *colors, int n, const word *adjacency, int W) {
+    Island is = {n, W, adjacency, -1, 0, NULL};
+    State *s = malloc(sizeof(State));
+    int16_t(*buf)[MAXN] = malloc(4 * sizeof(*buf));
+    Split *sp = malloc(sizeof(Split));
+    if (!s || !buf || !sp) {
+        free(s);
+        free(buf);
+        free(sp);
+        return -2;
+    }
+    contract(&is, colors, s);
+    word cls[16][MAXW];
+    int cols[16], best = -1, choice = -1;
+    Winding wd;
+    int ncol = rank_colors(colors, n, &wd);
+    if (ncol <= 16) ncol = color_classes(s, &wd, W, cls, cols);
+    if (ncol >= 3 && ncol <= 16 && popcount_w(s->reps, W) > 1) {
+        Pairs p;
+        far_pairs(&is, s, buf, &p, -1);
+        int centre = centre_of(s, &p, W);
+        int pairs = ncol * (ncol - 1) / 2;
+        long count = pairs >= 10 ? MAX_ORIENTATIONS : 1L << pairs;
+        if (count > MAX_ORIENTATIONS) count = MAX_ORIENTATIONS;
+        for (int number = 0; number < count; number++) {
+            winding_of(ncol, number, &wd);
+            int seen, source;
+            split_edges(s, &wd, cls, cols, ncol, sp, W);
+            int d = wfar(s, sp, centre, -1, 1 << 20, &seen, &source, W);
+            if (d > best) {
+                best = d;
+                choice = number;
+            }
+        }
+    }
+    free(s);
+    free(buf);
+    free(sp);
+    return choice;
+}

@@ -1,0 +1,176 @@
+"""The compiled core's Python face: argument checks, one call each, named statuses.
+
+The core (``kamivision/solver/_core/``, one C compilation unit) runs the same searches as
+the Python reference in :mod:`~kamivision.solver.search` and
+:mod:`~kamivision.solver.pivot`, a few hundred times faster.  It is optional: without a C
+compiler the install still works and :data:`AVAILABLE` is false.
+
+Graphs are given as the colour of every region (``bytes``) and each region's neighbours
+as a bitset (an ``int``); :func:`pack_adjacency` turns them into the core's form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Callable, Optional, Sequence
+
+try:
+    from . import _core
+except ImportError:  # built without a C compiler: the pure-Python searches are used
+    _core = None
+
+#: Whether the compiled core is built.
+AVAILABLE = _core is not None
+
+#: Regions the core's bitsets hold (8 words of 64 bits).
+MAX_REGIONS = 512
+
+Report = Callable[[int, int, float], None]  # (expanded, bound, seconds)
+
+
+class Status(IntEnum):
+    """How a search of the core ended (``STATUS_*`` in ``_core/limits.c``)."""
+
+    FOUND = 0  # a path, optimal below the limit given
+    NONE = 1  # no solution below the limit
+    LIMIT = 2  # a time, node or memory limit stopped it
+    INTERRUPTED = 3  # Ctrl-C stopped it (as LIMIT)
+    MEMORY = 4  # its memory filled and it was asked to return then
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a search of the core returns.  ``path``: ``None``, or the moves found, as
+    ``(region, colour)`` pairs (a list of colours for :func:`pivot_astar`); ``bound``:
+    the lower bound proven (for :func:`sweep`: the length of the solution found)."""
+
+    status: Status
+    path: Optional[list]
+    expanded: int
+    bound: int
+
+
+def pack_adjacency(adjacency: Sequence[int], n: int) -> tuple[int, bytes]:
+    """The core's form of a graph's neighbour bitsets: ``(words, bytes)``, each region's
+    bitset in ``words`` little-endian 64-bit words."""
+    words = max(1, (n + 63) // 64)
+    return words, b"".join(a.to_bytes(8 * words, "little") for a in adjacency)
+
+
+def _graph(colors: bytes, adjacency: Sequence[int]) -> tuple[bytes, int]:
+    n = len(colors)
+    if not 1 <= n <= MAX_REGIONS or len(adjacency) != n:
+        raise ValueError(f"the core takes 1 to {MAX_REGIONS} regions with one bitset each, got {n} and {len(adjacency)}")
+    words, packed = pack_adjacency(adjacency, n)
+    return packed, words
+
+
+def _limits(max_seconds: Optional[float], max_nodes: Optional[int], max_bytes: Optional[int]) -> dict:
+    return {
+        "max_seconds": -1.0 if max_seconds is None else max(0.0, max_seconds),
+        "max_nodes": -1 if max_nodes is None else max(0, max_nodes),
+        "max_bytes": -1 if max_bytes is None else max_bytes,
+    }
+
+
+def astar(
+    colors: bytes,
+    adjacency: Sequence[int],
+    *,
+    goal: Optional[int] = None,
+    limit: Optional[int] = None,
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    progress: Optional[Report] = None,
+    threads: int = 1,
+    improve: Optional[Callable[[int, int], Optional[int]]] = None,
+    on_full: bool = False,
+    orientation: int = -1,
+    dive_tries: int = 64,
+) -> Answer:
+    """A* over one island: an optimal path to one region (of colour ``goal`` when given)
+    shorter than ``limit``.
+
+    ``FOUND``: the path; ``NONE``: nothing shorter than ``limit`` (or no solution);
+    ``LIMIT``/``INTERRUPTED``: ``bound`` is the lower bound proven and ``path`` the best of
+    ``dive_tries`` greedy dives from the open states (unproven), or ``None``; ``MEMORY``
+    (only with ``on_full``): the stored states filled 60 % of ``max_bytes`` and ``bound``
+    is the bound proven.  Without ``on_full`` the search goes on depth-first from its open
+    states when memory fills (A*+IDA*), first calling ``improve(bound, expanded)``, which
+    may return the length of a shorter solution it found: that becomes the limit.
+    ``threads`` 2 shares the expansions with a helper thread (same answers, same states
+    expanded); ``orientation`` is the winding bound's (:func:`choose_orientation`; -1:
+    none).  ``progress(expanded, bound, seconds)`` is called every 4096 expansions; Ctrl-C
+    inside it stops the search as ``INTERRUPTED``.
+    """
+    packed, words = _graph(colors, adjacency)
+    status, path, expanded, bound = _core.astar(
+        colors, packed, words,
+        goal=-1 if goal is None else goal,
+        limit=-1 if limit is None else limit,
+        progress=progress, dive_tries=dive_tries, threads=threads, improve=improve,
+        on_full=int(on_full), orientation=orientation,
+        **_limits(max_seconds, max_nodes, max_bytes),
+    )  # fmt: skip
+    return Answer(Status(status), path, expanded, bound)
+
+
+def sweep(
+    colors: bytes,
+    adjacency: Sequence[int],
+    *,
+    within: int,
+    goal: Optional[int] = None,
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    progress: Optional[Report] = None,
+    paths: bool = True,
+    shown: int = 0,
+    threads: int = 1,
+    orientation: int = -1,
+    commute: bool = True,
+) -> Answer:
+    """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
+    region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
+    solution (its length in ``bound``; its moves in ``path`` with ``paths``, else an empty
+    list), ``NONE``, ``LIMIT``/``INTERRUPTED``, or ``MEMORY`` when ``max_bytes`` ran out.
+    ``shown`` is the bound given to ``progress`` (the sweep proves nothing until it ends);
+    ``commute=False`` takes commuting moves in both orders (for tests and benchmarks)."""
+    packed, words = _graph(colors, adjacency)
+    status, path, expanded, bound = _core.sweep(
+        colors, packed, words,
+        T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
+        threads=threads, orientation=orientation, commute=int(commute),
+        **_limits(max_seconds, max_nodes, max_bytes),
+    )  # fmt: skip
+    return Answer(Status(status), path, expanded, bound)
+
+
+def pivot_astar(
+    colors: bytes,
+    adjacency: Sequence[int],
+    *,
+    start: int,
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    max_bytes: Optional[int] = None,
+    progress: Optional[Report] = None,
+) -> Answer:
+    """The fixed-pivot (Flood-It) A* from region ``start``: ``FOUND`` with the optimal
+    colour sequence, or ``LIMIT``/``INTERRUPTED`` with the bound reached.  Memory as
+    :func:`astar`'s: depth-first from the open states once the stored states fill 60 %."""
+    packed, words = _graph(colors, adjacency)
+    status, path, expanded, bound = _core.pivot_astar(
+        colors, packed, words, start=start, progress=progress, **_limits(max_seconds, max_nodes, max_bytes)
+    )
+    return Answer(Status(status), path, expanded, bound)
+
+
+def choose_orientation(colors: bytes, adjacency: Sequence[int]) -> int:
+    """The winding bound's orientation for the island's first state, as
+    :func:`~kamivision.solver.heuristics.choose_orientation` picks it, or -1 for none."""
+    packed, words = _graph(colors, adjacency)
+    return _core.choose_orientation(colors, packed, words)
