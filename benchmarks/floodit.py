@@ -19,7 +19,7 @@ from kamivision.floodit import read_collection, solve_collection
 
 
 def optimal_lengths(path: Path) -> list[int]:
-    """Known optima: a solutions file (one colour sequence a line) or 'index moves ms' lines."""
+    """Known optima: a solutions file (one color sequence a line) or 'index moves ms' lines."""
     out = []
     for line in path.read_text().splitlines():
         line = line.strip()

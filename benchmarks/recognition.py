@@ -4,7 +4,7 @@
 
 ``DIR/truth.json`` lists ``screenshots``: ``file``, ``par`` and, when known, ``board`` (a
 board file, relative to DIR).  Cells wrong are counted up to a one-to-one renaming of the
-colours (blank cells must match exactly); the palette size is checked against the colours
+colors (blank cells must match exactly); the palette size is checked against the colors
 the true board uses.
 """
 

@@ -23,6 +23,9 @@ Cell = int
 CellSet = int
 ColorId = int
 
+#: The value of a blank cell in ``Board.cells``: not part of the puzzle, never recolored.
+BLANK = None
+
 FORMAT = "kamivision.board/1"
 LATTICES = ("triangle", "square")
 RULES = ("free", "pivot")
@@ -34,7 +37,7 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@$%&*+=
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Tap cell ``(row, column)`` and recolour its region to ``color``."""
+    """Tap cell ``(row, column)`` and recolor its region to ``color``."""
 
     row: int
     column: int
@@ -46,7 +49,7 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One puzzle board: a lattice, a grid of colour ids (``None`` = blank) and its metadata."""
+    """One puzzle board: a lattice, a grid of color ids (``None`` = blank) and its metadata."""
 
     lattice: str
     cells: tuple[tuple[Optional[ColorId], ...], ...]
@@ -73,7 +76,7 @@ class Board:
         return self.cells[cell // self.columns][cell % self.columns]
 
     def colors(self) -> list[Optional[ColorId]]:
-        """The colour of every cell, flat, in cell-index order."""
+        """The color of every cell, flat, in cell-index order."""
         return [value for row in self.cells for value in row]
 
     def colors_used(self) -> set[ColorId]:
@@ -81,7 +84,7 @@ class Board:
 
     @property
     def color_count(self) -> int:
-        """How many colour ids the board may use: the palette size, else one past the largest id."""
+        """How many color ids the board may use: the palette size, else one past the largest id."""
         if self.palette is not None:
             return len(self.palette)
         used = self.colors_used()
@@ -96,11 +99,11 @@ class Board:
         return r * self.columns + c
 
     def is_solved(self) -> bool:
-        """True when every non-blank cell has one colour (islands included)."""
+        """True when every non-blank cell has one color (islands included)."""
         return len(self.colors_used()) <= 1
 
     def apply(self, move: Move) -> "Board":
-        """The board after ``move``: the tapped cell's connected same-colour region takes ``move.color``."""
+        """The board after ``move``: the tapped cell's connected same-color region takes ``move.color``."""
         check_move(self, move)
         flat = self.colors()
         start = move.row * self.columns + move.column
@@ -123,9 +126,9 @@ class Board:
         )
 
     def __str__(self) -> str:
-        """The board as letters (``a`` = colour 0, ``.`` = blank), one line per row."""
+        """The board as letters (``a`` = color 0, ``.`` = blank), one line per row."""
         return "\n".join(
-            "".join("." if v is None else LETTERS[v % len(LETTERS)] for v in row) for row in self.cells
+            "".join("." if v is BLANK else LETTERS[v % len(LETTERS)] for v in row) for row in self.cells
         )
 
 
@@ -134,13 +137,13 @@ def _fold(flat: Sequence[Optional[ColorId]], columns: int) -> tuple[tuple[Option
 
 
 def check_move(board: Board, move: Move) -> None:
-    """Raise :class:`InvalidMoveError` unless ``move`` taps a non-blank cell with a valid colour."""
+    """Raise :class:`InvalidMoveError` unless ``move`` taps a non-blank cell with a valid color."""
     if not (0 <= move.row < board.rows and 0 <= move.column < board.columns):
         raise InvalidMoveError(f"move {move!r} is off the {board.rows}x{board.columns} board")
-    if board.cells[move.row][move.column] is None:
+    if board.cells[move.row][move.column] is BLANK:
         raise InvalidMoveError(f"move {move!r} taps a blank cell")
     if not (0 <= move.color < max(board.color_count, 1)):
-        raise InvalidMoveError(f"move {move!r} uses colour {move.color}, outside the palette")
+        raise InvalidMoveError(f"move {move!r} uses color {move.color}, outside the palette")
 
 
 @functools.lru_cache(maxsize=64)
@@ -150,7 +153,7 @@ def neighbor_table(lattice: str, rows: int, columns: int) -> tuple[tuple[Cell, .
 
 
 def lattice_neighbors(lattice: str, rows: int, columns: int, cell: Cell) -> list[Cell]:
-    """Neighbours of ``cell`` as in the spec.
+    """Neighbors of ``cell`` as in the spec.
 
     Triangle: ``(r±1, c)``, plus ``(r, c-1)`` when the cell points right (``r + c`` even) or
     ``(r, c+1)`` when it points left.  Square: the four orthogonal cells.
@@ -214,9 +217,9 @@ def board_from_dict(obj: Any, origin: str = "<board>") -> Board:
     palette = obj.get("palette")
     if palette is not None:
         if not isinstance(palette, list) or not palette:
-            raise fail("palette must be a non-empty list of '#rrggbb' colours or null")
+            raise fail("palette must be a non-empty list of '#rrggbb' colors or null")
         if len(palette) > MAX_COLORS:
-            raise fail(f"palette has {len(palette)} colours, at most {MAX_COLORS} are supported")
+            raise fail(f"palette has {len(palette)} colors, at most {MAX_COLORS} are supported")
         for i, color in enumerate(palette):
             if not isinstance(color, str) or not _HEX_COLOR.match(color):
                 raise fail(f"palette entry {i} is {color!r}, expected '#rrggbb'")
@@ -234,15 +237,15 @@ def board_from_dict(obj: Any, origin: str = "<board>") -> Board:
         if len(row) != columns:
             raise fail(f"row {r} has {len(row)} cells, expected {columns}")
         for c, value in enumerate(row):
-            if value is None:
+            if value is BLANK:
                 continue
             if not isinstance(value, int) or isinstance(value, bool):
-                raise fail(f"cell ({r}, {c}) is {value!r}, expected a colour id or null")
+                raise fail(f"cell ({r}, {c}) is {value!r}, expected a color id or null")
             if not 0 <= value < limit:
-                where = f"the {limit}-colour palette" if palette is not None else f"0..{limit - 1}"
-                raise fail(f"cell ({r}, {c}) has colour {value}, outside {where}")
+                where = f"the {limit}-color palette" if palette is not None else f"0..{limit - 1}"
+                raise fail(f"cell ({r}, {c}) has color {value}, outside {where}")
         grid.append(tuple(row))
-    if all(value is None for row in grid for value in row):
+    if all(value is BLANK for row in grid for value in row):
         raise fail("the board is empty: every cell is blank")
     name = obj.get("name")
     if name is not None and not isinstance(name, str):
@@ -265,10 +268,10 @@ def board_from_dict(obj: Any, origin: str = "<board>") -> Board:
             raise fail(f"pivot is {pivot!r}, expected [row, column]")
         if not (0 <= pivot[0] < rows and 0 <= pivot[1] < columns):
             raise fail(f"pivot {pivot} is off the {rows}x{columns} board")
-        if grid[pivot[0]][pivot[1]] is None:
+        if grid[pivot[0]][pivot[1]] is BLANK:
             raise fail(f"pivot {pivot} is a blank cell")
         pivot = (pivot[0], pivot[1])
-    elif rules == "pivot" and grid[0][0] is None:
+    elif rules == "pivot" and grid[0][0] is BLANK:
         raise fail("rules are 'pivot' and the default pivot [0, 0] is a blank cell")
     known = {"format", "name", "lattice", "rows", "columns", "palette", "cells", "par", "rules", "pivot"}
     extra = {k: v for k, v in obj.items() if k not in known}
@@ -375,7 +378,7 @@ def parse_board(text: str, lattice: str = "triangle", **kwargs: Any) -> Board:
 
 def cells_differing(found: Board, truth: Board) -> int:
     """How many cells of ``found`` differ from ``truth`` under the best one-to-one renaming
-    of colour ids (the spec's "comparing two boards"); blank cells must match exactly.
+    of color ids (the spec's "comparing two boards"); blank cells must match exactly.
     Boards of different shapes differ in every cell.  The renaming is an assignment problem
     on the table of agreeing cells (SciPy's Hungarian method)."""
     import numpy as np
@@ -396,5 +399,5 @@ def cells_differing(found: Board, truth: Board) -> int:
     if agree.size:
         rows, cols = linear_sum_assignment(agree, maximize=True)
         matched = int(agree[rows, cols].sum())
-    both_blank = sum(o is None and t is None for o, t in zip(ours, theirs))
+    both_blank = sum(o is BLANK and t is BLANK for o, t in zip(ours, theirs))
     return len(theirs) - matched - both_blank

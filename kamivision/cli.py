@@ -88,7 +88,7 @@ def solve_command(
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
     rules: Annotated[
-        Optional[str], typer.Option(help="'free' (KAMI) or 'pivot' (Flood-It: every move recolours the pivot's region).")
+        Optional[str], typer.Option(help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).")
     ] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Processes for a collection of boards.")] = 1,
     beam: Annotated[int, typer.Option(min=0, help="Pivot rules: a beam search of this width (fast, not proven).")] = 0,
@@ -167,7 +167,7 @@ def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: 
     total = proven = known_total = done = 0
     known_all, interrupted = True, False
     if not as_json:
-        typer.echo(f"{'board':<28} {'cells':>5} {'colours':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
+        typer.echo(f"{'board':<28} {'cells':>5} {'colors':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
     rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam)
     try:
         for row in rows:
@@ -279,7 +279,7 @@ def export_command(
         return
     board = recognition.board
     par = f"par {board.par}" if board.par is not None else "par not read"
-    typer.echo(f"wrote {output}: {len(board.palette or [])} colours, {par}, {_uncertain_note(recognition)}")
+    typer.echo(f"wrote {output}: {len(board.palette or [])} colors, {par}, {_uncertain_note(recognition)}")
 
 
 def _uncertain_note(recognition) -> str:

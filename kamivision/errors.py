@@ -16,7 +16,7 @@ class BoardFileError(KamiError, ValueError):
 
 
 class InvalidMoveError(KamiError, ValueError):
-    """A move names a blank cell, a cell off the board, or a colour outside the palette."""
+    """A move names a blank cell, a cell off the board, or a color outside the palette."""
 
 
 class OutputExistsError(KamiError):

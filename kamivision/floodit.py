@@ -3,8 +3,8 @@
 * Digit lines (``pc19.txt``, ``b14c8n1000.txt``): one square board a line, its cells row by
   row as digits; the pivot is the top-left cell.
 * Color Walk lines (``colorwalk100.txt``): 30 x 20 boards of digits 0-4 with ``.`` for the
-  start cell, which begins empty (a colour of its own) and is the pivot.
-* ``99problems/`` files: a line ``rows columns colours``, the cells as numbers, then the
+  start cell, which begins empty (a color of its own) and is the pivot.
+* ``99problems/`` files: a line ``rows columns colors``, the cells as numbers, then the
   optimal move count.
 
 Lines starting with ``#`` and blank lines are skipped.  Problems raise
@@ -24,7 +24,7 @@ from .board import Board, make_board
 from .errors import BoardFileError
 
 COLOR_WALK = (20, 30)  # rows, columns
-EMPTY_START = 9  # the colour id of Color Walk's empty start cell (digits there are 0-4)
+EMPTY_START = 9  # the color id of Color Walk's empty start cell (digits there are 0-4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ def _problem_file(path: Path) -> Puzzle:
     except ValueError:
         raise BoardFileError(f"{path}: expected numbers only") from None
     if len(values) < 4:
-        raise BoardFileError(f"{path}: too short for 'rows columns colours' and cells")
+        raise BoardFileError(f"{path}: too short for 'rows columns colors' and cells")
     rows, columns, _ = values[:3]
     cells = values[3 : 3 + rows * columns]
     if len(cells) != rows * columns:

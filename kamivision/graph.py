@@ -1,6 +1,6 @@
-"""Board -> region graph: connected same-colour regions as bitsets, islands, tap points.
+"""Board -> region graph: connected same-color regions as bitsets, islands, tap points.
 
-A *region* is a maximal connected set of non-blank cells of one colour.  Regions are
+A *region* is a maximal connected set of non-blank cells of one color.  Regions are
 numbered in the order of their lowest cell, so the graph of a board is canonical.
 ``RegionSet`` is an ``int`` used as a bitset over region numbers.
 """
@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from .board import Board, Cell, CellSet, ColorId, neighbor_table
+from .board import BLANK, Board, Cell, CellSet, ColorId, neighbor_table
 
 RegionSet = int
 
@@ -26,7 +26,7 @@ def bits(mask: int) -> Iterator[int]:
 
 @dataclass(frozen=True, slots=True)
 class RegionGraph:
-    """Regions of a board: colour, cells and neighbouring regions of each."""
+    """Regions of a board: color, cells and neighboring regions of each."""
 
     colors: tuple[ColorId, ...]
     cells: tuple[CellSet, ...]
@@ -63,7 +63,7 @@ def build_regions(board: Board) -> RegionGraph:
     colors: list[ColorId] = []
     cells: list[CellSet] = []
     for start, color in enumerate(flat):
-        if color is None or region_of[start] is not None:
+        if color is BLANK or region_of[start] is not None:
             continue
         index = len(colors)
         region_of[start] = index
@@ -123,7 +123,7 @@ def tap_cell(board: Board, cells: CellSet) -> Cell:
 
 
 def region_cells(board: Board, cell: Cell) -> CellSet:
-    """The connected same-colour region holding ``cell`` (a non-blank cell), as a bitset."""
+    """The connected same-color region holding ``cell`` (a non-blank cell), as a bitset."""
     color = board.color_at(cell)
     members = 1 << cell
     stack = [cell]

@@ -84,7 +84,7 @@ def _text_color(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
 
 
 def draw_marker(image: np.ndarray, x: float, y: float, radius: float, number: int, rgb: tuple[int, int, int]) -> None:
-    """A numbered disc in the move's colour with a white ring and a dark outer ring, so it
+    """A numbered disc in the move's color with a white ring and a dark outer ring, so it
     reads on any background."""
     centre = (int(round(x * 16)), int(round(y * 16)))
     r16 = int(round(radius * 16))
@@ -151,7 +151,7 @@ def outline_region(image: np.ndarray, board: Board, cells: int, geometry: Geomet
 
 
 def paint_board(image: np.ndarray, original: Board, current: Board, geometry: Geometry) -> np.ndarray:
-    """The screenshot with every cell whose colour changed painted in its new colour."""
+    """The screenshot with every cell whose color changed painted in its new color."""
     out = image.copy()
     palette = _palette_rgb(current)
     top, bottom = geometry.visible

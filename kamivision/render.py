@@ -4,9 +4,9 @@ The screens and their proportions are in :mod:`kamivision.screens`; the lattice'
 in :mod:`kamivision.geometry` (``docs/board-format.md``).
 
 The picture is built in layers with numpy: a label image says which cell each pixel
-belongs to; each cell gets its paper colour, a fold shading of its own and the screen's
+belongs to; each cell gets its paper color, a fold shading of its own and the screen's
 light (brighter at the top); paper grain and mottling come from seeded noise; edges are
-darkened faintly between triangles of one colour and more between colours; blank cells
+darkened faintly between triangles of one color and more between colors; blank cells
 show the game's pale gradient background.  Everything is deterministic for a seed.
 """
 
@@ -25,7 +25,7 @@ from .board import Board, hex_to_rgb
 from .geometry import TRIANGLE_ASPECT, cell_polygon, label_image
 from .screens import DEFAULT_DEVICE, DEVICES, Device
 
-# Paper colours seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
+# Paper colors seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
 PAPER_COLORS = [
     "#e7dcc5",  # cream
     "#e3662c",  # orange
@@ -60,7 +60,7 @@ class Layout:
 
 
 def board_palette(board: Board, seed: int = 0) -> list[str]:
-    """The board's palette, or a seeded choice of KAMI paper colours for its colour ids."""
+    """The board's palette, or a seeded choice of KAMI paper colors for its color ids."""
     used = max((v for row in board.cells for v in row if v is not None), default=0) + 1
     if board.palette is not None:
         return list(board.palette)
@@ -166,7 +166,7 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     mottle = 0.018 * _smooth_noise(rng, h, w, 40)
     factor = 1.0 + fold + light + mottle
     paper = colors[lab] * factor[..., None] + _grain(rng, h, w, scale)[..., None]
-    # Edges: pixels whose right or lower neighbour belongs to another cell (both sides marked).
+    # Edges: pixels whose right or lower neighbor belongs to another cell (both sides marked).
     cid = np.array([-1 if v is None else v for v in flat] + [-1])[lab]
     edge_same = np.zeros((h, w), np.float32)
     edge_diff = np.zeros((h, w), np.float32)
@@ -181,7 +181,7 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
         for sl in (a_sl, b_sl):
             np.maximum(edge_same[sl], same_color, out=edge_same[sl])
             np.maximum(edge_diff[sl], other, out=edge_diff[sl])
-    # Creases between triangles of one colour are thin dark lines; colour boundaries are
+    # Creases between triangles of one color are thin dark lines; color boundaries are
     # clean cuts, softened by antialiasing.
     k = max(0.5, 0.5 * scale)
     edge_same = cv2.GaussianBlur(edge_same, (0, 0), k)

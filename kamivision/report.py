@@ -1,13 +1,13 @@
-"""Solutions as text for a person: numbered moves with colour names, the board in the terminal."""
+"""Solutions as text for a person: numbered moves with color names, the board in the terminal."""
 
 from __future__ import annotations
 
 from typing import Optional
 
-from .board import LETTERS, Board, hex_to_rgb
+from .board import BLANK, LETTERS, Board, hex_to_rgb
 from .solver import Solution
 
-# Everyday names for paper colours (sRGB), matched in CIE Lab so that the nearest name is
+# Everyday names for paper colors (sRGB), matched in CIE Lab so that the nearest name is
 # the one a person would pick.
 _NAMES = {
     "black": (20, 20, 20),
@@ -39,7 +39,7 @@ _NAMES = {
 
 
 def _lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
-    """CIE Lab (D65) of an sRGB colour."""
+    """CIE Lab (D65) of an sRGB color."""
 
     def linear(v: float) -> float:
         v /= 255.0
@@ -61,34 +61,34 @@ _NAMES_LAB = {name: _lab(rgb) for name, rgb in _NAMES.items()}
 
 
 def color_name(hex_color: str) -> str:
-    """The nearest everyday colour name to ``#rrggbb`` (in CIE Lab)."""
+    """The nearest everyday color name to ``#rrggbb`` (in CIE Lab)."""
     lab = _lab(hex_to_rgb(hex_color))
     return min(_NAMES_LAB, key=lambda n: sum((p - q) ** 2 for p, q in zip(_NAMES_LAB[n], lab)))
 
 
 def color_label(board: Board, color: int) -> str:
-    """``colour 2 (teal #1c8c97)`` when the palette is known, else ``colour 2 (c)``."""
+    """``color 2 (teal #1c8c97)`` when the palette is known, else ``color 2 (c)``."""
     if board.palette is not None and color < len(board.palette):
         hex_color = board.palette[color]
-        return f"colour {color} ({color_name(hex_color)} {hex_color})"
-    return f"colour {color} ({LETTERS[color % len(LETTERS)]})"
+        return f"color {color} ({color_name(hex_color)} {hex_color})"
+    return f"color {color} ({LETTERS[color % len(LETTERS)]})"
 
 
 def draw_board(board: Board, ansi: bool = False) -> str:
-    """The board as letters, or as coloured blocks on a terminal that shows 24-bit colour."""
+    """The board as letters, or as colored blocks on a terminal that shows 24-bit color."""
     lines = []
     for row in board.cells:
         if ansi and board.palette is not None:
             parts = []
             for v in row:
-                if v is None:
+                if v is BLANK:
                     parts.append("  ")
                 else:
                     r, g, b = hex_to_rgb(board.palette[v])
                     parts.append(f"\x1b[48;2;{r};{g};{b}m{LETTERS[v]} \x1b[0m")
             lines.append("".join(parts))
         else:
-            lines.append(" ".join("." if v is None else LETTERS[v % len(LETTERS)] for v in row))
+            lines.append(" ".join("." if v is BLANK else LETTERS[v % len(LETTERS)] for v in row))
     return "\n".join(lines)
 
 

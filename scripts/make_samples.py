@@ -21,7 +21,7 @@ from kamivision.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1] / "samples"
 
-# name, device, colours, pattern, blank outline, seed (screenshots are JPEG, as phones share
+# name, device, colors, pattern, blank outline, seed (screenshots are JPEG, as phones share
 # them, except the two small ones, kept lossless)
 DESIGNS = [
     ("ribbons", "iphone-se", 3, "bands", False, 1),
@@ -36,7 +36,7 @@ DESIGNS = [
 
 
 def pattern(kind: str, colors: int, rng: random.Random) -> list[list[int]]:
-    """A coarse colour field: slanted bands, vertical stripes or diamonds of a few colours."""
+    """A coarse color field: slanted bands, vertical stripes or diamonds of a few colors."""
     grid = []
     period = rng.randint(3, 5)
     slope = rng.choice([-1, 1])
@@ -83,7 +83,7 @@ def main() -> int:
         image, _ = render(board, device, seed=seed, selected=0)
         suffix = ".png" if device in ("iphone-se", "iphone-8") and not outline else ".jpg"
         write_atomic(ROOT / f"{name}{suffix}", encode(image, suffix, jpeg_quality=92 if suffix == ".jpg" else None), overwrite=True)
-        print(f"{name:10} {device:14} {len(used)} colours, par {solution.length}, {solution.regions} regions")
+        print(f"{name:10} {device:14} {len(used)} colors, par {solution.length}, {solution.regions} regions")
     return 0
 
 

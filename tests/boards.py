@@ -12,7 +12,7 @@ from kamivision.board import Board, make_board
 def random_board(
     rng: random.Random, lattice: str, rows: int, columns: int, colors: int, blank: float
 ) -> Board:
-    """A random board with some blank cells; at least one cell is coloured."""
+    """A random board with some blank cells; at least one cell is colored."""
     while True:
         grid = [
             [None if rng.random() < blank else rng.randrange(colors) for _ in range(columns)]
@@ -23,8 +23,8 @@ def random_board(
 
 
 def bfs_optimum(board: Board, limit: int = 12, goal: Optional[int] = None) -> Optional[int]:
-    """Fewest moves by breadth-first search over cell colourings, trying *every* move:
-    every region, every colour used on the board (merging or not), to one colour (``goal``
+    """Fewest moves by breadth-first search over cell colorings, trying *every* move:
+    every region, every color used on the board (merging or not), to one color (``goal``
     when given).  ``None`` past ``limit``."""
     n = len(board.colors())
     return _breadth_first(board.colors(), [board.neighbors(i) for i in range(n)],
@@ -33,16 +33,16 @@ def bfs_optimum(board: Board, limit: int = 12, goal: Optional[int] = None) -> Op
 
 def island_bfs_optimum(colors: bytes | list[int], adjacency, limit: int = 12, goal: Optional[int] = None) -> Optional[int]:
     """The same over a graph of regions that need not be a board (``adjacency``: a bitset
-    of neighbours per node), trying every component and every colour of the graph."""
+    of neighbors per node), trying every component and every color of the graph."""
     n = len(colors)
     neighbors = [[j for j in range(n) if adjacency[i] >> j & 1] for i in range(n)]
     return _breadth_first(list(colors), neighbors, sorted(set(colors)), limit, goal)
 
 
 def _breadth_first(start, neighbors, palette: list[int], limit: int, goal: Optional[int]) -> Optional[int]:
-    """Breadth-first search over colourings of nodes (``None``: blank, never coloured):
-    a move gives one connected one-colour group another colour of ``palette`` (or
-    ``goal``); the fewest moves to one colour (``goal`` when given), ``None`` past ``limit``."""
+    """Breadth-first search over colorings of nodes (``None``: blank, never colored):
+    a move gives one connected one-color group another color of ``palette`` (or
+    ``goal``); the fewest moves to one color (``goal`` when given), ``None`` past ``limit``."""
     start = tuple(start)
     n = len(start)
     if goal is not None and goal not in palette:
@@ -93,8 +93,8 @@ def _breadth_first(start, neighbors, palette: list[int], limit: int, goal: Optio
 
 
 def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par: int | None = None) -> Board:
-    """A 29 x 10 triangle board shaped like KAMI levels: stripes and patches of colour that
-    run down the board, every colour used, and optionally a blank outline (the level's
+    """A 29 x 10 triangle board shaped like KAMI levels: stripes and patches of color that
+    run down the board, every color used, and optionally a blank outline (the level's
     background showing at the sides and the top)."""
     while True:
         grid = [[rng.randrange(colors) for _ in range(10)] for _ in range(29)]

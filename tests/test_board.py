@@ -33,7 +33,7 @@ def board_obj(**changes):
 
 
 def test_triangle_neighbors_follow_the_spec():
-    # (0,0) points right: neighbours (1,0) below and nothing on the left.
+    # (0,0) points right: neighbors (1,0) below and nothing on the left.
     assert sorted(lattice_neighbors("triangle", 3, 4, 0)) == [4]
     # (1,1) has r+c even: points right, so (0,1), (2,1) and (1,0).
     assert sorted(lattice_neighbors("triangle", 3, 4, 5)) == [1, 4, 9]
@@ -82,7 +82,7 @@ def test_write_never_overwrites_unless_asked(tmp_path):
         ({"rows": 0}, "rows is 0"),
         ({"cells": [[0, 1, None], [1, 1]]}, "row 1 has 2 cells, expected 3"),
         ({"cells": [[0, 1, None]]}, "cells has 1 rows, expected 2"),
-        ({"cells": [[0, 1, None], [1, 2, 0]]}, r"cell \(1, 1\) has colour 2, outside the 2-colour palette"),
+        ({"cells": [[0, 1, None], [1, 2, 0]]}, r"cell \(1, 1\) has color 2, outside the 2-color palette"),
         ({"cells": [[0, "x", None], [1, 1, 0]]}, r"cell \(0, 1\) is 'x'"),
         ({"cells": [[None] * 3, [None] * 3]}, "the board is empty"),
         ({"palette": ["red"]}, "palette entry 0 is 'red'"),
@@ -116,7 +116,7 @@ def test_bad_files_name_the_file(tmp_path):
         read_board(array)
 
 
-def test_apply_recolours_the_connected_region_only():
+def test_apply_recolors_the_connected_region_only():
     board = parse_board("aab\nbaa", lattice="square")
     after = board.apply(Move(0, 0, 1))
     assert str(after) == "bbb\nbbb"

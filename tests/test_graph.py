@@ -18,8 +18,8 @@ def test_blanks_split_islands():
     assert len(graph.islands()) == 2
 
 
-def test_triangle_regions_use_the_triangle_neighbours():
-    # (0,0) and (0,1) share no edge on the triangle lattice: two regions of colour a.
+def test_triangle_regions_use_the_triangle_neighbors():
+    # (0,0) and (0,1) share no edge on the triangle lattice: two regions of color a.
     board = parse_board("aa\nbb", lattice="triangle")
     graph = build_regions(board)
     assert graph.colors.count(0) == 2

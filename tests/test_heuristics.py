@@ -42,7 +42,7 @@ def small_boards(seed, count):
 
 
 def solved_boards(seed, goal_kind):
-    """Random small boards with a goal (none, or one of their colours) and their optimum."""
+    """Random small boards with a goal (none, or one of their colors) and their optimum."""
     rng = random.Random(seed + 100)
     for board in small_boards(seed, 300):
         goal = None if goal_kind == "any" else rng.choice(sorted(board.colors_used()))
@@ -51,21 +51,22 @@ def solved_boards(seed, goal_kind):
             yield board, goal, optimum
 
 
-def test_pair_term_counts_the_end_colours():
+def test_pair_term_counts_the_end_colors():
     # a x b in a row needs two moves, a x a one; ceil(d / 2) says one for both.
     assert bfs_optimum(make_board([[0, 1, 2]], lattice="square")) == 2
     assert pair_term(2, 0, 2) == 2
     assert bfs_optimum(make_board([[0, 1, 0]], lattice="square")) == 1
     assert pair_term(2, 0, 0) == 1
-    # With a goal colour the ends must both be it: a x a to colour b takes two moves.
+    # With a goal color the ends must both be it: a x a to color b takes two moves.
     assert bfs_optimum(make_board([[0, 1, 0]], lattice="square"), goal=1) == 2
     assert pair_term(2, 0, 0, goal=1) == 2
     assert pair_term(0, 1, 1, goal=1) == 0 and pair_term(0, 0, 0, goal=1) == 1
 
 
-@pytest.mark.parametrize("goal_kind", ["any", "a goal colour"])
+@pytest.mark.slow
+@pytest.mark.parametrize("goal_kind", ["any", "a goal color"])
 def test_pair_term_over_all_pairs_never_exceeds_the_optimum(goal_kind):
-    """The colour-aware pair bound in its strongest form (every pair, exact distances)
+    """The color-aware pair bound in its strongest form (every pair, exact distances)
     against breadth-first search, on random boards and on states reached from them."""
     checked = raised = 0
     for board, goal, optimum in solved_boards(11 if goal_kind == "any" else 12, goal_kind):
@@ -76,9 +77,10 @@ def test_pair_term_over_all_pairs_never_exceeds_the_optimum(goal_kind):
         raised += bound > blind
         checked += 1
     assert checked >= 200
-    assert raised >= 10  # the colour term does raise the bound, and stays admissible
+    assert raised >= 10  # the color term does raise the bound, and stays admissible
 
 
+@pytest.mark.slow
 def test_search_bounds_never_exceed_the_optimum_of_state_or_child():
     """diameter_bound, far_pairs + pair_bound and pair_bound_after (the child's bound from
     the parent's distances) against breadth-first search on the state and on each child."""
@@ -111,8 +113,8 @@ def test_search_bounds_never_exceed_the_optimum_of_state_or_child():
 
 
 def all_pairs_final_color_bound(state, goal):
-    """final_color_term's argument in its strongest form: for each final colour, every pair
-    with exact distances and the colour count; the least over the final colours."""
+    """final_color_term's argument in its strongest form: for each final color, every pair
+    with exact distances and the color count; the least over the final colors."""
     reps = list(bits(state.reps))
     present = {state.color[u] for u in reps}
     dist = {u: distances(state.adj, u, len(state.adj))[0] for u in reps}
@@ -128,17 +130,18 @@ def all_pairs_final_color_bound(state, goal):
 
 
 def test_final_color_term_counts_both_ends():
-    # a b to colour c: two moves; a x a to colour b: two; a b a to any: one.
+    # a b to color c: two moves; a x a to color b: two; a b a to any: one.
     assert bfs_optimum(make_board([[0, 1]], lattice="square"), goal=2) == 2
     assert final_color_term(1, 0, {1}, 2) == 2
     assert final_color_term(2, 0, {0}, 1) == 2
     assert final_color_term(2, 0, {0}, 0) == 1
-    assert final_color_term(0, 0, {0}, None) == 1  # a colour not on the board
+    assert final_color_term(0, 0, {0}, None) == 1  # a color not on the board
 
 
-@pytest.mark.parametrize("goal_kind", ["any", "a goal colour"])
+@pytest.mark.slow
+@pytest.mark.parametrize("goal_kind", ["any", "a goal color"])
 def test_final_color_bound_never_exceeds_the_optimum(goal_kind):
-    """The least over final colours, in its strongest form (every pair) and as the search
+    """The least over final colors, in its strongest form (every pair) and as the search
     computes it (sweeps), against breadth-first search; it raises the pair bound on some
     boards."""
     checked = raised = 0
@@ -149,17 +152,18 @@ def test_final_color_bound_never_exceeds_the_optimum(goal_kind):
         swept = final_color_bound(state, goal)
         assert swept <= strongest
         assert swept >= pair_bound(far_pairs(state), state.color, goal)
-        colours_left = len({state.color[u] for u in bits(state.reps)}) - 1
-        raised += swept > max(pair_bound(far_pairs(state), state.color, goal), colours_left)
+        colors_left = len({state.color[u] for u in bits(state.reps)}) - 1
+        raised += swept > max(pair_bound(far_pairs(state), state.color, goal), colors_left)
         checked += 1
     assert checked >= 200
     if goal_kind == "any":
         assert raised >= 3
 
 
+@pytest.mark.slow
 def test_one_move_on_a_path_lowers_psi_by_at_most_six():
-    """Step (1) of winding_bound's argument, exhaustively: every colour sequence of up to
-    seven regions over four colours (adjacent ones differ), every orientation of the pairs,
+    """Step (1) of winding_bound's argument, exhaustively: every color sequence of up to
+    seven regions over four colors (adjacent ones differ), every orientation of the pairs,
     every move."""
     import itertools
 
@@ -195,7 +199,7 @@ def test_one_move_on_a_path_lowers_psi_by_at_most_six():
     assert checked > 100_000 and tight > 1000
 
 
-def three_colour_boards(seed, count):
+def three_color_boards(seed, count):
     rng = random.Random(seed)
     for _ in range(count):
         lattice = rng.choice(["triangle", "square"])
@@ -205,15 +209,16 @@ def three_colour_boards(seed, count):
             yield board
 
 
+@pytest.mark.slow
 def test_winding_bound_never_exceeds_the_optimum():
     """winding_bound, with the orientation choose_orientation picks and with random ones, against
-    breadth-first search on random boards of three to five colours; it must beat the pair
+    breadth-first search on random boards of three to five colors; it must beat the pair
     bound on some of them."""
     from kamivision.solver.heuristics import choose_orientation, orientation, winding_bound
 
     rng = random.Random(21)
     checked = raised = 0
-    for board in three_colour_boards(22, 160):
+    for board in three_color_boards(22, 160):
         optimum = bfs_optimum(board, limit=9)
         if optimum is None:
             continue
@@ -241,7 +246,7 @@ def test_the_core_chooses_the_same_orientation():
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     compared = 0
-    for board in three_colour_boards(31, 60):
+    for board in three_color_boards(31, 60):
         graph = build_regions(board)
         (mask,) = graph.islands()
         island, _ = _local_island(graph, mask)
@@ -252,13 +257,14 @@ def test_the_core_chooses_the_same_orientation():
     assert compared >= 30
 
 
+@pytest.mark.slow
 def test_winding_bound_after_never_exceeds_the_childs_optimum_or_own_bound():
     """winding_bound_after (a child's winding bound from the parent's farthest pair) against
     breadth-first search on each child, and never above the child's own winding_bound."""
     from kamivision.solver.heuristics import choose_orientation, orientation, winding_bound, winding_bound_after, winding_pair
 
     checked = raised = 0
-    for board in three_colour_boards(41, 36):
+    for board in three_color_boards(41, 36):
         graph = build_regions(board)
         (mask,) = graph.islands()
         island, regions = _local_island(graph, mask)

@@ -49,7 +49,7 @@ def test_markers_sit_inside_the_regions_they_tap_and_do_not_overlap():
         assert not close
 
 
-def test_overlay_draws_each_marker_in_its_colour_and_adds_a_legend():
+def test_overlay_draws_each_marker_in_its_color_and_adds_a_legend():
     board, image, geometry = setup(7)
     moves = spread_markers(board, solve(board).moves, geometry)
     out = draw_solution(image, board, moves, geometry)
@@ -62,7 +62,7 @@ def test_overlay_draws_each_marker_in_its_colour_and_adds_a_legend():
         assert np.abs(ring - expected).max() < 40
 
 
-def test_steps_end_with_a_board_of_one_colour():
+def test_steps_end_with_a_board_of_one_color():
     board, image, geometry = setup(9)
     moves = solve(board).moves
     frames = step_frames(image, board, moves, geometry)

@@ -22,7 +22,7 @@ from .conftest import machine, shared_path
 
 
 def bfs_pivot(board, limit=14):
-    """Fewest moves by plain breadth-first search over every colour at the pivot."""
+    """Fewest moves by plain breadth-first search over every color at the pivot."""
     pivot = board.pivot if board.pivot is not None else (0, 0)
     seen = {board.cells}
     frontier = deque([(board, 0)])
@@ -82,7 +82,7 @@ def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_by
     assert tight.optimal and tight.length == roomy.length and tight.expanded > roomy.expanded
 
 
-def test_layered_bound_never_exceeds_the_optimum_and_complete_colours_are_exact():
+def test_layered_bound_never_exceeds_the_optimum_and_complete_colors_are_exact():
     """Checked from every state reached on small boards, not only from the start."""
     rng = random.Random(5)
     for _ in range(120):

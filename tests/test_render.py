@@ -14,7 +14,7 @@ from .boards import random_kami_board
 
 
 def centroid_patch(image, layout, r, c, board):
-    """The median colour of a small patch inside cell (r, c), on its visible part."""
+    """The median color of a small patch inside cell (r, c), on its visible part."""
     x0, y0, bw, bh = layout.board
     x, y = cell_centre("triangle", board.rows, board.columns, r, c, (0.0, 0.0, bw, bh))
     s = bh / 14.0
@@ -37,7 +37,7 @@ HAND_MADE = parse_board(
 
 
 @pytest.mark.parametrize("device", sorted(DEVICES))
-def test_every_cell_is_drawn_in_its_colour(device):
+def test_every_cell_is_drawn_in_its_color(device):
     rng = random.Random(hash(device) & 0xFFFF)
     for board in (HAND_MADE, random_kami_board(rng, 5, blank_outline=True, par=9)):
         image, layout = render(board, device, seed=3)
@@ -51,7 +51,7 @@ def test_every_cell_is_drawn_in_its_colour(device):
                     assert patch.min() > 190, f"blank cell ({r},{c}) drawn as {patch}"
                 else:
                     nearest = int(np.linalg.norm(palette - patch, axis=1).argmin())
-                    assert nearest == value, f"cell ({r},{c}) of colour {value} drawn as {patch}"
+                    assert nearest == value, f"cell ({r},{c}) of color {value} drawn as {patch}"
 
 
 def test_render_is_deterministic_for_a_seed():

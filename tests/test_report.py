@@ -3,7 +3,7 @@ from kamivision.report import color_name, draw_board, format_solution
 from kamivision.solver import solve
 
 
-def test_colour_names_are_the_everyday_ones():
+def test_color_names_are_the_everyday_ones():
     assert color_name("#63a183") == "mint"
     assert color_name("#e3662c") == "orange"
     assert color_name("#2f291f") == "charcoal"

@@ -25,6 +25,7 @@ def assert_solved_like_bfs(board, expected, settings=None):
     assert replay(board, solution.moves).is_solved()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lattice", ["triangle", "square"])
 def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, both):
     """Every pruning rule (merging moves only, island reconciliation) against plain BFS."""
@@ -43,8 +44,9 @@ def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, both):
     assert checked >= 350
 
 
+@pytest.mark.slow
 def test_compiled_core_equals_python_search_on_larger_islands():
-    """The compiled A* and the Python A* give paths of equal length, for every goal colour."""
+    """The compiled A* and the Python A* give paths of equal length, for every goal color."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(7)
@@ -67,15 +69,15 @@ def test_compiled_core_equals_python_search_on_larger_islands():
     assert compared >= 100
 
 
-def test_islands_share_a_final_colour():
-    # Two islands: 'ab' can end in a or b with one move; 'c' alone must be recoloured.
+def test_islands_share_a_final_color():
+    # Two islands: 'ab' can end in a or b with one move; 'c' alone must be recolored.
     board = parse_board("ab.c", lattice="square")
     solution = solve(board)
     assert solution.length == 2 and solution.optimal
     assert replay(board, solution.moves).is_solved()
 
 
-def test_single_colour_board_needs_no_move():
+def test_single_color_board_needs_no_move():
     solution = solve(parse_board("aa\naa", lattice="square"))
     assert solution.length == 0 and solution.optimal
 
@@ -111,8 +113,8 @@ def test_compiled_core_is_built_where_a_compiler_exists():
     assert core.AVAILABLE, "gcc is on PATH but kamivision.solver._core was not built"
 
 
-def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
-    """The compiled core stores a colour in 3 bits when all are below 8, in 4 when below 16
+def test_color_numbers_past_seven_and_fifteen_solve_the_same():
+    """The compiled core stores a color in 3 bits when all are below 8, in 4 when below 16
     and in a byte otherwise: all three give the same optimum and the same expansions, and
     the same optimum as the Python search."""
     rng = random.Random(16)
@@ -133,7 +135,7 @@ def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
             assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
             assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
             key = shifted.colors
-            for rep, color in paths[2]:  # the core's path, replayed: colours as given, one region left
+            for rep, color in paths[2]:  # the core's path, replayed: colors as given, one region left
                 assert color >= 16
                 key = state.key_after(key, state.contract(shifted, key).members[rep], color)
             reps = state.contract(shifted, key).reps
@@ -142,6 +144,7 @@ def test_colour_numbers_past_seven_and_fifteen_solve_the_same():
     assert compared >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("max_bytes", [1, 200_000])
 def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes):
     """When the stored states fill the memory allowed, the compiled core goes on with
@@ -209,6 +212,7 @@ def test_ctrl_c_stops_the_pivot_search_too(both):
     assert replay(board, solution.moves).is_solved()
 
 
+@pytest.mark.slow
 def test_two_threads_give_the_same_answers_as_one():
     """The compiled core shares each batch of A* expansions with a helper thread but stores
     their children in a fixed order, so the answer and the count of states expanded must
@@ -251,6 +255,7 @@ def test_limits_stop_the_depth_first_phase(threads):
     assert interrupted.interrupted and not interrupted.optimal and len(calls) == 1
 
 
+@pytest.mark.slow
 def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     """``improve`` is called once, with the bound proven, when the compiled core's memory
     is full.  An optimal solution it returns becomes the limit: the depth-first phase stops
@@ -312,7 +317,7 @@ def _sweep(island, goal, target, paths, threads=1, commute=True):
 
 
 def _end_of(island, path):
-    """The colours of the island's regions after the moves of ``path`` (one region left)."""
+    """The colors of the island's regions after the moves of ``path`` (one region left)."""
     key = island.colors
     for rep, color in path:
         key = state.key_after(key, state.contract(island, key).members[rep], color)
@@ -321,13 +326,14 @@ def _end_of(island, path):
     return end.color[end.reps.bit_length() - 1]
 
 
+@pytest.mark.slow
 def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
     """The sweep by region count (the last threshold once the A*'s memory is full) finds
     the optimum at threshold T = optimum, with its moves (keeping them) or its length
     (keys only), finds it again at T = optimum + 1, and finds nothing at T = optimum - 1:
-    on both lattices, against breadth-first search, and with a goal colour against the
-    A* with that goal (the same merging moves; breadth-first search also recolours to
-    colours no neighbour has, which can reach a goal colour sooner)."""
+    on both lattices, against breadth-first search, and with a goal color against the
+    A* with that goal (the same merging moves; breadth-first search also recolors to
+    colors no neighbor has, which can reach a goal color sooner)."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(23112026)
@@ -359,6 +365,7 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
     assert checked >= 200
 
 
+@pytest.mark.slow
 def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
     """Skipping the second order of two commuting moves (see ``_core/sweep.c``)
     keeps every answer of the sweep that takes both orders, on random boards of both
@@ -386,6 +393,7 @@ def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
     assert checked >= 100 and fewer > 0
 
 
+@pytest.mark.slow
 def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
     """The two-thread sweep (a helper works out the next chunk of parents while the main
     thread stores a chunk's children) gives the answer of one thread and expands the same
@@ -404,6 +412,7 @@ def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
         assert one[2] == two[2] > 50_000
 
 
+@pytest.mark.slow
 def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monkeypatch):
     """When the A*'s stored states fill their share of memory and a solution is known, the
     search frees them and sweeps by region count for a shorter solution with all the memory
@@ -435,6 +444,7 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
         assert replay(board, solution.moves).is_solved()
 
 
+@pytest.mark.slow
 def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     """The sweep proves nothing until it ends: a node limit or Ctrl-C (inside a progress
     report) stops it with the A*'s bound it was given, reported while it runs."""

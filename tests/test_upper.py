@@ -26,7 +26,7 @@ def test_centres_of_paths_and_stars():
 
 
 def end_of(island: Island, path) -> tuple[int, int]:
-    """Replay ``path`` on ``island``: (regions left, colour of the first)."""
+    """Replay ``path`` on ``island``: (regions left, color of the first)."""
     key = island.colors
     for region, color in path:
         state = contract(island, key)
@@ -49,7 +49,7 @@ def random_islands(seed: int, count: int):
             yield island
 
 
-def test_floods_from_the_centre_are_solutions_ending_in_the_goal_colour():
+def test_floods_from_the_centre_are_solutions_ending_in_the_goal_color():
     for island in random_islands(1, 120):
         root = contract(island, island.colors)
         path = flood_from_centre(root, slack=1)

@@ -6,7 +6,7 @@ bounds the search uses and the closed-spider bound (``subgraph.py`` beside this 
 For each level, a par-length solution is found by a flood beam; at every second depth
 ``g`` along it, the state on the solution and up to ``--siblings`` other children of the
 state before it are taken (the kind of states a proof expands).  For each: the distance
-bound (the largest of the colour, final-colour and winding bounds, as in the search), the
+bound (the largest of the color, final-color and winding bounds, as in the search), the
 spider bound, and the optimum when the compiled A* finds it within ``--max-seconds``.
 The table gives, per depth, the means and how many states the spider raises above the
 distance bound.

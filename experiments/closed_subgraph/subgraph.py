@@ -2,21 +2,21 @@
 
 A *closed* subgraph ``H`` of a region graph ``G`` is a connected set of regions such that
 every connected part of ``G - H`` touches ``H`` at one region only (it hangs from ``H``
-like a branch from a trunk).  The fewest moves that make ``H`` one colour, ``m(H)``,
+like a branch from a trunk).  The fewest moves that make ``H`` one color, ``m(H)``,
 never exceed ``m(G)`` (:func:`closed_subgraph_lemma` gives the argument), so any lower
 bound on ``m(H)``, an exact solve of it when it is small, is a lower bound for ``G``.
 
 This is what the distance bounds of :mod:`kamivision.solver.heuristics` miss on KAMI 2's
 tree-like levels: three long arms that meet in one region need moves of their own unless
-their colours agree, and a pair of far regions only ever sees two of the arms.  The
+their colors agree, and a pair of far regions only ever sees two of the arms.  The
 subgraph taken here is a *spider*: a central region, shortest paths from it to the
 farthest regions of its four deepest branches, closed as above.  On Bud5 (par 17) the
 distance bounds give 13 at the start and the spider 15 (``benchmarks/bounds.py``).
 
 The closure is what makes it sound.  An arbitrary connected subgraph can need *more*
-moves than the whole board: an 8-cycle of alternating colours needs 4 moves, but with
+moves than the whole board: an 8-cycle of alternating colors needs 4 moves, but with
 one more region joined to two opposite cycle regions the board needs 3 (a test checks
-it), because a move of the board may recolour a region that the subgraph sees as two.
+it), because a move of the board may recolor a region that the subgraph sees as two.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from kamivision.graph import bits
-from kamivision.solver.state import Contracted, Island, contract, neighbourhood
+from kamivision.solver.state import Contracted, Island, contract, neighborhood
 
 #: Largest closed subgraph solved exactly (regions); a larger one is skipped (bound 0).
 MAX_REGIONS = 48
@@ -37,29 +37,29 @@ def closed_subgraph_lemma() -> None:
     """The argument for :func:`closure` and :func:`spider_bound` (documentation only).
 
     Let ``H`` be a set of regions of a connected region graph ``G``, connected in ``G``,
-    such that every connected component ``C`` of ``G - H`` has exactly one neighbour in
+    such that every connected component ``C`` of ``G - H`` has exactly one neighbor in
     ``H``.  Take ``H`` with every edge of ``G`` between its regions (induced).
 
     (1) For every connected set ``R`` of ``G``, ``R & H`` is connected in ``H`` (or empty).
     A path inside ``R`` between two regions of ``H`` that leaves ``H`` enters some ``C``
-    from ``C``'s one neighbour ``a`` and must leave ``C`` to ``a`` again; cutting out each
+    from ``C``'s one neighbor ``a`` and must leave ``C`` to ``a`` again; cutting out each
     such excursion leaves a path of ``R & H`` between the same ends.
 
-    (2) So a move of ``G`` (recolour a maximal connected one-colour set ``R`` to ``k``)
+    (2) So a move of ``G`` (recolor a maximal connected one-color set ``R`` to ``k``)
     acts on ``H`` as one move of ``H`` or as none: ``R & H`` is connected and of one
-    colour, and maximal in ``H`` (a region of ``H`` next to it with its colour would be
+    color, and maximal in ``H`` (a region of ``H`` next to it with its color would be
     next to ``R`` in ``G``, so in ``R``).  A solution of ``G`` in ``m`` moves, read on
-    ``H``, is a solution of ``H`` (``G`` one colour means ``H`` one colour, the same one)
-    in at most ``m`` moves.  Hence ``m(H) <= m(G)``, also with a goal colour.
+    ``H``, is a solution of ``H`` (``G`` one color means ``H`` one color, the same one)
+    in at most ``m`` moves.  Hence ``m(H) <= m(G)``, also with a goal color.
 
-    (3) Contracting regions of one colour into one does not change which colourings are
+    (3) Contracting regions of one color into one does not change which colorings are
     reachable in how many moves, so ``H`` may be taken in the current contracted graph.
 
     (4) ``H`` may also be taken once, closed in the graph of the *original* regions, and
     kept for every later state: each region of a later state is a connected set of
-    original regions, so (1) and (2) hold for it, and the colours that ``H``'s original
+    original regions, so (1) and (2) hold for it, and the colors that ``H``'s original
     regions take, read in ``H``'s own graph, follow a solution of that state move for move
-    (or not at all).  So ``m(H, s) <= m(G, s)`` for *every* colouring ``s`` of the
+    (or not at all).  So ``m(H, s) <= m(G, s)`` for *every* coloring ``s`` of the
     original regions, reachable or not, and a subgraph chosen at the start bounds the
     whole search, with one cache of its optima (:class:`FixedSpiders`).
     """
@@ -76,10 +76,10 @@ def closure(adj: list[int], reps: int, nodes: int) -> int:
     while rest:
         part = frontier = rest & -rest
         while frontier:
-            frontier = neighbourhood(adj, frontier) & rest & ~part
+            frontier = neighborhood(adj, frontier) & rest & ~part
             part |= frontier
         rest &= ~part
-        touch = neighbourhood(adj, part) & nodes
+        touch = neighborhood(adj, part) & nodes
         if touch & (touch - 1):
             out |= part
     return out
@@ -133,7 +133,7 @@ def _centres(state: Contracted, count: int) -> list[int]:
         seen = frontier = 1 << x
         ecc = 0
         while True:
-            frontier = neighbourhood(state.adj, frontier) & ~seen
+            frontier = neighborhood(state.adj, frontier) & ~seen
             if not frontier:
                 break
             seen |= frontier
@@ -155,17 +155,17 @@ def spider_bound(
 ) -> int:
     """A lower bound on the moves left: over the spiders (:func:`spider`) around the
     ``centres`` most central regions, closed (:func:`closure`), the greatest lower bound
-    on the moves that make the spider one colour found by A* within ``max_nodes``
+    on the moves that make the spider one color found by A* within ``max_nodes``
     expansions: its optimum when it finishes, else the bound it proved.
 
     Admissible: each closed spider ``H`` has ``m(H) <= m(G)``, and ``m(G) <= m(G, goal)``
-    with a goal colour (:func:`closed_subgraph_lemma`), and the A* on ``H`` only ever
+    with a goal color (:func:`closed_subgraph_lemma`), and the A* on ``H`` only ever
     reports a lower bound on ``m(H)`` (its own admissible bounds, or ``m(H)`` itself).
-    ``H`` is searched without the goal colour: the A* with a goal takes merging moves
+    ``H`` is searched without the goal color: the A* with a goal takes merging moves
     only, so it counts ``m(H, goal)`` only when that is at most ``m(H) + 1``, which a
-    test caught (a last move that recolours the one region left is not a merge).  A spider whose closure
+    test caught (a last move that recolors the one region left is not a merge).  A spider whose closure
     is the whole graph, or larger than ``max_regions``, is skipped: solving it would be
-    the whole problem.  ``cache``, when given, keeps each spider's bound by its colours and
+    the whole problem.  ``cache``, when given, keeps each spider's bound by its colors and
     edges, for the states of one search that share a spider.
 
     ``need``, when given, is the bound the caller wants to reach (a search prunes a state
@@ -236,8 +236,8 @@ class FixedSpiders:
 
     Each spider (:func:`spider`) around one of the ``centres`` most central original
     regions is closed (:func:`closure`) in the graph of the original regions; by
-    :func:`closed_subgraph_lemma` (4) the optimum of the colouring its regions take in a
-    state is a lower bound for that state, whatever moves led there.  A state's colours
+    :func:`closed_subgraph_lemma` (4) the optimum of the coloring its regions take in a
+    state is a lower bound for that state, whatever moves led there.  A state's colors
     on a spider are its key in that spider's cache, so states that differ only outside it
     share one search: a pattern database filled as the states come.  A spider whose
     closure is the whole island, or larger than ``max_regions``, is left out.
@@ -257,7 +257,7 @@ class FixedSpiders:
         Without ``solve`` only the caches are read: a spider not met before gives 0."""
         best = 0
         for regions, adjacency, cache in self.parts:
-            key = bytes([colors[i] for i in regions])  # the cache of one spider: its colours suffice
+            key = bytes([colors[i] for i in regions])  # the cache of one spider: its colors suffice
             best = max(best, _cached_bound(cache, key, lambda: Island(key, adjacency), self.max_nodes, need, solve))
             if need is not None and best >= need:
                 return need

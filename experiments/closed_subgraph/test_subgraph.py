@@ -6,7 +6,7 @@ from kamivision.board import read_board
 from kamivision.graph import bits, build_regions
 from kamivision.solver import _local_island
 from kamivision.solver.heuristics import final_color_bound
-from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighbourhood
+from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighborhood
 from subgraph import FixedSpiders, closure, spider, spider_bound, sub_island
 
 from tests.boards import bfs_optimum, island_bfs_optimum, one_island_boards, root_state
@@ -18,7 +18,7 @@ def random_connected(rng, state):
     regions = list(bits(state.reps))
     nodes = 1 << rng.choice(regions)
     for _ in range(rng.randrange(1, len(regions))):
-        around = list(bits(neighbourhood(state.adj, nodes) & ~nodes))
+        around = list(bits(neighborhood(state.adj, nodes) & ~nodes))
         if not around:
             break
         nodes |= 1 << rng.choice(around)
@@ -31,7 +31,7 @@ def parts_outside(state, nodes):
     while rest:
         part = frontier = rest & -rest
         while frontier:
-            frontier = neighbourhood(state.adj, frontier) & rest & ~part
+            frontier = neighborhood(state.adj, frontier) & rest & ~part
             part |= frontier
         rest &= ~part
         yield part
@@ -49,7 +49,7 @@ def test_a_closed_subgraph_never_needs_more_moves_than_the_board():
         for _ in range(3):
             nodes = closure(state.adj, state.reps, random_connected(rng, state))
             for part in parts_outside(state, nodes):  # each part hangs from one region
-                touch = neighbourhood(state.adj, part) & nodes
+                touch = neighborhood(state.adj, part) & nodes
                 assert touch and touch & (touch - 1) == 0
             if nodes == state.reps:
                 continue
@@ -62,7 +62,7 @@ def test_a_closed_subgraph_never_needs_more_moves_than_the_board():
 
 
 def cycle_with_hub():
-    """An 8-cycle of alternating colours and a ninth region next to two opposite ones."""
+    """An 8-cycle of alternating colors and a ninth region next to two opposite ones."""
     adjacency = [0] * 9
     edges = [(i, (i + 1) % 8) for i in range(8)] + [(8, 0), (8, 4)]
     for a, b in edges:
@@ -122,7 +122,7 @@ def test_a_spider_holds_its_centre_and_a_shortest_path_to_each_arm_end():
         sub = sub_island(state, nodes)  # a spider is connected: a tree through the centre
         seen = frontier = 1
         while frontier:
-            frontier = neighbourhood(list(sub.adjacency), frontier) & ~seen
+            frontier = neighborhood(list(sub.adjacency), frontier) & ~seen
             seen |= frontier
         assert seen == (1 << len(sub)) - 1
 
@@ -161,7 +161,7 @@ def test_the_python_search_with_the_spider_bound_stays_optimal():
         assert len(path) == optimum, board
 
 
-def test_spiders_closed_at_the_start_bound_every_colouring_of_the_board():
+def test_spiders_closed_at_the_start_bound_every_coloring_of_the_board():
     checked = 0
     for rng, board in one_island_boards(31, 60):
         graph = build_regions(board)
@@ -171,7 +171,7 @@ def test_spiders_closed_at_the_start_bound_every_colouring_of_the_board():
         if not fixed.parts:
             continue
         palette = sorted(set(island.colors))
-        for _ in range(5):  # any colouring of the original regions, reachable or not
+        for _ in range(5):  # any coloring of the original regions, reachable or not
             colors = bytearray(island.colors)
             for i in rng.sample(range(len(colors)), rng.randrange(1, len(colors) + 1)):
                 colors[i] = rng.choice(palette)

@@ -18,12 +18,12 @@ from ..board import Board, dump_board
 from ..files import write_atomic
 from ..graph import bits, region_cells
 
-Edit = tuple[int, Optional[int], Optional[int]]  # cell, colour before, colour after
+Edit = tuple[int, Optional[int], Optional[int]]  # cell, color before, color after
 
 
 @dataclass
 class ReviewModel:
-    """Cells being reviewed, the selection, the brush colour, undo/redo and saving."""
+    """Cells being reviewed, the selection, the brush color, undo/redo and saving."""
 
     board: Board
     confidence: Optional[np.ndarray] = None  # (rows, columns), 1 where unknown
@@ -56,18 +56,18 @@ class ReviewModel:
         return self.cell_confidence(cell) < self.threshold
 
     def status(self) -> str:
-        """One line for the window: the selected cell, its colour and confidence, the keys."""
+        """One line for the window: the selected cell, its color and confidence, the keys."""
         if self.selected is None:
             where = "no cell selected"
         else:
             r, c = divmod(self.selected, self.columns)
             value = self.color(self.selected)
-            what = "blank" if value is None else f"colour {value + 1}"
+            what = "blank" if value is None else f"color {value + 1}"
             where = f"cell ({r},{c}): {what}, confidence {self.cell_confidence(self.selected):.2f}"
-        brush = "blank" if self.brush is None else f"colour {self.brush + 1}"
+        brush = "blank" if self.brush is None else f"color {self.brush + 1}"
         flag = " (unsaved)" if self.dirty else ""
         return (
-            f"{where} | brush {brush}{flag} | click select, drag paint, 1-9 colour, b blank, f fill region, "
+            f"{where} | brush {brush}{flag} | click select, drag paint, 1-9 color, b blank, f fill region, "
             "z undo, y redo, space solve, s save, q quit"
         )
 
@@ -100,10 +100,10 @@ class ReviewModel:
             (v for row in self.board.cells for v in row if v is not None), default=0
         )
         if value is not None and not 0 <= value < count:
-            raise ValueError(f"colour {value + 1} is not in the palette (1-{count})")
+            raise ValueError(f"color {value + 1} is not in the palette (1-{count})")
 
     def set_color(self, value: Optional[int], cell: Optional[int] = None) -> None:
-        """Give the selected cell (or ``cell``) a colour (``None``: blank); it becomes the brush."""
+        """Give the selected cell (or ``cell``) a color (``None``: blank); it becomes the brush."""
         self._check(value)
         self.brush = value
         target = self.selected if cell is None else cell
@@ -137,7 +137,7 @@ class ReviewModel:
         self._stroke = None
 
     def fill_region(self, cell: Optional[int] = None) -> None:
-        """Give the whole region of the selected cell (same colour, connected) the brush colour."""
+        """Give the whole region of the selected cell (same color, connected) the brush color."""
         target = self.selected if cell is None else cell
         if target is None:
             return

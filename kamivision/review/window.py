@@ -1,6 +1,6 @@
 """The review window (OpenCV HighGUI): a thin view over :class:`~kamivision.review.model.ReviewModel`.
 
-Clicks select and paint cells, keys pick colours and run the commands; the model does the
+Clicks select and paint cells, keys pick colors and run the commands; the model does the
 rest.  The screenshot is shown scaled to fit the screen, with the lattice outlined, each
 cell's class as a small disc (a cross for blank), uncertain cells ringed in red, and a
 status line.  A key solves the current board and shows the overlay.

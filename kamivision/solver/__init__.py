@@ -1,9 +1,9 @@
 """Optimal solving: board -> region graph -> islands -> A* -> moves on cells.
 
 Islands (parts of the board separated by blanks) are independent: a move touches one
-island only, so an optimal solution is, for the best common final colour ``x``, an optimal
+island only, so an optimal solution is, for the best common final color ``x``, an optimal
 solution of each island that ends in ``x`` if one exists, else an optimal one followed by a
-single recolouring to ``x``.  Each island is solved on its own by A*.
+single recoloring to ``x``.  Each island is solved on its own by A*.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -
 
 
 def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:
-    """Every colour in which the island can end after ``length`` moves (the optimum)."""
+    """Every color in which the island can end after ``length`` moves (the optimum)."""
     reached = {_end_color(island, path)}
     budget.found = length  # for the progress reports: the island's optimum
     sentinel: Path = []
@@ -189,7 +189,7 @@ def solve(
         solved.append((regions, island, path, bound, proven))
     proven_all = all(item[4] for item in solved)
     notes: list[str] = []
-    # The common final colour: islands that can end in it at their optimum cost nothing more.
+    # The common final color: islands that can end in it at their optimum cost nothing more.
     finals: list[set[int]] = []
     for regions, island, path, bound, proven in solved:
         if len(masks) > 1 and proven_all and len(island) > 1:

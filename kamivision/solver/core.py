@@ -5,7 +5,7 @@ the Python reference in :mod:`~kamivision.solver.search` and
 :mod:`~kamivision.solver.pivot`, a few hundred times faster.  It is optional: without a C
 compiler the install still works and :data:`AVAILABLE` is false.
 
-Graphs are given as the colour of every region (``bytes``) and each region's neighbours
+Graphs are given as the color of every region (``bytes``) and each region's neighbors
 as a bitset (an ``int``); :func:`pack_adjacency` turns them into the core's form.
 """
 
@@ -42,7 +42,7 @@ class Status(IntEnum):
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What a search of the core returns.  ``path``: ``None``, or the moves found, as
-    ``(region, colour)`` pairs (a list of colours for :func:`pivot_astar`); ``bound``:
+    ``(region, color)`` pairs (a list of colors for :func:`pivot_astar`); ``bound``:
     the lower bound proven (for :func:`sweep`: the length of the solution found)."""
 
     status: Status
@@ -52,7 +52,7 @@ class Answer:
 
 
 def pack_adjacency(adjacency: Sequence[int], n: int) -> tuple[int, bytes]:
-    """The core's form of a graph's neighbour bitsets: ``(words, bytes)``, each region's
+    """The core's form of a graph's neighbor bitsets: ``(words, bytes)``, each region's
     bitset in ``words`` little-endian 64-bit words."""
     words = max(1, (n + 63) // 64)
     return words, b"".join(a.to_bytes(8 * words, "little") for a in adjacency)
@@ -90,7 +90,7 @@ def astar(
     orientation: int = -1,
     dive_tries: int = 64,
 ) -> Answer:
-    """A* over one island: an optimal path to one region (of colour ``goal`` when given)
+    """A* over one island: an optimal path to one region (of color ``goal`` when given)
     shorter than ``limit``.
 
     ``FOUND``: the path; ``NONE``: nothing shorter than ``limit`` (or no solution);
@@ -160,7 +160,7 @@ def pivot_astar(
     progress: Optional[Report] = None,
 ) -> Answer:
     """The fixed-pivot (Flood-It) A* from region ``start``: ``FOUND`` with the optimal
-    colour sequence, or ``LIMIT``/``INTERRUPTED`` with the bound reached.  Memory as
+    color sequence, or ``LIMIT``/``INTERRUPTED`` with the bound reached.  Memory as
     :func:`astar`'s: depth-first from the open states once the stored states fill 60 %."""
     packed, words = _graph(colors, adjacency)
     status, path, expanded, bound = _core.pivot_astar(

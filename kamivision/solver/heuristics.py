@@ -1,4 +1,4 @@
-"""Admissible lower bounds on the moves left to make one island a single colour.
+"""Admissible lower bounds on the moves left to make one island a single color.
 
 Each bound's docstring says why it never overestimates.  The search uses their maximum,
 and the maximum of admissible bounds is admissible.
@@ -9,15 +9,15 @@ from __future__ import annotations
 from typing import Optional
 
 from ..graph import bits
-from .state import Contracted, neighbourhood
+from .state import Contracted, neighborhood
 
 
 def color_bound(state: Contracted) -> int:
-    """Colours present minus one.
+    """Colors present minus one.
 
-    Admissible: a move recolours one region to one colour, so the set of colours present
-    loses at most one member (the region's old colour, if it was the last region of it);
-    the solved board has one colour, so at least ``colours - 1`` moves remain.
+    Admissible: a move recolors one region to one color, so the set of colors present
+    loses at most one member (the region's old color, if it was the last region of it);
+    the solved board has one color, so at least ``colors - 1`` moves remain.
     """
     present = set(state.color)
     present.discard(255)
@@ -29,7 +29,7 @@ def eccentricity(adj: list[int] | tuple[int, ...], source: int) -> tuple[int, in
     seen = frontier = 1 << source
     depth = 0
     while True:
-        grown = neighbourhood(adj, frontier) & ~seen
+        grown = neighborhood(adj, frontier) & ~seen
         if not grown:
             return depth, frontier
         seen |= grown
@@ -38,29 +38,29 @@ def eccentricity(adj: list[int] | tuple[int, ...], source: int) -> tuple[int, in
 
 
 def pair_term(d: int, cu: int, cv: int, goal: Optional[int] = None) -> int:
-    """Moves needed to join two regions ``u, v`` at distance ``d`` with colours ``cu, cv``:
-    ``ceil((d + e) / 2)``, where ``e`` is 1 when the colours differ (or, with a goal colour,
-    when they are not both the goal colour) and 0 otherwise.
+    """Moves needed to join two regions ``u, v`` at distance ``d`` with colors ``cu, cv``:
+    ``ceil((d + e) / 2)``, where ``e`` is 1 when the colors differ (or, with a goal color,
+    when they are not both the goal color) and 0 otherwise.
 
     Admissible.  Let ``L(P) = ceil((m + e) / 2)`` for a path ``P`` of ``m`` edges, ``e``
     taken at its two ends.  (1) On a path graph, one move lowers ``L`` by at most one: a
-    move that merges both neighbours of an inner region removes two edges and leaves the
-    end colours (so ``e``) as they were; any other move removes at most one edge, and
-    changes ``e``, by one, only when it recolours an end region.  So ``m + e`` falls by
+    move that merges both neighbors of an inner region removes two edges and leaves the
+    end colors (so ``e``) as they were; any other move removes at most one edge, and
+    changes ``e``, by one, only when it recolors an end region.  So ``m + e`` falls by
     at most two.
     (2) On the region graph let ``Phi(u, v)`` be the least ``L`` over the ``u``-``v`` paths.
-    A move recolours ``x`` to ``k`` and contracts ``S = {x} + its neighbours of colour
+    A move recolors ``x`` to ``k`` and contracts ``S = {x} + its neighbors of color
     k``.  Take the best path ``P'`` after the move; replacing its node ``S`` by at most
     ``a, x, b`` (entry and exit members of ``S``, both next to ``x``; ``u`` itself when
     ``u`` is in ``S``, likewise ``v``) gives a ``u``-``v`` path ``P`` before the move
-    whose colour sequence becomes that of ``P'`` by one move on a path (recolour ``x``;
-    the neighbours of ``S`` on ``P'`` are not of colour ``k``).  By
+    whose color sequence becomes that of ``P'`` by one move on a path (recolor ``x``;
+    the neighbors of ``S`` on ``P'`` are not of color ``k``).  By
     (1), ``Phi`` before is at most ``L(P) <= L(P') + 1``: a move lowers ``Phi`` by at most
-    one.  When one region is left, ``Phi = 0`` (with a goal colour: when it has that
-    colour).  So ``Phi(u, v)`` moves remain, and ``Phi(u, v) = ceil((d(u, v) + e) / 2)``
+    one.  When one region is left, ``Phi = 0`` (with a goal color: when it has that
+    color).  So ``Phi(u, v)`` moves remain, and ``Phi(u, v) = ceil((d(u, v) + e) / 2)``
     as ``e`` is fixed by ``u, v`` and ``L`` grows with ``m``.  With ``e = 0`` this is the
-    familiar ``ceil(diameter / 2)``; the colour term adds one when ``d`` is even and the
-    colours differ (two regions ``a x b`` need two moves, ``a x a`` one).
+    familiar ``ceil(diameter / 2)``; the color term adds one when ``d`` is even and the
+    colors differ (two regions ``a x b`` need two moves, ``a x a`` one).
     """
     e = cu != cv or (goal is not None and cu != goal)
     return (d + e + 1) // 2
@@ -68,7 +68,7 @@ def pair_term(d: int, cu: int, cv: int, goal: Optional[int] = None) -> int:
 
 def _sweep_term(state: Contracted, source: int, depth: int, far: int, goal: Optional[int]) -> int:
     """The best :func:`pair_term` between ``source`` and the regions of its farthest layer
-    ``far``: with one of another colour when the layer has one."""
+    ``far``: with one of another color when the layer has one."""
     color = state.color
     cu = cv = color[source]
     while far and cv == cu:
@@ -83,9 +83,9 @@ def diameter_bound(state: Contracted, sweeps: int = 2, goal: Optional[int] = Non
     the farthest region); at least ``ceil(D / 2)`` for the diameter ``D`` they reach.
 
     Admissible as :func:`pair_term` is: the eccentricities are true distances between the
-    source and the regions of its farthest layer, each one a pair.  (Recolouring a region
+    source and the regions of its farthest layer, each one a pair.  (Recoloring a region
     contracts a star of radius one, so a move shortens a shortest path by at most two
-    edges: that is the colour-blind half of the argument.)
+    edges: that is the color-blind half of the argument.)
     """
     reps = state.reps
     if reps & (reps - 1) == 0:
@@ -120,7 +120,7 @@ def distances(adj: list[int], source: int, size: int) -> tuple[list[int], int, i
     depth = 0
     last = source
     while True:
-        grown = neighbourhood(adj, frontier) & ~seen
+        grown = neighborhood(adj, frontier) & ~seen
         if not grown:
             return dist, last, depth
         depth += 1
@@ -138,7 +138,7 @@ Pair = tuple[list[int], list[int], int, int, int]  # distances from u, from v, d
 
 def _far(state: Contracted, dist_source: int, last_layer_low: int, dist: list[int], depth: int) -> int:
     """A region of the farthest layer (distance ``depth`` in ``dist``): the lowest one whose
-    colour differs from the source's if there is one, else the lowest."""
+    color differs from the source's if there is one, else the lowest."""
     color = state.color
     cu = color[dist_source]
     for i in range(last_layer_low, len(dist)):
@@ -151,7 +151,7 @@ def far_pairs(state: Contracted) -> list[Pair]:
     """Pairs of far-apart regions found by sweeps, with their distance arrays.
 
     A sweep starts at the lowest region, takes a farthest region ``a``, then a farthest
-    ``b`` from ``a`` and a farthest ``c`` from ``b`` (each time one of another colour than
+    ``b`` from ``a`` and a farthest ``c`` from ``b`` (each time one of another color than
     the source when the farthest layer has one, for :func:`pair_term`): the pairs are
     ``(a, b)`` and ``(b, c)``.
     """
@@ -187,13 +187,13 @@ def pair_bound_after(
     pairs: list[Pair], merged: int, color: list[int], new_color: int, goal: Optional[int] = None
 ) -> int:
     """The pair bound of the state after a move that contracts the regions ``merged`` into
-    one region of colour ``new_color``.
+    one region of color ``new_color``.
 
     Contracting a connected set ``S`` into one node changes the distance of two regions
     ``u, v`` outside it to exactly ``min(d(u, v), d(u, S) + d(S, v))``: a shortest path in
     the new graph either avoids the new node (a path of the old graph) or passes through it
     once.  When ``u`` or ``v`` is in ``S`` its distance to ``S`` is 0 and the formula holds
-    too, and its colour is now ``new_color``.  So this is :func:`pair_term` of the same
+    too, and its color is now ``new_color``.  So this is :func:`pair_term` of the same
     pairs in the child, computed from the parent's distance arrays, and admissible for the
     child as :func:`pair_term` is.
     """
@@ -221,35 +221,35 @@ def pair_bound_after(
 
 
 def final_color_term(j: int, cu: int, layer: set[int], k: Optional[int]) -> int:
-    """Moves needed to make everything colour ``k`` (``None``: a colour not on the board),
-    seen from a region of colour ``cu`` and the regions at distance ``j`` from it, whose
-    colours are ``layer``: ``ceil((j + [cu != k] + [some colour in layer != k]) / 2)``.
+    """Moves needed to make everything color ``k`` (``None``: a color not on the board),
+    seen from a region of color ``cu`` and the regions at distance ``j`` from it, whose
+    colors are ``layer``: ``ceil((j + [cu != k] + [some color in layer != k]) / 2)``.
 
-    Admissible for the goal colour ``k``.  With ``L_k(P) = ceil((m + [c0 != k] + [cm != k]) / 2)``
-    for a path ``P`` of ``m`` edges with end colours ``c0, cm``, one move lowers ``L_k`` by
+    Admissible for the goal color ``k``.  With ``L_k(P) = ceil((m + [c0 != k] + [cm != k]) / 2)``
+    for a path ``P`` of ``m`` edges with end colors ``c0, cm``, one move lowers ``L_k`` by
     at most one (as in :func:`pair_term`: a move that takes two edges leaves the ends; a
     move on an end takes at most one edge and changes one end indicator by one), and
-    ``L_k = 0`` exactly when one region of colour ``k`` is left.  The argument of
+    ``L_k = 0`` exactly when one region of color ``k`` is left.  The argument of
     :func:`pair_term` carries over word for word, so ``ceil((d(u, v) + [cu != k] +
     [cv != k]) / 2)`` moves remain for every pair ``u, v``; here ``v`` is the layer's region
-    of another colour than ``k`` when there is one.
+    of another color than ``k`` when there is one.
     """
     other = len(layer) > 1 or (len(layer) == 1 and k not in layer)
     return (j + (cu != k) + other + 1) // 2
 
 
 def final_color_bound(state: Contracted, goal: Optional[int] = None) -> int:
-    """The least, over the final colours ``k`` (only ``goal`` when given), of the largest of
-    the colours other than ``k`` and the :func:`final_color_term` of the last two layers
+    """The least, over the final colors ``k`` (only ``goal`` when given), of the largest of
+    the colors other than ``k`` and the :func:`final_color_term` of the last two layers
     around the regions the sweeps of :func:`far_pairs` start from.
 
-    Admissible: the solution ends in some colour ``k``, and for that ``k`` each term is a
-    lower bound (:func:`final_color_term`; colours other than ``k`` must each disappear, one
+    Admissible: the solution ends in some color ``k``, and for that ``k`` each term is a
+    lower bound (:func:`final_color_term`; colors other than ``k`` must each disappear, one
     per move at most), so their maximum is; the least over all ``k`` is then a lower bound
-    whatever the final colour.  A colour absent from the board is one possible ``k`` too.
+    whatever the final color.  A color absent from the board is one possible ``k`` too.
     It is at least :func:`pair_bound` of the same sweeps' pairs (for one pair the least over
-    ``k`` is :func:`pair_term`), and more when the far pairs disagree on colours: two pairs
-    of colours ``a, a`` and ``b, b`` at an odd distance ``d`` need ``(d + 3) / 2``.
+    ``k`` is :func:`pair_term`), and more when the far pairs disagree on colors: two pairs
+    of colors ``a, a`` and ``b, b`` at an odd distance ``d`` need ``(d + 3) / 2``.
     """
     reps = state.reps
     color = state.color
@@ -262,7 +262,7 @@ def final_color_bound(state: Contracted, goal: Optional[int] = None) -> int:
     if reps & (reps - 1) == 0:
         return 0 if goal is None or goal in present else 1
     size = len(state.adj)
-    layers = []  # (colour of the source, depth, colours at depth, colours at depth - 1)
+    layers = []  # (color of the source, depth, colors at depth, colors at depth - 1)
     source = (reps & -reps).bit_length() - 1
     for sweep in range(4):
         dist, low, depth = distances(state.adj, source, size)
@@ -281,15 +281,15 @@ def final_color_bound(state: Contracted, goal: Optional[int] = None) -> int:
     return best
 
 
-Sigma = dict[tuple[int, int], int]  # an orientation of colour pairs: sigma[a, b] = -sigma[b, a] in {-1, 1}
+Sigma = dict[tuple[int, int], int]  # an orientation of color pairs: sigma[a, b] = -sigma[b, a] in {-1, 1}
 
-#: Most orientations tried by :func:`choose_sigma` (all of them up to five colours).
+#: Most orientations tried by :func:`choose_sigma` (all of them up to five colors).
 MAX_ORIENTATIONS = 1024
 
 
 def weighted_distances(state: Contracted, source: int, sigma: Sigma) -> list[int]:
     """The least weight of a walk from ``source`` to each region (``-1`` for
-    non-representatives), an edge from a region of colour ``a`` to one of colour ``b``
+    non-representatives), an edge from a region of color ``a`` to one of color ``b``
     weighing ``3 + sigma[a, b]`` (2 to 4), by Dial's buckets over adjacency bitsets."""
     color, adj = state.color, state.adj
     dist = [-1] * len(adj)
@@ -317,13 +317,13 @@ def winding_bound(state: Contracted, sigma: Optional[Sigma]) -> int:
     """``ceil(D / 6)`` for the greatest weighted distance ``D`` between two regions (see
     :func:`weighted_eccentricity`), over every region as the source; 0 without ``sigma``.
 
-    Admissible for any antisymmetric ``sigma`` (a goal colour only adds moves).  For a path
-    ``P`` of ``m`` edges (adjacent regions differ in colour) let its winding be
+    Admissible for any antisymmetric ``sigma`` (a goal color only adds moves).  For a path
+    ``P`` of ``m`` edges (adjacent regions differ in color) let its winding be
     ``d = sum(sigma[a, b])`` over its edges, and ``Psi(P) = 3m + |d|``.
-    (1) On a path, one move lowers ``Psi`` by at most 6.  Recolour ``x`` (neighbours ``y``,
-    ``z`` on the path when they exist) to ``k``.  If ``k`` is both neighbours' colour,
+    (1) On a path, one move lowers ``Psi`` by at most 6.  Recolor ``x`` (neighbors ``y``,
+    ``z`` on the path when they exist) to ``k``.  If ``k`` is both neighbors' color,
     ``y x z`` becomes one region: two edges go, and their windings ``sigma[y, x] + sigma[x,
-    y]`` cancel, so ``d`` stays: ``-6``.  If ``k`` is one neighbour's colour, one edge goes
+    y]`` cancel, so ``d`` stays: ``-6``.  If ``k`` is one neighbor's color, one edge goes
     and the two steps ``y x``, ``x z`` become the one step ``y z``: ``|d|`` changes by at
     most 3: ``-6`` at most.  If ``k`` is neither, no edge goes and two steps change: at
     most 4.  At an end, one step changes or goes: at most ``3 + 1``.
@@ -334,7 +334,7 @@ def winding_bound(state: Contracted, sigma: Optional[Sigma]) -> int:
     (3) A path is a walk, and ``3m + d <= Psi``, so the least walk weight ``D(u, v)`` (each
     edge weighing ``3 + sigma``) is at most ``6 Phi(u, v)``: ``ceil(D(u, v) / 6)`` is a lower
     bound.  With ``sigma = 0`` it is ``ceil(d(u, v) / 2)``; a well-chosen orientation
-    charges a shortest path that winds round the colours in one sense (``a b c a b c``,
+    charges a shortest path that winds round the colors in one sense (``a b c a b c``,
     which no move shortens by two) up to a third more.
     """
     if sigma is None:
@@ -346,7 +346,7 @@ def winding_bound(state: Contracted, sigma: Optional[Sigma]) -> int:
 
 
 def orientation(colors: list[int], number: int) -> Sigma:
-    """Orientation ``number`` of the colour pairs ``a < b`` of ``colors`` (sorted), taken in
+    """Orientation ``number`` of the color pairs ``a < b`` of ``colors`` (sorted), taken in
     order: bit ``p`` of ``number`` set makes ``sigma[a, b] = 1``, clear makes it ``-1``."""
     sigma: Sigma = {}
     p = 0
@@ -361,8 +361,8 @@ def orientation(colors: list[int], number: int) -> Sigma:
 def choose_orientation(state: Contracted) -> Optional[int]:
     """The number of the orientation (of the first :data:`MAX_ORIENTATIONS`, in
     :func:`orientation`'s order) with the greatest weighted distance between two regions of
-    ``state``, the first such; ``None`` below three colours (two colours alternate along
-    any path: nothing winds) or above 16 colours (the compiled core's limit).  Any
+    ``state``, the first such; ``None`` below three colors (two colors alternate along
+    any path: nothing winds) or above 16 colors (the compiled core's limit).  Any
     orientation gives an admissible bound; this one is the strongest at ``state``.
     """
     colors = sorted({state.color[u] for u in bits(state.reps)})
@@ -400,16 +400,16 @@ def winding_pair(state: Contracted, sigma: Optional[Sigma]) -> Optional[WindPair
 
 def winding_bound_after(pair: Optional[WindPair], state: Contracted, merged: int, new_color: int,
                         sigma: Optional[Sigma]) -> int:
-    """The winding bound of the child that contracts ``merged`` into one region of colour
+    """The winding bound of the child that contracts ``merged`` into one region of color
     ``new_color``, from the parent's :func:`winding_pair` ``u, v``:
     ``ceil(min(D(u, v), D'(u, S) + D'(S, v)) / 6)``, where ``D'(u, S)`` is the least
-    ``D(u, y) + w'(y, S)`` over the neighbours ``y`` of ``S`` (0 when ``u`` is in ``S``),
+    ``D(u, y) + w'(y, S)`` over the neighbors ``y`` of ``S`` (0 when ``u`` is in ``S``),
     ``w'`` the child's weight of an edge into the new region, and ``D'(S, v)`` likewise.
 
     Admissible, a lower bound on the child's ``D(u, v)``: a walk of the child that avoids
     the new region is one of the parent, of the same weight (no edge of it changed
-    colours), so at least ``D(u, v)``; a least walk through it visits it once, reaching it
-    from a neighbour ``y`` by a walk that avoids it (a parent walk, of weight at least
+    colors), so at least ``D(u, v)``; a least walk through it visits it once, reaching it
+    from a neighbor ``y`` by a walk that avoids it (a parent walk, of weight at least
     ``D(u, y)``) and an edge of weight ``w'(y, S)``, and leaving it likewise.  Then
     :func:`winding_bound`'s argument applies in the child.
     """
@@ -417,7 +417,7 @@ def winding_bound_after(pair: Optional[WindPair], state: Contracted, merged: int
         return 0
     d, u, v, to, back = pair
     color = state.color
-    around = neighbourhood(state.adj, merged) & ~merged
+    around = neighborhood(state.adj, merged) & ~merged
     if not around:
         return 0  # one region left
     mu = 0 if merged >> u & 1 else min(to[y] + 3 + sigma.get((color[y], new_color), 0) for y in bits(around))

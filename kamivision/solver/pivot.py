@@ -1,9 +1,9 @@
 """Optimal solving with a fixed pivot (Flood-It, COLORFLOW, Color Walk): A* on flood sets.
 
-Every move recolours the region holding the pivot (the *flood*) to a colour ``x``; the flood
-then takes in every region of colour ``x`` next to it.  Regions are maximal, so no region of
-colour ``x`` touches another one, and a move takes in exactly the frontier regions of colour
-``x``.  The flood's own colour never matters for what follows (a move of the flood's colour
+Every move recolors the region holding the pivot (the *flood*) to a color ``x``; the flood
+then takes in every region of color ``x`` next to it.  Regions are maximal, so no region of
+color ``x`` touches another one, and a move takes in exactly the frontier regions of color
+``x``.  The flood's own color never matters for what follows (a move of the flood's color
 takes in nothing and is never made), so a **state is the flood's set of regions** (a bitset
 over the region graph) and the board is solved when the flood is every region.
 
@@ -12,10 +12,10 @@ connected set of regions holding the pivot; real states are a special case and h
 optimum there):
 
 **Monotonicity.**  If ``F1 ⊇ F2`` then ``OPT(F1) <= OPT(F2)``: play ``F2``'s optimal
-colours from ``F1``; a move of colour ``x`` from a superset takes in every ``x`` region next to
+colors from ``F1``; a move of color ``x`` from a superset takes in every ``x`` region next to
 the smaller flood that it does not hold already, so the superset is kept to the end.
 
-**Complete colours.**  If every remaining region of colour ``c`` lies in the frontier, some
+**Complete colors.**  If every remaining region of color ``c`` lies in the frontier, some
 optimal solution plays ``c`` now: any solution plays ``c`` at some point; move that first
 occurrence to the front.  After it the flood holds every ``c`` region, and replaying the rest
 keeps a superset of the original floods (monotonicity, and the moved ``c`` move only ever
@@ -42,7 +42,7 @@ from .search import Budget, SearchStopped
 class PivotGraph:
     colors: tuple[int, ...]
     adjacency: tuple[int, ...]
-    by_color: dict[int, int]  # colour -> bitset of its regions
+    by_color: dict[int, int]  # color -> bitset of its regions
     start: int  # the pivot's region
     everything: int
 
@@ -75,7 +75,7 @@ def pivot_graph(board: Board) -> PivotGraph:
 
 
 def complete_colors(g: PivotGraph, flood: int, frontier: int) -> list[int]:
-    """Colours whose every region outside the flood lies in the frontier (ascending)."""
+    """Colors whose every region outside the flood lies in the frontier (ascending)."""
     out = []
     for c, regions in g.by_color.items():
         left = regions & ~flood
@@ -86,13 +86,13 @@ def complete_colors(g: PivotGraph, flood: int, frontier: int) -> list[int]:
 
 
 def layered_bound(g: PivotGraph, flood: int) -> int:
-    """Moves still needed, at least.  Simulate outward from the flood: when some colours have
-    all their remaining regions in the frontier, charge one move per such colour and take
+    """Moves still needed, at least.  Simulate outward from the flood: when some colors have
+    all their remaining regions in the frontier, charge one move per such color and take
     them in; otherwise charge one move and take in the whole frontier.
 
-    Admissible: write ``L(F)`` for this count.  The complete-colour step is exact,
+    Admissible: write ``L(F)`` for this count.  The complete-color step is exact,
     ``OPT(F) = |C| + OPT(F ∪ regions of C)`` (the lemma in the module docstring, applied to
-    each complete colour in turn: taking one in keeps the others complete).  The frontier
+    each complete color in turn: taking one in keeps the others complete).  The frontier
     step is a lower bound: any real move from ``F`` reaches a flood ``F' ⊆ F ∪ N(F)``, so
     ``OPT(F) = 1 + OPT(F') >= 1 + OPT(F ∪ N(F))`` by monotonicity.  By induction on the
     steps, ``L(F) <= OPT(F)``.
@@ -113,8 +113,8 @@ def layered_bound(g: PivotGraph, flood: int) -> int:
 
 
 def moves_from(g: PivotGraph, flood: int) -> list[tuple[int, int]]:
-    """``(colour, new flood)`` for the moves worth making: only the smallest complete colour
-    when there is one (exact, see the module docstring); otherwise every colour that takes
+    """``(color, new flood)`` for the moves worth making: only the smallest complete color
+    when there is one (exact, see the module docstring); otherwise every color that takes
     in something."""
     frontier = g.frontier(flood)
     complete = complete_colors(g, flood, frontier)
@@ -131,7 +131,7 @@ def moves_from(g: PivotGraph, flood: int) -> list[tuple[int, int]]:
 
 def check_flood(g: PivotGraph, colors: list[int]) -> bool:
     """Does playing ``colors`` at the pivot flood the whole board?  (Replayed on the region
-    graph: the move takes in the frontier regions of its colour.)"""
+    graph: the move takes in the frontier regions of its color.)"""
     flood = 1 << g.start
     frontier = g.adjacency[g.start]
     for c in colors:
@@ -148,7 +148,7 @@ def check_flood(g: PivotGraph, colors: list[int]) -> bool:
 def solve_pivot_colors(
     board: Board, budget: Budget, greedy_width: int = 0, graph: Optional[PivotGraph] = None
 ) -> tuple[list[int], int, bool]:
-    """(colour sequence, lower bound, proven) for a pivot board, by A* with the layered bound.
+    """(color sequence, lower bound, proven) for a pivot board, by A* with the layered bound.
 
     ``greedy_width > 0`` runs a beam search of that width instead (the COLORFLOW approach):
     fast, not proven.
@@ -164,7 +164,7 @@ def solve_pivot_colors(
 
 
 def flood_astar(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
-    """A* from the pivot's region with the layered bound: (colours, their number, True), or
+    """A* from the pivot's region with the layered bound: (colors, their number, True), or
     :class:`SearchStopped` when ``budget`` runs out.  The compiled core runs it when built."""
     flood = 1 << g.start
     if flood == g.everything:

@@ -34,7 +34,7 @@ from . import core
 from .core import Status
 
 
-Path = list[tuple[int, int]]  # (original region of the tapped region, colour)
+Path = list[tuple[int, int]]  # (original region of the tapped region, color)
 Progress = Callable[[dict], None]
 
 
@@ -91,13 +91,13 @@ class Budget:
 
 
 def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:
-    """Lower bound for reaching one region, of colour ``goal_color`` when given.
+    """Lower bound for reaching one region, of color ``goal_color`` when given.
 
-    With a goal colour ``x`` every other colour present must disappear and a move removes at
-    most one colour, so ``|colours - {x}|`` moves remain (admissible for the same reason as
+    With a goal color ``x`` every other color present must disappear and a move removes at
+    most one color, so ``|colors - {x}|`` moves remain (admissible for the same reason as
     :func:`~kamivision.solver.heuristics.color_bound`, which it refines); the pair bound
-    (:func:`~kamivision.solver.heuristics.diameter_bound`) counts the goal colour in its
-    colour term.
+    (:func:`~kamivision.solver.heuristics.diameter_bound`) counts the goal color in its
+    color term.
     """
     a = _colors_left(_color_counts(state), goal_color)
     b = diameter_bound(state, goal=goal_color)
@@ -105,7 +105,7 @@ def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:
 
 
 def _color_counts(state: Contracted) -> dict[int, int]:
-    """How many current regions each colour has."""
+    """How many current regions each color has."""
     counts: dict[int, int] = {}
     color = state.color
     reps = state.reps
@@ -118,7 +118,7 @@ def _color_counts(state: Contracted) -> dict[int, int]:
 
 
 def _colors_left(counts: dict[int, int], goal_color: Optional[int]) -> int:
-    """The colour bound: colours present minus one, or minus the goal colour when given."""
+    """The color bound: colors present minus one, or minus the goal color when given."""
     if goal_color is None:
         return len(counts) - 1
     return len(counts) - (1 if goal_color in counts else 0)
@@ -143,13 +143,13 @@ def astar_python(
     searched for, and ``upper``'s path is returned when none exists.
     Raises :class:`SearchStopped` when the budget runs out.
 
-    A state's bound, when it is expanded, is the largest of the colour bound, the pair and
-    final-colour bounds of its sweeps and the winding bound of its farthest weighted pair
+    A state's bound, when it is expanded, is the largest of the color bound, the pair and
+    final-color bounds of its sweeps and the winding bound of its farthest weighted pair
     (orientation by :func:`~kamivision.solver.heuristics.choose_orientation` at the root);
     a child's, from the parent's pairs (``pair_bound_after``, ``winding_bound_after``).
 
     The full bound of a child is computed lazily.  A child is queued with
-    ``max(h(parent) - 1, colour bound of the child)``, which is admissible (a move lowers
+    ``max(h(parent) - 1, color bound of the child)``, which is admissible (a move lowers
     the true distance to the goal by at most one, so ``h(parent) - 1`` is a lower bound for
     the child too; this is the "pathmax" rule).  When it comes off the queue its diameter
     bound is computed; if that raises ``f`` it goes back in with the higher value.
@@ -166,7 +166,7 @@ def astar_python(
         return upper[1]
     parent: dict[bytes, Optional[tuple[bytes, int, int]]] = {root_key: None}
     best_g: dict[bytes, int] = {root_key: 0}
-    # Entries: (f, -g, tie, key, h, state or (parent state, rep, colour, merged)).
+    # Entries: (f, -g, tie, key, h, state or (parent state, rep, color, merged)).
     heap: list = [(h0, 0, 0, root_key, h0, root)]
     popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
     number = choose_orientation(root)
@@ -227,13 +227,13 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
                     child_key = key_after(key, members[rep], c)
                     parent[child_key] = (key, rep, c)
                     return _trace(parent, child_key)
-                continue  # one region of the wrong colour: the goal colour is lost
+                continue  # one region of the wrong color: the goal color is lost
             child_key = key_after(key, members[rep], c)
             old = best_g.get(child_key)
             if old is not None and old <= ng:
                 continue
-            # The colour bound of the child: its colours are the parent's, less the tapped
-            # region's colour if that region was its last; minus one (or minus the goal colour).
+            # The color bound of the child: its colors are the parent's, less the tapped
+            # region's color if that region was its last; minus one (or minus the goal color).
             left = ncolors - (1 if counts[color[rep]] == 1 else 0)
             if goal_color is None or goal_color == c or (
                 goal_color in counts and not (counts[goal_color] == 1 and color[rep] == goal_color)

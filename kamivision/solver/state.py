@@ -1,6 +1,6 @@
 """Search states for the free rules: a contracted region graph and the moves on it.
 
-The search works on one island at a time (a connected region graph).  A state is the colour
+The search works on one island at a time (a connected region graph).  A state is the color
 of every *original* region, as ``bytes``: the board is fully determined by it, so two move
 orders that reach the same board give the same key (the canonical state of the
 transposition table).
@@ -19,7 +19,7 @@ from ..graph import bits
 
 @dataclass(frozen=True, slots=True)
 class Island:
-    """One connected region graph: original region colours and adjacency (bitsets over regions)."""
+    """One connected region graph: original region colors and adjacency (bitsets over regions)."""
 
     colors: bytes
     adjacency: tuple[int, ...]
@@ -42,7 +42,7 @@ class Contracted:
     members: list[int]
 
 
-def neighbourhood(adj: list[int] | tuple[int, ...], nodes: int) -> int:
+def neighborhood(adj: list[int] | tuple[int, ...], nodes: int) -> int:
     """The union of the adjacency bitsets of the ``nodes`` (a bitset)."""
     grown = 0
     while nodes:
@@ -67,7 +67,7 @@ def renumber(adjacency: list[int] | tuple[int, ...], nodes: int) -> tuple[list[i
 
 
 def contract(island: Island, key: bytes) -> Contracted:
-    """Group original regions of equal colour that touch, giving the current region graph."""
+    """Group original regions of equal color that touch, giving the current region graph."""
     n = len(island.colors)
     adjacency = island.adjacency
     rep = [-1] * n
@@ -79,7 +79,7 @@ def contract(island: Island, key: bytes) -> Contracted:
         color = key[start]
         group = frontier = 1 << start
         while frontier:
-            grown = neighbourhood(adjacency, frontier) & ~group
+            grown = neighborhood(adjacency, frontier) & ~group
             same = 0
             g = grown
             while g:
@@ -111,14 +111,14 @@ def contract(island: Island, key: bytes) -> Contracted:
 
 
 def merging_moves(state: Contracted) -> list[tuple[int, int, int]]:
-    """Every move that merges something: ``(rep, colour, merged)`` for each region and each
-    colour among its neighbours; ``merged`` is the bitset of representatives that become one.
+    """Every move that merges something: ``(rep, color, merged)`` for each region and each
+    color among its neighbors; ``merged`` is the bitset of representatives that become one.
 
     Moves that merge nothing are left out.  On one connected island such a move is never
     needed: this rule is checked against exhaustive breadth-first search over *all* moves
-    (any region, any colour) on thousands of random small boards, both lattices, in
+    (any region, any color) on thousands of random small boards, both lattices, in
     ``tests/test_solver.py``.  (Islands that are a single region, which may need one
-    non-merging recolouring to match the others, are handled by the island reconciliation in
+    non-merging recoloring to match the others, are handled by the island reconciliation in
     :mod:`kamivision.solver.search`.)
     """
     color = state.color
@@ -138,7 +138,7 @@ def merging_moves(state: Contracted) -> list[tuple[int, int, int]]:
 
 
 def apply_merge(state: Contracted, rep: int, color: int, merged: int) -> Contracted:
-    """The contracted graph after recolouring ``rep`` to ``color``, merging ``merged`` into one."""
+    """The contracted graph after recoloring ``rep`` to ``color``, merging ``merged`` into one."""
     new_rep = (merged & -merged).bit_length() - 1
     adj = state.adj[:]
     colors = state.color[:]

@@ -30,7 +30,7 @@ from .heuristics import eccentricity
 from .pivot import PivotGraph, flood_astar
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
 from .settings import SearchSettings
-from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighbourhood, renumber
+from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighborhood, renumber
 
 #: Expansions allowed to one pivot A* (a flood that needs more is skipped).
 FLOOD_NODES = 20_000
@@ -41,7 +41,7 @@ def _layers(adjacency: tuple[int, ...], source: int) -> list[int]:
     seen = frontier = 1 << source
     out = [seen]
     while True:
-        grown = neighbourhood(adjacency, frontier) & ~seen
+        grown = neighborhood(adjacency, frontier) & ~seen
         if not grown:
             return out
         seen |= grown

@@ -1,12 +1,12 @@
-"""Every cell of the board: where it lies on the screen, what it measures, which colour it is.
+"""Every cell of the board: where it lies on the screen, what it measures, which color it is.
 
 * **The lattice** is fixed by the board's box (:mod:`kamivision.vision.layout`); its
   vertical offset is fitted by choosing the offset under which the triangles' inner
   patches are most uniform.
 * **Cells** are sampled over their visible inner part (rows 0 and 28 are cut by the
   strips), with the median in CIE Lab.
-* **Classes**: colours are clustered with k-means (scikit-learn) seeded by the swatches;
-  blank cells are told from paper by structure as well as colour: the background is a
+* **Classes**: colors are clustered with k-means (scikit-learn) seeded by the swatches;
+  blank cells are told from paper by structure as well as color: the background is a
   smooth gradient with no grain, no fold shading and no edges between its triangles.
 
 Images are RGB uint8 arrays of shape (H, W, 3).
@@ -24,6 +24,9 @@ from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
+
+#: The class of a blank cell in :class:`CellClasses` (the swatches are 0, 1, ...).
+BLANK_CLASS = -1
 
 
 def _cell_labels(layout: ScreenLayout, dy: float) -> np.ndarray:
@@ -150,7 +153,7 @@ def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class CellClasses:
-    classes: np.ndarray  # (290,) swatch index, -1 for blank
+    classes: np.ndarray  # (290,) swatch index, BLANK_CLASS for blank
     confidence: np.ndarray  # (290,) 0..1: how much closer the chosen class is than the next
 
 
@@ -171,9 +174,9 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     """Assign every cell a swatch or blank.
 
     k-means (scikit-learn) runs on the cells' Lab medians plus their relative grain, seeded
-    by the swatch colours (paper: full grain) and one pale, flat seed for the background.
+    by the swatch colors (paper: full grain) and one pale, flat seed for the background.
     The background class is kept only when its members are flat (no paper grain); then its
-    colour is modelled as a smooth surface over the board (the game's gradient varies from
+    color is modelled as a smooth surface over the board (the game's gradient varies from
     pink to mint to lilac) and every cell is assigned to the nearest of the paper centres and
     the background surface, twice, refitting the surface to the cells it holds.
     """
@@ -210,5 +213,5 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     d1, d2 = order[:, 0], order[:, 1] if k + 1 > 1 else np.full(len(dist), np.inf)
     with np.errstate(invalid="ignore", divide="ignore"):
         confidence = np.where(np.isfinite(d2), (d2 - d1) / (d2 + d1 + 1e-9), 1.0)
-    classes = np.where(best == k, -1, best)
+    classes = np.where(best == k, BLANK_CLASS, best)
     return CellClasses(classes.astype(np.int64), confidence.astype(np.float32))

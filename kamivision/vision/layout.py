@@ -7,8 +7,8 @@ The reader uses what every KAMI 2 screen has, not one phone's pixel positions:
   and on iPhone X class phones the bottom of the status strip and the top of the
   home-indicator strip.
 * **The footer** is the band below the lowest such edge whose left part is the dark button
-  block; the palette swatches are the wide flat runs of colour that fill it to the right
-  edge, equal in width.  Their count is the number of colours.
+  block; the palette swatches are the wide flat runs of color that fill it to the right
+  edge, equal in width.  Their count is the number of colors.
 * **The board's box** is the screen's width wide and starts a fixed share of the width above
   the footer (:mod:`kamivision.screens`), or at a status strip's lower edge near there.
 
@@ -42,7 +42,7 @@ class ScreenLayout:
 
 
 def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
-    """``edges[y]``: the fraction of columns with a colour step between rows ``y - 1`` and ``y``.
+    """``edges[y]``: the fraction of columns with a color step between rows ``y - 1`` and ``y``.
 
     The step is measured across two rows (``y - 2`` to ``y``... ``y + 1``) so that edges
     softened by resampling or JPEG still count.
@@ -55,7 +55,7 @@ def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
 
 def _edge_rows(edges: np.ndarray, threshold: float) -> list[int]:
     """Rows ``y`` where a horizontal edge lies (the boundary between ``y - 1`` and ``y``):
-    local maxima of ``edges`` above ``threshold``, one per cluster of neighbouring rows."""
+    local maxima of ``edges`` above ``threshold``, one per cluster of neighboring rows."""
     rows = []
     for a, b in _runs(edges > threshold):
         # edges[y] measures rows y-1 .. y+1: a run over a, ..., b-1 centres on the boundary.
@@ -78,8 +78,8 @@ def _is_footer_dark(rgb: np.ndarray) -> np.ndarray:
 
 
 def _count_swatches(columns: np.ndarray) -> int:
-    """How many equal-width swatches the palette's column colours show: the fewest equal
-    segments that are each uniform inside, with every neighbouring pair distinct."""
+    """How many equal-width swatches the palette's column colors show: the fewest equal
+    segments that are each uniform inside, with every neighboring pair distinct."""
     span = len(columns)
     for n in range(1, 11):
         cuts = np.linspace(0, span, n + 1)
@@ -127,10 +127,10 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
                 found = (top, b)
                 break
     if found is None:
-        raise ImageError(f"{origin}: no KAMI footer (dark button strip with colour swatches) found")
+        raise ImageError(f"{origin}: no KAMI footer (dark button strip with color swatches) found")
     footer_top, footer_bottom = found
     fh = footer_bottom - footer_top
-    # The swatches: wide runs of flat colour filling the footer to the right edge.
+    # The swatches: wide runs of flat color filling the footer to the right edge.
     band = lab[footer_top + int(0.45 * fh) : footer_top + int(0.9 * fh)].astype(np.float32)
     columns = np.median(band, axis=0)
     jumps = np.abs(np.diff(columns, axis=0)).sum(axis=1) > 12.0

@@ -10,12 +10,12 @@ from typing import Optional
 
 import numpy as np
 
-from ..board import Board, make_board
+from ..board import BLANK, Board, make_board
 from ..errors import ImageError
 from ..files import load_image
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
-from .cells import classify_cells, sample_cells, swatch_colors
+from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .layout import ScreenLayout, find_layout
 from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
@@ -82,7 +82,7 @@ def recognize(
     classes = classify_cells(samples, swatches, settings)
     par, par_confidence = read_par(rgb, layout)
     grid = classes.classes.reshape(ROWS, COLUMNS)
-    cells = [[None if v < 0 else int(v) for v in row] for row in grid]
+    cells = [[BLANK if v == BLANK_CLASS else int(v) for v in row] for row in grid]
     if all(v is None for row in cells for v in row):
         raise ImageError(f"{origin}: every cell looks blank; this is not a KAMI board")
     board = make_board(cells, lattice="triangle", palette=_swatch_hex(rgb, layout), par=par, name=name)

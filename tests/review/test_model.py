@@ -15,7 +15,7 @@ def model(text="aab\nbba\nabb", confidence=None):
     return ReviewModel(board=board, confidence=confidence)
 
 
-def test_colour_keys_change_the_selected_cell_and_undo_redo_restore_it():
+def test_color_keys_change_the_selected_cell_and_undo_redo_restore_it():
     m = model()
     m.select(0)
     m.set_color(2)
@@ -45,7 +45,7 @@ def test_a_click_selects_and_a_drag_paints_in_one_undo_step():
     assert m.board.cells[0] == (0, 0, 1)
 
 
-def test_fill_recolours_the_whole_region():
+def test_fill_recolors_the_whole_region():
     m = model()
     m.select(3)  # (1, 0) is in the region of b's at (1,0),(1,1),(2,1),(2,2)
     m.brush = 2
@@ -56,17 +56,17 @@ def test_fill_recolours_the_whole_region():
     assert m.board.cells[1][0] == 1
 
 
-def test_colours_outside_the_palette_are_refused():
+def test_colors_outside_the_palette_are_refused():
     m = model()
     m.select(0)
     with pytest.raises(ValueError, match="not in the palette"):
         m.set_color(5)
 
 
-def test_status_line_names_cell_colour_and_confidence():
+def test_status_line_names_cell_color_and_confidence():
     m = model(confidence=np.array([[0.1, 1, 1], [1, 1, 1], [1, 1, 1]]))
     m.select(0)
-    assert "cell (0,0): colour 1, confidence 0.10" in m.status()
+    assert "cell (0,0): color 1, confidence 0.10" in m.status()
     assert m.uncertain(0) and not m.uncertain(1)
 
 

@@ -46,7 +46,7 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def test_real_window_click_key_save(tmp_path):
-    """Under a virtual X display: click a cell, press a colour key, save, quit; check the file."""
+    """Under a virtual X display: click a cell, press a color key, save, quit; check the file."""
     if not (shutil.which("Xvfb") and shutil.which("xdotool")):
         pytest.skip("needs Xvfb and xdotool (Debian packages xvfb, xdotool; .ci/run installs them)")
     xvfb, display = _start_xvfb()

@@ -42,7 +42,7 @@ def test_confidence_is_low_where_a_cell_was_tampered_with():
     rng = random.Random(3)
     board = random_kami_board(rng, 3, blank_outline=False, par=4)
     image, layout = render(board, "iphone-8", seed=2)
-    # Paint the middle of cell (10, 4) half-way between two palette colours.
+    # Paint the middle of cell (10, 4) half-way between two palette colors.
     x0, y0, bw, bh = layout.board
     x, y = int(4.5 * bw / 10), int(10 * bh / 28)
     a, b = image[int(bh * 0.05), 5].astype(int), image[int(bh * 0.95), int(bw) - 5].astype(int)

@@ -11,7 +11,7 @@
  *
  *   common.h   sizes, the bitset word, an island and a contracted state
  *   state.c    contracting a state, distances, merging moves
- *   bounds.c   the colour, pair and final-colour bounds (of a state and of its children)
+ *   bounds.c   the color, pair and final-color bounds (of a state and of its children)
  *   winding.c  the winding bound and the choice of its orientation
  *   store.c    stored states (arena and hash table) and packed keys
  *   queue.c    open states by f, then g

@@ -4,7 +4,7 @@
 
 /* Greedy dives from the most promising open states (lowest f, deepest first): from each,
  * repeatedly take the move whose child has the smallest bound (then the fewest regions)
- * until one region of an allowed colour remains.  Sets *path to the best found (len -1:
+ * until one region of an allowed color remains.  Sets *path to the best found (len -1:
  * none).  Not a proof of anything: only used to give a good unproven solution. */
 static void dives(const Island *is, const KeyShape *ks, Store *st, Queue *q, State *s, int16_t (*dbuf)[MAXN], int tries,
                   Path *path) {
@@ -242,9 +242,9 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
 /* What the caller asks of one A* over an island (the glue fills it from Python's
  * arguments; glue.c says what each means). */
 typedef struct {
-    const uint8_t *colors;  /* colour of every original region (n of them) */
+    const uint8_t *colors;  /* color of every original region (n of them) */
     const word *adjacency;  /* n * W words */
-    int n, W, goal, limit;  /* goal -1: any colour; limit: only shorter solutions (-1: none) */
+    int n, W, goal, limit;  /* goal -1: any color; limit: only shorter solutions (-1: none) */
     double max_seconds;     /* < 0: none */
     long long max_nodes, max_bytes; /* < 0: none */
     int dive_tries, threads, on_full_return, orientation;

@@ -132,11 +132,11 @@ static void job_settle(Job *j, const Store *st, const State *s, int key_bytes, i
     j->nkids = j->settled = out;
 }
 
-/* The bound of the state whose colours are in x->colors, reached with g moves, from the
- * bound h it inherited: its colour bound, then its pair bound unless it is already over
+/* The bound of the state whose colors are in x->colors, reached with g moves, from the
+ * bound h it inherited: its color bound, then its pair bound unless it is already over
  * `within` (g + h > within: the caller skips it or puts it off).  Leaves the state
  * contracted in x->s, with x->counts (and x->pairs when the pair bound ran) set for its
- * moves, and the number of colours present in *npresent. */
+ * moves, and the number of colors present in *npresent. */
 static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int *npresent) {
     int W = is->W, goal = is->goal;
     contract(is, x->colors, x->s);

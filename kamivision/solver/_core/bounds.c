@@ -1,4 +1,4 @@
-/* The colour, pair and final-colour bounds, for a state and for its children
+/* The color, pair and final-color bounds, for a state and for its children
  * (kamivision.solver.heuristics, whose docstrings carry the admissibility arguments). */
 
 typedef struct {
@@ -7,16 +7,16 @@ typedef struct {
     int d[2], u[2], v[2];
 } Pairs;
 
-/* Moves needed to join two regions at distance d with colours cu, cv: ceil((d + e) / 2),
- * e = 1 when the colours differ or (with a goal colour) are not both the goal colour.
+/* Moves needed to join two regions at distance d with colors cu, cv: ceil((d + e) / 2),
+ * e = 1 when the colors differ or (with a goal color) are not both the goal color.
  * Admissible: see pair_term in heuristics.py. */
 static inline int pair_term(int d, int cu, int cv, int goal) {
     int e = cu != cv || (goal >= 0 && cu != goal);
     return (d + e + 1) / 2;
 }
 
-/* The Python `final_color_bound` from the sweeps' sources: colour, depth and the colours
- * of their last two layers; `present` the colours on the board (bits), `npresent` how many. */
+/* The Python `final_color_bound` from the sweeps' sources: color, depth and the colors
+ * of their last two layers; `present` the colors on the board (bits), `npresent` how many. */
 static int final_color_bound(const int *src_color, const int *depth, uint64_t (*layers)[2], int nsw,
                              uint64_t present, int npresent, int goal) {
     int best = 1 << 30;
@@ -113,7 +113,7 @@ static int far_pairs(const Island *is, const State *s, int16_t buf[4][MAXN], Pai
 }
 
 
-/* The pair bound of the child that contracts `merged` into one region of colour `c`
+/* The pair bound of the child that contracts `merged` into one region of color `c`
  * (exact distances, see Python). */
 static int pair_bound_after(const Pairs *p, const State *s, const word *merged, int c, int goal, int W) {
     int best = 0;
@@ -140,13 +140,13 @@ static int pair_bound_after(const Pairs *p, const State *s, const word *merged, 
 }
 
 /* The eccentricity of the source set `src` in the graph of the child that contracts the
- * connected set `merged` into one region of colour `c`, measured on the parent state `s`
+ * connected set `merged` into one region of color `c`, measured on the parent state `s`
  * without building the child: whenever a layer reaches `merged`, all of it joins that layer
  * (in the child it is one region, so its members are at one distance from everything).
- * `src` is one region or `merged` itself, of child colour `src_color`.  Sets `far` to a
+ * `src` is one region or `merged` itself, of child color `src_color`.  Sets `far` to a
  * region of the last layer as `distances` picks it in the child (the lowest of another
- * colour than the source if any, else the lowest; the child's region for `merged` is named
- * by its lowest member, and stands for all of `merged`), and `far_color` to its colour.
+ * color than the source if any, else the lowest; the child's region for `merged` is named
+ * by its lowest member, and stands for all of `merged`), and `far_color` to its color.
  * Distances are the child's exactly. */
 HOT int ecc_merged_w(const State *s, const word *merged, int c, const word *src, int src_color, word *far,
                      int *far_color, const int W) {
@@ -209,7 +209,7 @@ HOT int ecc_merged_w(const State *s, const word *merged, int c, const word *src,
  * lowest region, then the farthest, then the farthest again), measured on the parent with
  * `ecc_merged_w`; it stops once a bound above `within` is measured.  Admissible as
  * `far_pairs` is: each eccentricity is a true shortest-path distance in the child, between
- * the source and the far region whose colour enters pair_term. */
+ * the source and the far region whose color enters pair_term. */
 HOT int child_pair_bound_w(const State *s, const word *merged, int c, int goal, int within, const int W) {
     word src[MAXW], far[MAXW];
     int start = -1;

@@ -15,7 +15,7 @@ typedef struct {
     int n, W;
     const word *adj0; /* n * W */
     int goal;
-    int small_colors; /* every colour (and the goal) below 64: colour sets fit a word */
+    int small_colors; /* every color (and the goal) below 64: color sets fit a word */
     const struct Winding *wind; /* the winding bound's weights, or NULL */
 } Island;
 

@@ -12,10 +12,10 @@
  *         paths, shown, threads, orientation, commute)
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress)
  *     each returns (status, path, expanded, bound); path is None, a list of
- *     (region, colour) moves, or for pivot_astar a list of colours.
+ *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
  *
- * colors: bytes, the colour of every original region (n <= 64 * MAXW); adjacency: bytes,
+ * colors: bytes, the color of every original region (n <= 64 * MAXW); adjacency: bytes,
  * n * words little-endian uint64 bitsets over the regions. */
 
 /* The Python callables of one search. */

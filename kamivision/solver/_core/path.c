@@ -1,5 +1,5 @@
 /* A search's answer: its moves as C arrays, which the glue turns into a Python list.
- * A free-search move is (region, colour); a pivot move is a colour (rep unused). */
+ * A free-search move is (region, color); a pivot move is a color (rep unused). */
 
 #define MAXPATH (2 * MAXF) /* a stored state's moves (< MAXF) and a dive's (< 250) */
 

@@ -1,8 +1,8 @@
 /* ---- fixed pivot (Flood-It): A* on flood sets with the layered bound ------------------ *
  * The same search as kamivision.solver.pivot (whose docstrings prove the bound admissible
- * and the complete-colour pruning exact).
+ * and the complete-color pruning exact).
  *
- *   pivot_run(args, result): status STATUS_FOUND, solved optimally (the path's colours are
+ *   pivot_run(args, result): status STATUS_FOUND, solved optimally (the path's colors are
  *   the sequence), STATUS_LIMIT (no path, bound the lower bound reached), or
  *   STATUS_INTERRUPTED as STATUS_LIMIT but stopped by Ctrl-C.  Memory as the free search's:
  *   stored states take up to 60 % of max_bytes, then the search goes on depth-first
@@ -12,7 +12,7 @@ typedef struct {
     int n, W, ncol;
     const word *adj;
     word by_color[256][MAXW];
-    uint8_t color_of[256]; /* colour id of each colour slot */
+    uint8_t color_of[256]; /* color id of each color slot */
     word all[MAXW];
 } Pivot;
 
@@ -39,8 +39,8 @@ HOT int is_all_w(const Pivot *p, const word *flood, const int W) {
 
 static int is_all(const Pivot *p, const word *flood) { return is_all_w(p, flood, p->W); }
 
-/* The neighbours of the regions in `set`, or-ed into `out`. */
-HOT void add_neighbours(const Pivot *p, const word *set, word *out, const int W) {
+/* The neighbors of the regions in `set`, or-ed into `out`. */
+HOT void add_neighbors(const Pivot *p, const word *set, word *out, const int W) {
     for (int w = 0; w < W; w++) {
         word x = set[w];
         while (x) {
@@ -81,7 +81,7 @@ HOT int layered_w(const Pivot *p, const word *flood0, const word *frontier0, con
         }
         /* frontier of flood | added = (frontier | nbrs(added)) & ~(flood | added) */
         for (int w = 0; w < W; w++) grown[w] = frontier[w];
-        add_neighbours(p, added, grown, W);
+        add_neighbors(p, added, grown, W);
         for (int w = 0; w < W; w++) {
             flood[w] |= added[w];
             frontier[w] = grown[w] & ~flood[w];
@@ -106,7 +106,7 @@ static int layered(const Pivot *p, const word *flood, const word *frontier) {
     }
 }
 
-/* A colour whose every region left is on the frontier (its slot), or -1: when there is one,
+/* A color whose every region left is on the frontier (its slot), or -1: when there is one,
  * playing it is the only move needed (exact; see pivot.py). */
 static int complete_color(const Pivot *p, const word *flood, const word *frontier) {
     for (int k = 0; k < p->ncol; k++) {
@@ -137,7 +137,7 @@ typedef struct {
     Seen seen;
     Limits *lim;
     long long *expanded;
-    uint8_t path[MAXF]; /* colours chosen below the open state */
+    uint8_t path[MAXF]; /* colors chosen below the open state */
     int found;          /* how many, when a solution is found */
     int error;
 } PivotDeep;
@@ -179,7 +179,7 @@ static int pivot_deep(PivotDeep *x, const word *flood, const word *frontier, int
         if (old >= 0 && x->st->nodes[old].g <= ng) continue;
         if (seen_check(&x->seen, (const uint8_t *)child, ch, ng)) continue;
         for (int w = 0; w < W; w++) child_frontier[w] = frontier[w];
-        add_neighbours(p, taken, child_frontier, W);
+        add_neighbors(p, taken, child_frontier, W);
         for (int w = 0; w < W; w++) child_frontier[w] &= ~child[w];
         int res = pivot_deep(x, child, child_frontier, depth + 1, ng, h - 1, T);
         if (res) return res;
@@ -219,7 +219,7 @@ static int pivot_deep_phase(PivotDeep *x, Queue *q, const Store *st, int f, int 
 
 /* What the caller asks of one pivot A* (the glue fills it from Python's arguments). */
 typedef struct {
-    const uint8_t *colors;  /* colour of every region (n of them) */
+    const uint8_t *colors;  /* color of every region (n of them) */
     const word *adjacency;  /* n * W words */
     int n, W, start;        /* start: the region holding the pivot */
     double max_seconds;     /* < 0: none */
@@ -228,7 +228,7 @@ typedef struct {
     void *poll_ctx;
 } PivotArgs;
 
-/* One pivot A*, as asked in `a`; the answer (colours only) in *res. */
+/* One pivot A*, as asked in `a`; the answer (colors only) in *res. */
 static void pivot_run(const PivotArgs *a, Result *res) {
     const uint8_t *colors = a->colors;
     int n = a->n, W = a->W, start = a->start;
@@ -337,7 +337,7 @@ static void pivot_run(const PivotArgs *a, Result *res) {
             uint64_t ch = hash_key((const uint8_t *)child, W * 8);
             int64_t old = store_find(&st, (const uint8_t *)child, ch, &slot);
             if (old >= 0 && st.nodes[old].g <= ng) continue;
-            /* A cheap bound now (colours left outside the flood: each needs a move of its
+            /* A cheap bound now (colors left outside the flood: each needs a move of its
              * own; and pathmax), the layered one when the child comes off the queue. */
             int hc = 0;
             for (int k2c = 0; k2c < p->ncol; k2c++)
@@ -351,7 +351,7 @@ static void pivot_run(const PivotArgs *a, Result *res) {
             int64_t k2 = old;
             if (k2 < 0) {
                 for (int w = 0; w < W; w++) child_frontier[w] = frontier[w];
-                add_neighbours(p, taken, child_frontier, W);
+                add_neighbors(p, taken, child_frontier, W);
                 for (int w = 0; w < W; w++) child_frontier[w] &= ~child[w];
                 k2 = store_add(&st, (const uint8_t *)child, ch, slot);
                 if (k2 < 0) {

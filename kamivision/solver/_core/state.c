@@ -70,7 +70,7 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
     seen[src >> 6] = frontier[src >> 6] = (word)1 << (src & 63);
     int depth = 0;
     *far = src;
-    uint64_t top = (uint64_t)1 << (s->color[src] & 63), below = 0; /* colours of the last two layers */
+    uint64_t top = (uint64_t)1 << (s->color[src] & 63), below = 0; /* colors of the last two layers */
     for (;;) {
         for (int w = 0; w < W; w++) grown[w] = 0;
         for (int w = 0; w < W; w++) {
@@ -89,8 +89,8 @@ HOT int distances_w(const Island *is, const State *s, int src, int16_t *dist, in
         if (!any) {
             layers[0] = top;
             layers[1] = below;
-            /* The farthest region: the lowest of the last layer with another colour than
-             * the source when there is one (for the colour term of pair_term), else the
+            /* The farthest region: the lowest of the last layer with another color than
+             * the source when there is one (for the color term of pair_term), else the
              * lowest. */
             for (int w = 0; w < W; w++) {
                 word x = frontier[w];
@@ -145,9 +145,9 @@ static int distances_3(const Island *is, const State *s, int src, int16_t *d, in
 static int distances_n(const Island *is, const State *s, int src, int16_t *d, int *far, uint64_t *l) { return distances_w(is, s, src, d, far, l, is->W); }
 
 /* Breadth-first distances over the contracted graph from `src`; returns the eccentricity
- * and sets *far to a region of the last layer: the lowest of another colour than `src`
+ * and sets *far to a region of the last layer: the lowest of another color than `src`
  * if any, else the lowest (as the Python `distances` and `_far`); layers[0] and layers[1]
- * get the colours (bit c & 63) of the last layer and of the one before it. */
+ * get the colors (bit c & 63) of the last layer and of the one before it. */
 static int distances(const Island *is, const State *s, int src, int16_t *dist, int *far, uint64_t *layers) {
     switch (is->W) {
     case 1: return distances_1(is, s, src, dist, far, layers);
@@ -157,8 +157,8 @@ static int distances(const Island *is, const State *s, int src, int16_t *dist, i
     }
 }
 
-/* The moves of region `r`: its neighbours grouped by colour.  groups[k] is the set that
- * becomes one region when `r` takes colour gcolors[k] (r itself included); returns how many. */
+/* The moves of region `r`: its neighbors grouped by color.  groups[k] is the set that
+ * becomes one region when `r` takes color gcolors[k] (r itself included); returns how many. */
 static int merge_groups(const State *s, int r, int W, word groups[][MAXW], uint8_t *gcolors) {
     int count = 0;
     for (int v = 0; v < W; v++) {
@@ -180,7 +180,7 @@ static int merge_groups(const State *s, int r, int W, word groups[][MAXW], uint8
     return count;
 }
 
-/* The merging moves of a state, one at a time: region `r` taking colour gcolors[k], which
+/* The merging moves of a state, one at a time: region `r` taking color gcolors[k], which
  * makes groups[k] one region (the groups of r are refilled when r changes). */
 typedef struct {
     int w, r, k, count;
@@ -216,8 +216,8 @@ static inline int same_set(const word *a, const word *b, int W) {
     return 1;
 }
 
-/* The colour bound of the child where region `r` (colour `color_r`) takes colour `c`: the
- * parent's colours less r's if r was its last region, minus one (or minus the goal colour
+/* The color bound of the child where region `r` (color `color_r`) takes color `c`: the
+ * parent's colors less r's if r was its last region, minus one (or minus the goal color
  * when it is still there). */
 static inline int colors_left_after(const int *counts, int npresent, int color_r, int c, int goal) {
     int left = npresent - (counts[color_r] == 1 ? 1 : 0);
@@ -225,7 +225,7 @@ static inline int colors_left_after(const int *counts, int npresent, int color_r
     return left;
 }
 
-/* Regions of each colour (counts, cleared first) and how many colours are present. */
+/* Regions of each color (counts, cleared first) and how many colors are present. */
 static int count_colors(const State *s, int W, int *counts) {
     int present = 0;
     memset(counts, 0, 256 * sizeof(int));

@@ -1,5 +1,5 @@
 /* Stored states: an arena of keys and an open-addressing hash table, and the packed keys
- * (the colour of every original region, in 3 or 8 bits). */
+ * (the color of every original region, in 3 or 8 bits). */
 
 /* ---- stored states: an arena of keys and an open-addressing hash table ------------- */
 
@@ -124,8 +124,8 @@ static size_t store_used(const Store *st) {
     return st->count * ((size_t)st->stride + sizeof(Node) + sizeof(uint64_t)) + st->tcap * sizeof(uint32_t);
 }
 
-/* Keys of the free search: the colour of every original region, in 3 bits when every
- * colour is below 8 (KAMI has at most a handful), in 4 when below 16, else in a byte.
+/* Keys of the free search: the color of every original region, in 3 bits when every
+ * color is below 8 (KAMI has at most a handful), in 4 when below 16, else in a byte.
  * Bits past the last region are always 0, so keys are hashed and compared as bytes. */
 typedef struct {
     int n, bytes, bits;
@@ -139,7 +139,7 @@ static KeyShape key_shape(const uint8_t *colors, int n) {
     return (KeyShape){n, (n * bits + 7) / 8, bits};
 }
 
-/* The (up to) two bytes holding the 3-bit colour of region i, and its shift in them: its
+/* The (up to) two bytes holding the 3-bit color of region i, and its shift in them: its
  * bits straddle two bytes when they start past bit 5. */
 static inline unsigned key_bits3(const uint8_t *key, int i, int *b, int *shift) {
     int at = 3 * i;
@@ -181,7 +181,7 @@ static void key_unpack(const KeyShape *ks, const uint8_t *key, uint8_t *colors) 
     }
 }
 
-/* The key of the child where the region with original members `members` takes colour c. */
+/* The key of the child where the region with original members `members` takes color c. */
 static inline void child_key(const KeyShape *ks, uint8_t *dst, const uint8_t *src, const word *members, int c, int W) {
     memcpy(dst, src, ks->bytes);
     for (int v = 0; v < W; v++) {

@@ -12,7 +12,7 @@
  * "sweep A*" for partially ordered graphs).  With `paths`, each state carries its moves,
  * so a solution found needs no parent links; without, a state is its key alone (about
  * 60 % of the memory: a proof needs no moves) and only the length of a solution found is
- * known.  The bound of a state is the largest of its colour and pair bounds and what its
+ * known.  The bound of a state is the largest of its color and pair bounds and what its
  * parents' bounds imply (h - 1 from a parent of bound h: one move lowers the optimum by
  * at most one), all admissible; so a state pruned by
  * g + h > T has no solution within T below it, and when the sweep ends without one none
@@ -22,11 +22,11 @@
  * Moves that commute are taken in one order only.  Each stored state keeps the move that
  * reached it (LM_ALL when it was reached with its least g by two different moves, and at
  * the root).  Let m = (r, c) be that move, M the region it made and N[M] that region with
- * its neighbours.  A move m' = (r', c') that makes the set S' one region is skipped when
- * S' misses N[M] and (r', c') comes before (r, c) (region first, then colour):
- * - m and m' commute: S' misses M and M's neighbours, which were the neighbours of the
- *   regions m merged, so before m, r' had the same neighbours with the same colours and m'
- *   merged the same S'; after m', r is still a neighbour of the same regions (none of S'
+ * its neighbors.  A move m' = (r', c') that makes the set S' one region is skipped when
+ * S' misses N[M] and (r', c') comes before (r, c) (region first, then color):
+ * - m and m' commute: S' misses M and M's neighbors, which were the neighbors of the
+ *   regions m merged, so before m, r' had the same neighbors with the same colors and m'
+ *   merged the same S'; after m', r is still a neighbor of the same regions (none of S'
  *   touches M), so m merges the same set as before.  Both orders reach the same state,
  *   and each move keeps its name (the lowest original region of the region it taps) in
  *   either order.
@@ -53,7 +53,7 @@
 
 #define LM_ALL 0xFFFF /* no move kept: all moves are taken */
 
-/* A move's name for the order of commuting moves: its region, then its colour.  A colour
+/* A move's name for the order of commuting moves: its region, then its color.  A color
  * of 32 or more has no name: its child keeps LM_ALL, and takes every move. */
 static inline uint16_t move_name(int r, int c) { return c < 32 ? (uint16_t)(r * 32 + c) : LM_ALL; }
 
@@ -178,7 +178,7 @@ static size_t layers_used(const Layers *ly, int n) {
  * dropped then). */
 #define SWEEP_CHUNK 128
 
-/* A move kept after a state's key: its region (two bytes, low first), then its colour. */
+/* A move kept after a state's key: its region (two bytes, low first), then its color. */
 static inline void put_move(uint8_t *at, int r, int c) {
     at[0] = (uint8_t)(r & 0xFF);
     at[1] = (uint8_t)(r >> 8);
@@ -239,7 +239,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     j->expand = 1;
     int ng = g + 1, inherited = h - 1;
     int last = ch->commute ? L->lm[k] : LM_ALL;
-    word near[MAXW]; /* N[M]: the region the last move made, and its neighbours */
+    word near[MAXW]; /* N[M]: the region the last move made, and its neighbors */
     if (last != LM_ALL) {
         int m = s->rep_of[last >> 5];
         for (int w = 0; w < W; w++) near[w] = s->adj[m][w];
@@ -528,7 +528,7 @@ out:
 
 /* What the caller asks of one sweep (the glue fills it from Python's arguments). */
 typedef struct {
-    const uint8_t *colors;  /* colour of every original region (n of them) */
+    const uint8_t *colors;  /* color of every original region (n of them) */
     const word *adjacency;  /* n * W words */
     int n, W, goal, T;      /* is there a solution within T moves? */
     double max_seconds;     /* < 0: none */

@@ -1,20 +1,20 @@
 /* The winding bound (heuristics.winding_bound): distances weighted by an orientation of
- * the colour pairs, and the choice of that orientation. */
+ * the color pairs, and the choice of that orientation. */
 
 /* ---- the winding bound (heuristics.winding_bound) ---------------------------------- */
 
 #define MAX_ORIENTATIONS 1024 /* as heuristics.MAX_ORIENTATIONS */
 
-/* An orientation of the colour pairs as edge weights: fw[a][b] = 3 + sigma(a, b) from a
- * region of colour a to one of colour b, with colours by their rank among the island's
- * (idx; at most 16 colours).  A walk backwards takes each edge at its forward weight
+/* An orientation of the color pairs as edge weights: fw[a][b] = 3 + sigma(a, b) from a
+ * region of color a to one of color b, with colors by their rank among the island's
+ * (idx; at most 16 colors).  A walk backwards takes each edge at its forward weight
  * (split_edges). */
 typedef struct Winding {
     uint8_t idx[256];
     int8_t fw[16][16];
 } Winding;
 
-/* The regions of each colour (by rank) and the ranks present; returns how many. */
+/* The regions of each color (by rank) and the ranks present; returns how many. */
 static int color_classes(const State *s, const Winding *wd, int W, word (*cls)[MAXW], int *cols) {
     int ncol = 0;
     memset(cls, 0, 16 * sizeof(*cls));
@@ -34,9 +34,9 @@ static int color_classes(const State *s, const Winding *wd, int W, word (*cls)[M
     return ncol;
 }
 
-/* A state's edges split by weight under a winding: lo[j] holds the neighbours an edge of
+/* A state's edges split by weight under a winding: lo[j] holds the neighbors an edge of
  * weight 2 leads to from region j (sigma = -1), hi[j] those of weight 4 (sigma = +1).
- * Every edge joins two colours and every pair of colours is oriented, so no edge weighs
+ * Every edge joins two colors and every pair of colors is oriented, so no edge weighs
  * 3 and every walk weight is even; a walk backwards weighs an edge as the forward walk
  * does, so it takes hi at 2 and lo at 4. */
 typedef struct {
@@ -265,12 +265,12 @@ typedef struct {
 } WindPair;
 
 /* The winding bound of the child that contracts the connected set `merged` into one
- * region of colour c, from the parent's pair (u, v): ceil(min(D, D'(u, S) + D'(S, v)) / 6),
- * where D'(u, S) is the least to[y] + w'(y, S) over the neighbours y of S (0 when u is in
- * S), w' the child's weight of an edge into the new region (colour c), and D'(S, v) the
+ * region of color c, from the parent's pair (u, v): ceil(min(D, D'(u, S) + D'(S, v)) / 6),
+ * where D'(u, S) is the least to[y] + w'(y, S) over the neighbors y of S (0 when u is in
+ * S), w' the child's weight of an edge into the new region (color c), and D'(S, v) the
  * least w'(S, z) + from[z] likewise.  Admissible: a walk of the child that avoids the new
- * region is one of the parent, of the same weight (no edge of it changed colours), so at
- * least D; one through it reaches it from some neighbour y by a walk that avoids it
+ * region is one of the parent, of the same weight (no edge of it changed colors), so at
+ * least D; one through it reaches it from some neighbor y by a walk that avoids it
  * before (a parent walk, of weight at least to[y]) and an edge of weight w'(y, S), and
  * leaves it likewise. */
 static int wind_after(const WindPair *wp, const State *s, const Winding *wd, const word *merged, int c, int W) {
@@ -306,7 +306,7 @@ static int winding_bound(const Island *is, const State *s, const Pairs *p, int w
     word cls[16][MAXW];
     int cols[16], seen, source, W = is->W;
     int ncol = color_classes(s, is->wind, W, cls, cols);
-    if (ncol < 3) return h; /* two colours: every weight is 3 one way and 3 back on a path */
+    if (ncol < 3) return h; /* two colors: every weight is 3 one way and 3 back on a path */
     Split sp;
     split_edges(s, is->wind, cls, cols, ncol, &sp, W);
     int d = wfar(s, &sp, centre_of(s, p, W), wp ? 6 * (h - 2) : 6 * within, 6 * within, &seen,
@@ -331,7 +331,7 @@ static int winding_bound(const Island *is, const State *s, const Pairs *p, int w
     return h;
 }
 
-/* The island's colours ranked (idx), and how many; more than 16: 17. */
+/* The island's colors ranked (idx), and how many; more than 16: 17. */
 static int rank_colors(const uint8_t *colors, int n, Winding *wd) {
     uint8_t seen[256] = {0};
     int k = 0;
@@ -345,8 +345,8 @@ static int rank_colors(const uint8_t *colors, int n, Winding *wd) {
     return k;
 }
 
-/* The orientation of the island's colour pairs numbered as heuristics.orientation does
- * (pairs of ranks i < j in order, bit p set: sigma = 1), into weights; k colours. */
+/* The orientation of the island's color pairs numbered as heuristics.orientation does
+ * (pairs of ranks i < j in order, bit p set: sigma = 1), into weights; k colors. */
 static void winding_of(int k, int number, Winding *wd) {
     for (int a = 0; a < 16; a++)
         for (int b = 0; b < 16; b++) wd->fw[a][b] = 3;
@@ -361,7 +361,7 @@ static void winding_of(int k, int number, Winding *wd) {
 
 
 /* The weights of orientation `number` (heuristics.orientation) for the search, or NULL
- * for none (number < 0, or more than 16 colours). */
+ * for none (number < 0, or more than 16 colors). */
 static const Winding *winding_for(const uint8_t *colors, int n, int number, Winding *wd) {
     if (number < 0) return NULL;
     int k = rank_colors(colors, n, wd);
