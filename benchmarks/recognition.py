@@ -4,8 +4,11 @@
 
 ``DIR/truth.json`` lists ``screenshots``: ``file``, ``par`` and, when known, ``board`` (a
 board file, relative to DIR).  Cells wrong are counted up to a one-to-one renaming of the
-colors (blank cells must match exactly); the palette size is checked against the colors
-the true board uses.
+colors (blank cells must match exactly); a *silent* error is a wrong cell the reader did
+not list as uncertain (the worst failure: a confident wrong answer).  ``hidden`` counts the
+cells the screen shows less than a quarter of (a board cropped at the sides), and ``wr.h``
+the wrong cells among them.  The palette size is checked against the colors the true
+board uses.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from kamivision.board import cells_differing, read_board
+from kamivision.board import differing_cells, read_board
 from kamivision.errors import KamiError
 from kamivision.vision import recognize_file
 
@@ -26,25 +29,35 @@ def main() -> int:
     parser.add_argument("folder", type=Path)
     args = parser.parse_args()
     entries = json.loads((args.folder / "truth.json").read_text())["screenshots"]
-    header = f"{'screenshot':<44} {'size':>9} {'layout':>6} {'wrong':>5} {'uncertain':>9} {'palette':>7} {'par':>7} {'ms':>6}"
+    header = (
+        f"{'screenshot':<40} {'size':>9} {'layout':>6} {'wrong':>5} {'silent':>6} {'uncert':>6} {'hidden':>6} "
+        f"{'wr.h':>4} {'palette':>7} {'par':>7} {'ms':>5}"
+    )
     print(header)
     print("-" * len(header))
     times, boards, wrong_total, perfect, palette_ok, par_ok, failed = [], 0, 0, 0, 0, 0, 0
+    silent_total, uncertain_all, hidden_wrong_total = 0, [], 0
     for entry in entries:
         path = args.folder / entry["file"]
         try:
             rec = recognize_file(path)
         except KamiError as error:
-            print(f"{entry['file']:<44} FAILED: {error}")
+            print(f"{entry['file']:<40} FAILED: {error}")
             failed += 1
             continue
         times.append(rec.milliseconds)
-        wrong = "-"
+        wrong = silent = hidden_wrong = "-"
         pal = "?"
+        uncertain_all.append(len(rec.uncertain))
         if entry.get("board"):
             truth = read_board(args.folder / entry["board"])
-            wrong_n = cells_differing(rec.board, truth)
-            wrong = str(wrong_n)
+            cells = differing_cells(rec.board, truth)
+            wrong_n = len(cells)
+            silent_n = len(set(cells) - set(rec.uncertain))
+            hidden_n = len(set(cells) & set(rec.hidden))
+            wrong, silent, hidden_wrong = str(wrong_n), str(silent_n), str(hidden_n)
+            silent_total += silent_n
+            hidden_wrong_total += hidden_n
             boards += 1
             wrong_total += wrong_n
             perfect += wrong_n == 0
@@ -60,8 +73,8 @@ def main() -> int:
         par = "ok" if par_right else f"{rec.board.par}!={entry.get('par')}"
         size = f"{rec.layout.width}x{rec.layout.height}"
         print(
-            f"{entry['file']:<44} {size:>9} {rec.layout.name:>6} {wrong:>5} {len(rec.uncertain):>9} "
-            f"{pal:>7} {par:>7} {rec.milliseconds:>6.0f}",
+            f"{entry['file']:<40} {size:>9} {rec.layout.name:>6} {wrong:>5} {silent:>6} {len(rec.uncertain):>6} "
+            f"{len(rec.hidden):>6} {hidden_wrong:>4} {pal:>7} {par:>7} {rec.milliseconds:>5.0f}",
             flush=True,
         )
     print("-" * len(header))
@@ -70,6 +83,11 @@ def main() -> int:
         f"{len(entries)} screenshots ({failed} failed): {perfect}/{boards} boards with 0 cells wrong "
         f"({wrong_total} cells wrong in all); palette size right on {palette_ok - (len(entries) - boards - failed)}/{boards} "
         f"with a truth board; par right on {par_ok}/{len(entries)}; median {median:.0f} ms"
+    )
+    print(
+        f"silent errors (wrong and not flagged): {silent_total}; wrong cells among the hidden: {hidden_wrong_total}; "
+        f"uncertain cells per screenshot: median {statistics.median(uncertain_all) if uncertain_all else 0:g}, "
+        f"max {max(uncertain_all, default=0)}"
     )
     return 0
 

@@ -377,27 +377,35 @@ def parse_board(text: str, lattice: str = "triangle", **kwargs: Any) -> Board:
 
 
 def cells_differing(found: Board, truth: Board) -> int:
-    """How many cells of ``found`` differ from ``truth`` under the best one-to-one renaming
-    of color ids (the spec's "comparing two boards"); blank cells must match exactly.
-    Boards of different shapes differ in every cell.  The renaming is an assignment problem
-    on the table of agreeing cells (SciPy's Hungarian method)."""
+    """How many cells of ``found`` differ from ``truth`` (see :func:`differing_cells`);
+    boards of different shapes differ in every cell."""
+    if (found.rows, found.columns, found.lattice) != (truth.rows, truth.columns, truth.lattice):
+        return max(found.rows * found.columns, truth.rows * truth.columns)
+    return len(differing_cells(found, truth))
+
+
+def differing_cells(found: Board, truth: Board) -> list[tuple[int, int]]:
+    """The cells ``(row, column)`` of ``found`` that differ from ``truth`` under the best
+    one-to-one renaming of color ids (the boards are then the same puzzle: see
+    docs/board-format.md); blank cells must match exactly.  The renaming is an assignment
+    problem on the table of agreeing cells (SciPy's Hungarian method).  Both boards must
+    have the same shape."""
     import numpy as np
     from scipy.optimize import linear_sum_assignment
 
     if (found.rows, found.columns, found.lattice) != (truth.rows, truth.columns, truth.lattice):
-        return found.rows * found.columns if found.rows * found.columns > truth.rows * truth.columns else truth.rows * truth.columns
+        raise ValueError("boards of different shapes cannot be compared cell by cell")
     ours = [v for row in found.cells for v in row]
     theirs = [v for row in truth.cells for v in row]
-    a = sorted({v for v in ours if v is not None})
-    b = sorted({v for v in theirs if v is not None})
+    a = sorted({v for v in ours if v is not BLANK})
+    b = sorted({v for v in theirs if v is not BLANK})
     agree = np.zeros((len(a), len(b)), dtype=np.int64)
     ia, ib = {v: i for i, v in enumerate(a)}, {v: i for i, v in enumerate(b)}
     for o, t in zip(ours, theirs):
-        if o is not None and t is not None:
+        if o is not BLANK and t is not BLANK:
             agree[ia[o], ib[t]] += 1
-    matched = 0
+    rename: dict = {BLANK: BLANK}
     if agree.size:
         rows, cols = linear_sum_assignment(agree, maximize=True)
-        matched = int(agree[rows, cols].sum())
-    both_blank = sum(o is BLANK and t is BLANK for o, t in zip(ours, theirs))
-    return len(theirs) - matched - both_blank
+        rename.update({a[i]: b[j] for i, j in zip(rows, cols)})
+    return [divmod(i, found.columns) for i, (o, t) in enumerate(zip(ours, theirs)) if rename.get(o, -1) != t]

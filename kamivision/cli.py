@@ -286,8 +286,9 @@ def _uncertain_note(recognition) -> str:
     cells = recognition.uncertain
     if not cells:
         return "every cell read with confidence"
+    hidden = f" ({len(recognition.hidden)} hidden at the screen's edges)" if recognition.hidden else ""
     shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
-    return f"{len(cells)} uncertain cell(s): {shown}; check them with 'kamivision review'"
+    return f"{len(cells)} uncertain cell(s){hidden}: {shown}; check them with 'kamivision review'"
 
 
 @app.command("review")

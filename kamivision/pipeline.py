@@ -51,6 +51,12 @@ class ShotSolution:
                 f"{n} moves beats the screen's par {par}; if that is unexpected, a cell may be misread "
                 "(check with 'kamivision review')"
             )
+        hidden = self.recognition.hidden
+        if hidden:
+            out.append(
+                f"the board is wider than the screen: {len(hidden)} cell(s) at its left and right edges are hidden, "
+                "guessed from their neighbors and listed as uncertain"
+            )
         uncertain = self.recognition.uncertain
         if uncertain:
             shown = ", ".join(f"({r},{c})" for r, c in uncertain[:6]) + (" ..." if len(uncertain) > 6 else "")

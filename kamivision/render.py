@@ -75,7 +75,8 @@ def layout_for(device: Device, colors: int, lattice: str = "triangle", rows: int
     footer_top = round(device.footer_top * w)
     footer_bottom = h if device.footer_bottom is None else round(device.footer_bottom * w)
     if lattice == "triangle":
-        board = (0.0, top, float(w), w * TRIANGLE_ASPECT)
+        bw = device.board_width * w
+        board = ((w - bw) / 2, top, bw, bw * TRIANGLE_ASPECT)
     else:
         cell = min(w / columns, (footer_top - top) / rows)
         bw, bh = cell * columns, cell * rows

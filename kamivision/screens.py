@@ -36,6 +36,7 @@ class Device:
     footer_bottom: Optional[float] = None  # None: to the bottom of the screen
     buttons: float = 0.4  # width of the button block
     nav_bar: str = ""  # "home" (iPhone X indicator) or "android" (three buttons)
+    board_width: float = 1.0  # the board's width over the screen's: above 1, cropped at both sides
 
 
 _IPHONE_X_FOOTER = 0.112 + NOTCH_BOARD_ABOVE_FOOTER  # 1.7404
@@ -51,6 +52,11 @@ DEVICES: dict[str, Device] = {
         Device("iphone-xr", 828, 1792, "notch", 0.112, _IPHONE_X_FOOTER, 2.0559, NOTCH_BUTTONS, "home"),
         # An Android phone with a notch: a dark status strip, the board 1.625 W above the footer.
         Device("android-notch", 1080, 2280, "notch", 0.07, 1.6950, 2.0111, NOTCH_BUTTONS, "android"),
+        # A tall Android phone (about 19.5:9), measured on real 886 x 1920 screenshots: the
+        # game scales the board to the height between a status strip of 0.0688 W and the
+        # footer at 1.9718 W, so it is 1.1817 W wide and both sides are cropped (columns 0
+        # and 9 show about a quarter of their width).
+        Device("android-tall", 886, 1920, "classic", 0.0688, 1.9718, None, 0.4, "", 1.1817),
     ]
 }
 DEFAULT_DEVICE = "iphone-8"

@@ -19,11 +19,20 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..board import neighbor_table
 from ..geometry import label_image, triangle_centres
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
+
+#: Relative grain is capped at this (paper is about 1, the background near 0).
+MAX_RELATIVE_GRAIN = 2.0
+
+#: A cell further from its class than this many times the class's typical distance (and
+#: than OUTLIER_FLOOR feature units) looks like no class at all.
+OUTLIER_FACTOR = 4.0
+OUTLIER_FLOOR = 12.0
 
 #: The class of a blank cell in :class:`CellClasses` (the swatches are 0, 1, ...).
 BLANK_CLASS = -1
@@ -76,11 +85,14 @@ def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.nda
 
 @dataclass(frozen=True, slots=True)
 class CellSamples:
-    """Per-cell measurements: Lab median and grain (paper texture), and the lattice's
-    vertical offset they were taken at (pixels)."""
+    """Per-cell measurements: Lab median and grain (paper texture), the share of the cell
+    that the screen shows, and the lattice's vertical offset they were taken at (pixels).
+    A cell the screen does not show at all has NaN for its Lab median."""
 
     lab: np.ndarray  # (290, 3) in CIE units (L 0..100)
     grain: np.ndarray  # (290,) mean absolute high-pass of L
+    visible: np.ndarray  # (290,) share of the cell's area on the screen, 0..1
+    foreign: np.ndarray  # (290,) share of the cell's sampled pixels that are not its paper
     offset: float
 
 
@@ -100,8 +112,12 @@ def fit_offset(lab_l: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     s = layout.board[3] / 14.0
     rr, cc = np.meshgrid(np.arange(2, ROWS - 2), np.arange(COLUMNS), indexing="ij")
     cx, cy = triangle_centres(rr, cc, layout.board)
-    # Inner points: the centroid and four points a third of the way to the corners/edges.
+    # Inner points: the centroid and four points a third of the way to the corners/edges,
+    # of the cells whose points are all on the screen (a board cropped at the sides hides
+    # most of its outer columns).
     r_in = 0.22 * s
+    shown = (cx - 0.6 * r_in >= 0) & (cx + 0.6 * r_in <= w - 1)
+    cx, cy = cx[shown], cy[shown]
     offsets = [(0, 0), (0, -r_in), (0, r_in), (-0.6 * r_in, 0), (0.6 * r_in, 0)]
     best = (np.inf, 0.0)
     span = max(2, int(settings.offset_span * w))
@@ -126,17 +142,58 @@ def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     lab = _to_cie_lab(rgb)
     offset = fit_offset(lab[..., 0], layout, settings)
     labels = _cell_labels(layout, offset)
-    margin = settings.cell_margin * layout.width / 10.0
-    index, cells = _inner_pixels(labels, margin)
+    column = layout.board[2] / COLUMNS
+    margin = settings.cell_margin * column
     n = ROWS * COLUMNS
+    area = column * layout.board[3] / 14.0 / 2.0  # a triangle: its side times its width, halved
+    visible = np.minimum(1.0, np.bincount(labels[labels >= 0], minlength=n) / area).astype(np.float32)
+    index, cells = _inner_pixels(labels, margin)
     flat = lab.reshape(-1, 3)
-    medians = _group_medians(flat[index], cells, n)
+    values = flat[index]
+    medians = _group_medians(values, cells, n)
     lightness = lab[..., 0]
     highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), 2.0 * max(1.0, layout.width / 750.0)))
-    grain = np.bincount(cells, weights=highpass.ravel()[index], minlength=n) / np.maximum(
-        1, np.bincount(cells, minlength=n)
+    keep, foreign = _paper_pixels(values, cells, medians, n)
+    medians = _group_medians(values[keep], cells[keep], n)
+    grain = np.bincount(cells[keep], weights=highpass.ravel()[index][keep], minlength=n) / np.maximum(
+        1, np.bincount(cells[keep], minlength=n)
     )
-    return CellSamples(medians, grain.astype(np.float32), offset)
+    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset)
+
+
+#: A pixel further than this (CIE Lab units) from its cell's paper color is not paper: ink,
+#: a digit or a cursor drawn over the screenshot.
+FOREIGN_DELTA = 20.0
+
+
+def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which sampled pixels are the cells' paper, and each cell's share of foreign pixels.
+
+    A clean cell's pixels lie close to their median (grain and shading are a few units), so
+    all are kept and its median is unchanged.  Where marks cover part of a cell (more than
+    a tenth of its pixels far from the median), the median is pulled towards them: it is
+    taken again, three times, over the pixels nearest the last one (the nearer of
+    :data:`FOREIGN_DELTA` and the nearest 40 %), which settles on the paper as long as most
+    of the cell is paper; a cell mostly covered ends with a large foreign share.
+    """
+    dist = np.linalg.norm(values - medians[cells], axis=1)
+    counts = np.maximum(1, np.bincount(cells, minlength=n))
+    share = np.bincount(cells, weights=(dist > FOREIGN_DELTA).astype(np.float64), minlength=n) / counts
+    keep = np.ones(len(values), bool)
+    order = np.argsort(cells, kind="stable")
+    bounds = np.searchsorted(cells[order], np.arange(n + 1))
+    for cell in np.flatnonzero(share > 0.1):
+        at = order[bounds[cell] : bounds[cell + 1]]
+        v = values[at]
+        centre = np.median(v, axis=0)
+        for _ in range(3):
+            d = np.linalg.norm(v - centre, axis=1)
+            near = d <= max(FOREIGN_DELTA, float(np.percentile(d, 40)))
+            centre = np.median(v[near], axis=0)
+        d = np.linalg.norm(v - centre, axis=1)
+        keep[at] = d <= FOREIGN_DELTA
+        share[cell] = float(np.mean(d > FOREIGN_DELTA))
+    return keep, share.astype(np.float32)
 
 
 def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> np.ndarray:
@@ -179,32 +236,49 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     color is modelled as a smooth surface over the board (the game's gradient varies from
     pink to mint to lilac) and every cell is assigned to the nearest of the paper centres and
     the background surface, twice, refitting the surface to the cells it holds.
+
+    A cell the screen shows less than ``settings.hidden`` of (a board cropped at the sides)
+    gets confidence 0, whatever it looks like; one it does not show at all takes the class
+    most of its neighbors have.
     """
     from sklearn.cluster import KMeans
 
     k = len(swatches)
-    grain = samples.grain
-    reference = float(np.percentile(grain, 75)) or 1.0
-    relative = grain / reference
+    seen = ~np.isnan(samples.lab).any(axis=1)
+    grain = np.where(seen, samples.grain, 0.0)
+    reference = float(np.percentile(grain[seen], 75)) or 1.0
+    # Grain above twice the board's is marks, not paper: capped, so that it cannot pull
+    # the clusters (ink strokes have a high-pass many times the paper's).
+    relative = np.minimum(grain / reference, MAX_RELATIVE_GRAIN)
+    # Cells largely covered by marks are classified but do not shape the clusters.
+    fit = seen & (samples.foreign < settings.marked)
     weights = np.array([settings.lightness_weight, 1.0, 1.0], np.float32)
     grain_weight, blank_grain = settings.grain_weight, settings.blank_grain
-    features = np.column_stack([samples.lab * weights, grain_weight * relative]).astype(np.float64)
+    features = np.column_stack([np.where(seen[:, None], samples.lab, 0.0) * weights, grain_weight * relative])
+    features = features.astype(np.float64)
     seeds = np.vstack(
         [
             np.column_stack([swatches * weights, np.full(k, grain_weight)]),
             np.r_[np.array([90.0, 0.0, 3.0]) * weights, 0.15 * grain_weight],
         ]
     )
-    km = KMeans(n_clusters=k + 1, init=seeds, n_init=1, max_iter=100).fit(features)
+    km = KMeans(n_clusters=k + 1, init=seeds, n_init=1, max_iter=100).fit(features[fit])
     centres = km.cluster_centers_
     dist = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
-    members = km.labels_ == k
+    members = np.zeros(len(features), bool)
+    members[fit] = km.labels_ == k
     has_blanks = bool(members.any()) and float(np.median(relative[members])) < blank_grain
     if not has_blanks:
+        # No background: the pale seed's members are paper, so cluster again into the
+        # swatches' classes alone (else those cells would fall to whichever paper class
+        # is next nearest).
+        if members.any():
+            km = KMeans(n_clusters=k, init=seeds[:k], n_init=1, max_iter=100).fit(features[fit])
+            dist[:, :k] = np.linalg.norm(features[:, None, :] - km.cluster_centers_[None, :, :], axis=2)
         dist[:, k] = np.inf
     else:
         for _ in range(2):
-            flat = (dist.argmin(axis=1) == k) & (relative < blank_grain)
+            flat = (dist.argmin(axis=1) == k) & (relative < blank_grain) & fit
             if not flat.any():
                 break
             dist[:, k] = np.linalg.norm(features - _background_model(features, flat), axis=1)
@@ -213,5 +287,35 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     d1, d2 = order[:, 0], order[:, 1] if k + 1 > 1 else np.full(len(dist), np.inf)
     with np.errstate(invalid="ignore", divide="ignore"):
         confidence = np.where(np.isfinite(d2), (d2 - d1) / (d2 + d1 + 1e-9), 1.0)
-    classes = np.where(best == k, BLANK_CLASS, best)
-    return CellClasses(classes.astype(np.int64), confidence.astype(np.float32))
+    # A cell far from the class it is nearest to looks like none of them (a mark that
+    # covers most of it, a cursor): uncertain, however clear the runner-up margin.
+    for c in range(k + 1):
+        mine = (best == c) & fit
+        if mine.any():
+            typical = float(np.median(d1[mine]))
+            strange = (best == c) & seen & (d1 > max(OUTLIER_FACTOR * typical, OUTLIER_FLOOR))
+            confidence[strange] = 0.0
+    classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
+    _fill_unseen(classes, seen)
+    confidence[samples.visible < settings.hidden] = 0.0
+    confidence[samples.foreign >= settings.marked] = 0.0
+    return CellClasses(classes, confidence.astype(np.float32))
+
+
+def _fill_unseen(classes: np.ndarray, seen: np.ndarray) -> None:
+    """Give each cell the screen does not show the class most of its seen neighbors have
+    (in place), spreading inwards from the seen cells."""
+    table = neighbor_table("triangle", ROWS, COLUMNS)
+    known = seen.copy()
+    while not known.all():
+        filled = []
+        for cell in np.flatnonzero(~known):
+            around = [classes[n] for n in table[cell] if known[n]]
+            if around:
+                values, counts = np.unique(around, return_counts=True)
+                filled.append((cell, values[counts.argmax()]))
+        if not filled:  # nothing seen at all: left to the caller's checks
+            return
+        for cell, value in filled:
+            classes[cell] = value
+            known[cell] = True

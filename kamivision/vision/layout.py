@@ -175,18 +175,87 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), fh) for i in range(count)
     )
     name = "notch" if fh > 0.24 * w else "16:9"
-    # The board ends under the footer: 1.612 w above it on 16:9 phones, 1.6284 w on phones
-    # with the 2 x 2 block (their board shows a little more of the last row).  A status
-    # strip's lower edge near that estimate marks the board's top exactly; a blank top row
-    # can hide it, and the lattice fit absorbs the rest.
-    board_top = max(0, round(footer_top - (NOTCH_BOARD_ABOVE_FOOTER if name == "notch" else CLASSIC_BOARD_ABOVE_FOOTER) * w))
-    head = [y for y in _edge_rows(edges, 0.85) if abs(y - board_top) < 0.02 * w]
-    if head:
-        board_top = head[-1]
-    if board_top < 0.01 * w:
-        board_top = 0
-    box = (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT)
+    box, board_top = _board_box(lab, edges, w, footer_top, name)
     return ScreenLayout(
         name, w, h, box, (board_top, footer_top), (0, footer_top, w, fh), (0, footer_top, start, fh), swatch_rects
     )
 
+
+def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name: str):
+    """The lattice's box ``(x, y, w, h)`` and the first screen row showing the board.
+
+    Two models, chosen by the lattice measured in the image (:func:`_column_period`):
+
+    * **The board fills the width** (16:9 phones, the iPhone X class): the box is the
+      screen's width, and it ends under the footer, 1.612 w above it on 16:9 phones and
+      1.6284 w with the 2 x 2 block (their board shows a little more of the last row).  A
+      status strip's lower edge near that estimate marks the board's top exactly; a blank
+      top row can hide it, and the lattice fit (:func:`~kamivision.vision.cells.fit_offset`)
+      absorbs the rest.
+    * **The board is scaled to the height and cropped at the sides** (tall Android
+      phones): the columns measured are wider than a tenth of the screen.  The box is ten
+      of them wide, placed on the measured column edges nearest to centring it.  It ends
+      under the footer as on 16:9 phones, so it starts ``1.612 * 10 * column`` above the
+      footer, or at a horizontal edge near there (the status strip's lower edge, which
+      pale paper can make faint, so a weaker edge counts than in the first model).
+    """
+    above = NOTCH_BOARD_ABOVE_FOOTER if name == "notch" else CLASSIC_BOARD_ABOVE_FOOTER
+    strips = [y for y in _edge_rows(edges, 0.85) if y < footer_top - 0.5 * w]
+    top_edge = strips[-1] if strips else 0
+    period, phase = _column_period(lab, top_edge, footer_top, w)
+    if period is None or abs(10 * period - w) <= 0.02 * w:
+        board_top = max(0, round(footer_top - above * w))
+        head = [y for y in strips if abs(y - board_top) < 0.02 * w]
+        if head:
+            board_top = head[-1]
+        if board_top < 0.01 * w:
+            board_top = 0
+        return (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT), board_top
+    bw = 10 * period
+    shifts = np.arange(-12, 3)
+    x0 = float(min(phase + shifts * period, key=lambda x: abs(x + bw / 2 - w / 2)))
+    board_top = max(0, round(footer_top - above * bw))
+    near = [y for y in _edge_rows(edges, 0.3) if abs(y - board_top) < 0.03 * w]
+    if near:
+        board_top = near[-1]
+    return (x0, float(board_top), bw, bw * TRIANGLE_ASPECT), board_top
+
+
+def _column_period(lab: np.ndarray, top: int, bottom: int, w: int) -> tuple[float | None, float]:
+    """The spacing and phase (pixels) of the lattice's columns, from its vertical edges.
+
+    Every column boundary of the triangle lattice is a vertical edge the whole height of
+    the board (the triangles on either side take turns to have their vertical side on it),
+    so the share of rows with a colour step between two screen columns peaks at the column
+    edges.  The comb of spacing ``p`` and phase ``q`` that lands on the peaks and whose
+    midway points miss them wins (a comb of twice the spacing lands on peaks as well, but so
+    do its midway points).  ``(None, 0)`` when the board shows no clear comb.
+    """
+    band = lab[top + max(2, (bottom - top) // 40) : bottom - max(2, (bottom - top) // 40)].astype(np.float32)
+    if band.shape[0] < 20:
+        return None, 0.0
+    step = np.abs(band[:, 2:] - band[:, :-2]).sum(axis=2)
+    profile = np.zeros(w, np.float32)
+    profile[1:-1] = (step > 12.0).mean(axis=0)
+
+    def comb(periods: np.ndarray, phase_step: float) -> tuple[float, float | None, float]:
+        best = (0.0, None, 0.0)
+        for period in periods:
+            phases = np.arange(0.0, period, phase_step)
+            teeth = phases[:, None] + period * np.arange(int(w / period) + 1)[None, :]
+            on = np.clip(np.round(teeth).astype(int), 0, w - 1)
+            off = np.clip(np.round(teeth + period / 2).astype(int), 0, w - 1)
+            inside = (teeth >= 2) & (teeth <= w - 3)
+            score = ((profile[on] - profile[off]) * inside).sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+            k = int(score.argmax())
+            if score[k] > best[0]:
+                best = (float(score[k]), float(period), float(phases[k]))
+        return best
+
+    # Coarse, then fine around the best: spacings of 8.5 % to 15 % of the width.
+    best = comb(np.arange(0.085 * w, 0.15 * w, 0.5), 1.0)
+    if best[1] is not None:
+        best = comb(np.arange(best[1] - 0.5, best[1] + 0.5, 0.05), 0.25)
+    if best[1] is None or best[0] < 0.05:
+        return None, 0.0
+    return best[1], best[2]

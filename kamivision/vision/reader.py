@@ -20,6 +20,9 @@ from .layout import ScreenLayout, find_layout
 from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
+#: At most this share of the cells may be off the screen (a board cropped at the sides
+#: hides about a tenth); more, and the screenshot is not one the reader understands.
+MAX_UNSEEN = 0.25
 
 @dataclass(frozen=True, slots=True)
 class Recognition:
@@ -27,12 +30,19 @@ class Recognition:
 
     board: Board
     layout: ScreenLayout
-    confidence: np.ndarray  # (rows, columns)
+    confidence: np.ndarray  # (rows, columns), 0..1
+    visible: np.ndarray  # (rows, columns): the share of each cell the screen shows, 0..1
     par_confidence: float
     offset: float
     milliseconds: float
-
     settings: VisionSettings = DEFAULT_SETTINGS
+
+    @property
+    def hidden(self) -> list[tuple[int, int]]:
+        """Cells the screen shows too little of to judge (a board cropped at the sides),
+        row by row; they are uncertain too."""
+        rows, cols = np.nonzero(self.visible < self.settings.hidden)
+        return list(zip(rows.tolist(), cols.tolist()))
 
     @property
     def uncertain(self) -> list[tuple[int, int]]:
@@ -55,6 +65,7 @@ class Recognition:
             "par_confidence": round(self.par_confidence, 3),
             "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
             "uncertain": [list(cell) for cell in self.uncertain],
+            "hidden": [list(cell) for cell in self.hidden],
         }
 
 
@@ -76,8 +87,9 @@ def recognize(
     started = time.perf_counter()
     layout = find_layout(rgb, origin)
     samples = sample_cells(rgb, layout, settings)
-    if np.isnan(samples.lab).any():
-        raise ImageError(f"{origin}: the board does not fill the screen above the footer")
+    unseen = int(np.isnan(samples.lab).any(axis=1).sum())
+    if unseen > MAX_UNSEEN * ROWS * COLUMNS:
+        raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
     swatches = swatch_colors(rgb, layout)
     classes = classify_cells(samples, swatches, settings)
     par, par_confidence = read_par(rgb, layout)
@@ -90,6 +102,7 @@ def recognize(
         board=board,
         layout=layout,
         confidence=classes.confidence.reshape(ROWS, COLUMNS),
+        visible=samples.visible.reshape(ROWS, COLUMNS),
         par_confidence=par_confidence,
         offset=samples.offset,
         milliseconds=1000 * (time.perf_counter() - started),

@@ -21,6 +21,12 @@ class VisionSettings:
     blank_grain: float = 0.45
     #: Cells whose confidence (0..1) is below this are listed as uncertain.
     uncertain: float = 0.25
+    #: A cell the screen shows less than this share of (a board cropped at the sides) is
+    #: uncertain, whatever it looks like.
+    hidden: float = 0.25
+    #: A cell whose sampled pixels are this share or more foreign (ink, digits, a cursor)
+    #: is uncertain, and does not shape the color clusters.
+    marked: float = 0.3
     #: Pixels closer than this share of a column's width to a cell's edge are not sampled.
     cell_margin: float = 0.18
     #: The lattice's vertical offset is searched within this share of the screen width.
