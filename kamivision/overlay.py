@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -100,15 +100,54 @@ def draw_marker(image: np.ndarray, x: float, y: float, radius: float, number: in
     cv2.putText(image, text, origin, FONT, scale, _text_color(rgb), thickness, cv2.LINE_AA)
 
 
-def draw_solution(image: np.ndarray, board: Board, moves: Sequence[Move], geometry: Geometry) -> np.ndarray:
-    """The screenshot with a marker per move and a legend strip below it (RGB in, RGB out)."""
+#: The color of everything that asks the user to check (RGB): doubtful cells, the banner.
+CHECK_RGB = (255, 40, 120)
+
+
+def draw_solution(
+    image: np.ndarray,
+    board: Board,
+    moves: Sequence[Move],
+    geometry: Geometry,
+    doubtful: Sequence[int] = (),
+    warning: Optional[str] = None,
+) -> np.ndarray:
+    """The screenshot with a marker per move and a legend strip below it (RGB in, RGB out).
+    The ``doubtful`` cells are outlined, and a ``warning`` is written in a strip between
+    the screenshot and the legend, so that the picture itself says what to check."""
     out = image.copy()
     palette = _palette_rgb(board)
     radius = geometry.marker_radius()
+    for cell in doubtful:
+        pts = np.round(geometry.polygon(board, cell) * 16).astype(np.int32)
+        cv2.polylines(out, [pts], True, CHECK_RGB, max(2, round(radius / 8)), cv2.LINE_AA, shift=4)
     for number, move in enumerate(moves, 1):
         x, y = geometry.centre(board, move.row * board.columns + move.column)
         draw_marker(out, x, y, radius, number, palette[move.color])
-    return np.vstack([out, legend(out.shape[1], moves, palette, radius)])
+    strips = [out]
+    if warning:
+        strips.append(warning_strip(out.shape[1], warning, radius))
+    return np.vstack(strips + [legend(out.shape[1], moves, palette, radius)])
+
+
+def warning_strip(width: int, text: str, radius: float) -> np.ndarray:
+    """``text`` in the check color on the footer's brown, wrapped to the width."""
+    scale = max(0.4, radius / 40.0)
+    thickness = max(1, round(scale * 1.6))
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and cv2.getTextSize(trial, FONT, scale, thickness)[0][0] > width - 2 * radius:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    lines.append(line)
+    pitch = int(cv2.getTextSize("Ag", FONT, scale, thickness)[0][1] * 1.9)
+    strip = np.full((pitch * len(lines) + pitch // 2, width, 3), (34, 25, 15), np.uint8)
+    for i, words in enumerate(lines):
+        cv2.putText(strip, words, (int(radius), pitch * (i + 1)), FONT, scale, CHECK_RGB, thickness, cv2.LINE_AA)
+    return strip
 
 
 def legend(width: int, moves: Sequence[Move], palette: list[tuple[int, int, int]], radius: float) -> np.ndarray:

@@ -29,7 +29,22 @@ class ShotSolution:
     geometry: Geometry
 
     def overlay(self) -> np.ndarray:
-        return draw_solution(self.image, self.recognition.board, self.solution.moves, self.geometry)
+        """The solution over the screenshot; uncertain cells outlined, and a line saying
+        what to check when the answer does not match the counter or cells are uncertain."""
+        board = self.recognition.board
+        doubtful = [r * board.columns + c for r, c in self.recognition.uncertain]
+        return draw_solution(self.image, board, self.solution.moves, self.geometry, doubtful, self.picture_warning())
+
+    def picture_warning(self) -> Optional[str]:
+        """The overlay's one-line warning, or None when there is nothing to check."""
+        parts = []
+        par, n = self.recognition.board.par, self.solution.length
+        if par is not None and n != par and self.solution.optimal:
+            parts.append(f"CHECK: {n} moves proven for the board as read, the counter shows {par}.")
+        uncertain = len(self.recognition.uncertain)
+        if uncertain:
+            parts.append(f"{uncertain} uncertain cell(s) outlined: check them with kamivision review.")
+        return " ".join(parts) or None
 
     def steps(self) -> list[np.ndarray]:
         return step_frames(self.image, self.recognition.board, self.solution.moves, self.geometry)
@@ -43,13 +58,14 @@ class ShotSolution:
             out.append("the moves-left counter could not be read, so the answer is not checked against par")
         elif n > par and self.solution.optimal:
             out.append(
-                f"the screen says par {par} but the proven optimum of the board as read is {n} moves: "
-                "a cell is probably misread; check it with 'kamivision review'"
+                f"the counter shows {par} moves left (the level's par, if this is its start) but the proven "
+                f"optimum of the board as read is {n} moves: a cell is probably misread; check it with "
+                "'kamivision review'"
             )
         elif n < par and self.solution.optimal:
             out.append(
-                f"{n} moves beats the screen's par {par}; if that is unexpected, a cell may be misread "
-                "(check with 'kamivision review')"
+                f"{n} moves beats the {par} moves left on the counter; if this is the level's start, a cell may "
+                "be misread (check with 'kamivision review')"
             )
         hidden = self.recognition.hidden
         if hidden:
@@ -66,7 +82,7 @@ class ShotSolution:
     def verdict(self) -> Optional[str]:
         par = self.recognition.board.par
         if par is not None and self.solution.length == par:
-            return f"matches the par read from the screen ({par})"
+            return f"matches the {par} moves left on the counter (the par, at the level's start)"
         return None
 
 

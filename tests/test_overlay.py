@@ -5,7 +5,7 @@ import numpy as np
 
 from kamivision.board import hex_to_rgb
 from kamivision.graph import region_cells
-from kamivision.overlay import Geometry, draw_solution, gif_bytes, spread_markers, step_frames
+from kamivision.overlay import CHECK_RGB, Geometry, draw_solution, gif_bytes, spread_markers, step_frames
 from kamivision.render import board_palette, render
 from kamivision.solver import solve
 
@@ -78,3 +78,19 @@ def test_steps_end_with_a_board_of_one_color():
         seen.add(int(np.linalg.norm(palette - pixel, axis=1).argmin()))
     assert len(seen) == 1
     assert gif_bytes(frames)[:6] == b"GIF89a"
+
+
+def test_doubtful_cells_are_outlined_and_a_warning_is_written_on_the_picture():
+    board, image, geometry = setup(7)
+    moves = spread_markers(board, solve(board).moves, geometry)
+    plain = draw_solution(image, board, moves, geometry)
+    cell = 14 * board.columns + 5
+    warned = draw_solution(image, board, moves, geometry, doubtful=[cell], warning="CHECK: 3 uncertain cells")
+    assert warned.shape[0] > plain.shape[0]  # the warning's strip, between the screenshot and the legend
+    strip = warned[image.shape[0] : warned.shape[0] - (plain.shape[0] - image.shape[0])]
+    assert (np.abs(strip.astype(int) - CHECK_RGB).sum(axis=2) < 60).any()  # written in the check color
+    corners = geometry.polygon(board, cell)
+    x, y = corners[:2].mean(axis=0)  # the middle of the cell's vertical edge
+    edge = warned[int(y) - 2 : int(y) + 3, int(x) - 2 : int(x) + 3].reshape(-1, 3).astype(int)
+    assert (np.abs(edge - CHECK_RGB).sum(axis=1) < 60).any()
+    assert np.array_equal(warned[: image.shape[0]][: int(corners[:, 1].min()) - 3], plain[: int(corners[:, 1].min()) - 3])
