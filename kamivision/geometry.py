@@ -66,7 +66,7 @@ def triangle_centres(rows: np.ndarray, columns: np.ndarray, box: Box) -> tuple[n
 
 
 def label_image(
-    lattice: str, rows: int, columns: int, box: Box, shape: tuple[int, int], scale: int = 1, hidden: bool = False
+    lattice: str, rows: int, columns: int, box: Box, shape: tuple[int, int], *, scale: int = 1, hidden: bool = False
 ) -> np.ndarray:
     """The cell index (``row * columns + column``) of every pixel of an image of ``shape``
     (height, width), -1 outside the board, drawn at ``scale`` times the size.  With

@@ -109,6 +109,7 @@ def flood_beam(
     island: Island,
     deadline: float,
     width: int = 4,
+    *,
     goal_color: Optional[int] = None,
     best: Optional[Path] = None,
     floor: int = 0,
