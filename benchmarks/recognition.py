@@ -2,6 +2,9 @@
 
     python benchmarks/recognition.py ../shared/data/screenshots
 
+``layout`` is the footer's ("16:9": a row of four buttons; "notch": 2 x 2), with ``/crop``
+when the board was measured wider than the screen.
+
 ``DIR/truth.json`` lists ``screenshots``: ``file``, ``par`` and, when known, ``board`` (a
 board file, relative to DIR).  Cells wrong are counted up to a one-to-one renaming of the
 colors (blank cells must match exactly); a *silent* error is a wrong cell the reader did
@@ -30,7 +33,7 @@ def main() -> int:
     args = parser.parse_args()
     entries = json.loads((args.folder / "truth.json").read_text())["screenshots"]
     header = (
-        f"{'screenshot':<40} {'size':>9} {'layout':>6} {'wrong':>5} {'silent':>6} {'uncert':>6} {'hidden':>6} "
+        f"{'screenshot':<40} {'size':>9} {'layout':>10} {'wrong':>5} {'silent':>6} {'uncert':>6} {'hidden':>6} "
         f"{'wr.h':>4} {'palette':>7} {'par':>7} {'ms':>5}"
     )
     print(header)
@@ -72,8 +75,9 @@ def main() -> int:
         par_ok += par_right
         par = "ok" if par_right else f"{rec.board.par}!={entry.get('par')}"
         size = f"{rec.layout.width}x{rec.layout.height}"
+        layout = rec.layout.name + ("/crop" if rec.layout.cropped else "")
         print(
-            f"{entry['file']:<40} {size:>9} {rec.layout.name:>6} {wrong:>5} {silent:>6} {len(rec.uncertain):>6} "
+            f"{entry['file']:<40} {size:>9} {layout:>10} {wrong:>5} {silent:>6} {len(rec.uncertain):>6} "
             f"{len(rec.hidden):>6} {hidden_wrong:>4} {pal:>7} {par:>7} {rec.milliseconds:>5.0f}",
             flush=True,
         )

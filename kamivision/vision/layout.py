@@ -31,7 +31,7 @@ from ..screens import CLASSIC_BOARD_ABOVE_FOOTER, NOTCH_BOARD_ABOVE_FOOTER
 class ScreenLayout:
     """What the reader found on the screen (pixels; rectangles are ``x, y, w, h``)."""
 
-    name: str  # "16:9" or "notch" (2 x 2 buttons)
+    name: str  # the footer: "16:9" (a row of four buttons) or "notch" (2 x 2 buttons)
     width: int
     height: int
     board: tuple[float, float, float, float]  # nominal lattice box: h = 1.6166 w
@@ -39,6 +39,11 @@ class ScreenLayout:
     footer: tuple[int, int, int, int]
     buttons: tuple[int, int, int, int]
     swatches: tuple[tuple[int, int, int, int], ...]
+
+    @property
+    def cropped(self) -> bool:
+        """The board is wider than the screen (scaled to the height, cropped at the sides)."""
+        return self.board[2] > self.width + 1
 
 
 def _horizontal_edges(lab: np.ndarray) -> np.ndarray:

@@ -59,6 +59,7 @@ class Recognition:
             "width": layout.width,
             "height": layout.height,
             "layout": layout.name,
+            "cropped": layout.cropped,
             "board": [round(x, 1), round(y + self.offset, 1), round(w, 1), round(h, 1)],
             "footer": list(layout.footer),
             "swatches": [list(s) for s in layout.swatches],
