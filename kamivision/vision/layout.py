@@ -208,7 +208,11 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name
     strips = [y for y in _edge_rows(edges, 0.85) if y < footer_top - 0.5 * w]
     top_edge = strips[-1] if strips else 0
     period, phase = _column_period(lab, top_edge, footer_top, w)
-    if period is None or abs(10 * period - w) <= 0.02 * w:
+    # A board narrower than the screen (a letterbox) is not a layout the reader knows, and
+    # one too wide to fit between the top of the screen and the footer is a misreading of
+    # the comb: both keep the first model.
+    fits = period is not None and footer_top - above * 10 * period >= -0.01 * w
+    if period is None or 10 * period <= 1.02 * w or not fits:
         board_top = max(0, round(footer_top - above * w))
         head = [y for y in strips if abs(y - board_top) < 0.02 * w]
         if head:
