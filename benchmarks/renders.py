@@ -15,7 +15,6 @@ import random
 import statistics
 import sys
 
-import cv2
 import numpy as np
 from PIL import Image
 
@@ -26,7 +25,7 @@ from kamivision.screens import DEVICES
 from kamivision.vision import recognize
 
 sys.path.insert(0, ".")
-from tests.boards import random_kami_board  # noqa: E402  (the tests' board generator)
+from tests.boards import random_kami_board, write_digit  # noqa: E402  (the tests' boards and ink)
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -40,9 +39,7 @@ def inked(image: np.ndarray, layout, rng: random.Random) -> np.ndarray:
     for _ in range(16):
         r, c = rng.randrange(2, 27), rng.randrange(10)
         x, y = cell_centre("triangle", 29, 10, r, c, layout.board)
-        size = 0.6 * column
-        cv2.putText(out, str(rng.randrange(1, 20)), (round(x - size / 2), round(y + size / 2)),
-                    cv2.FONT_HERSHEY_SIMPLEX, size / 22, (90, 200, 250), max(2, round(size / 8)), cv2.LINE_AA)
+        write_digit(out, x, y, 0.6 * column, str(rng.randrange(1, 20)))
     return out
 
 

@@ -39,10 +39,10 @@ def run_one(
             raise SystemExit(f"{path}: no par in the file; give --threshold")
         threshold = board.par - 1
     started = time.perf_counter()
-    orient = core.choose_orientation(island.colors, island.adjacency) if winding else -1
+    packed = core.graph(island.colors, island.adjacency)
+    orient = core.choose_orientation(packed) if winding else -1
     result = core.sweep(
-        island.colors,
-        island.adjacency,
+        packed,
         within=threshold,
         max_bytes=int(max_gb * 2**30),
         paths=False,

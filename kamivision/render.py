@@ -22,7 +22,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board import Board, hex_to_rgb
-from .geometry import TRIANGLE_ASPECT, cell_polygon, label_image
+from .geometry import TRIANGLE_ASPECT, cell_centre, label_image
 from .screens import DEFAULT_DEVICE, DEVICES, Device
 
 # Paper colors seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
@@ -159,7 +159,7 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     size = bw / 10.0
     for index in range(n):
         r, c = divmod(index, board.columns)
-        cx[index], cy[index] = cell_polygon(board.lattice, board.rows, board.columns, r, c, box).mean(axis=0)
+        cx[index], cy[index] = cell_centre(board.lattice, board.rows, board.columns, r, c, box)
     ux = (np.cos(angle) * strength / size).astype(np.float32)
     uy = (np.sin(angle) * strength / size).astype(np.float32)
     fold = offset[lab] + (xs - cx[lab]) * ux[lab] + (ys - cy[lab]) * uy[lab]

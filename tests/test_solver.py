@@ -311,7 +311,7 @@ def _sweep(island, goal, target, paths, threads=1, commute=True):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
     ``commute=False`` takes commuting moves in both orders."""
     answer = core.sweep(
-        island.colors, island.adjacency, within=target, goal=goal, paths=paths, threads=threads, commute=commute
+        core.graph(island.colors, island.adjacency), within=target, goal=goal, paths=paths, threads=threads, commute=commute
     )
     return answer.status, answer.path, answer.expanded, answer.bound
 
@@ -455,7 +455,7 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     island, _ = _local_island(graph, graph.islands()[0])
     optimum = search.astar(island, search.Budget())
     upper = (len(optimum) + 1, optimum + optimum[-1:])
-    args = (island, None, upper, 3)
+    args = (core.graph(island.colors, island.adjacency), None, upper, 3)
 
     limited = search.Budget(max_nodes=5000)
     with pytest.raises(search.SearchStopped) as stop:

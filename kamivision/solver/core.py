@@ -5,8 +5,9 @@ the Python reference in :mod:`~kamivision.solver.search` and
 :mod:`~kamivision.solver.pivot`, a few hundred times faster.  It is optional: without a C
 compiler the install still works and :data:`AVAILABLE` is false.
 
-Graphs are given as the color of every region (``bytes``) and each region's neighbors
-as a bitset (an ``int``); :func:`pack_adjacency` turns them into the core's form.
+A graph is given to the core once packed (:func:`graph`: the color of every region and
+each region's neighbors as 64-bit words), and a search that calls the core several times
+packs it once.
 """
 
 from __future__ import annotations
@@ -51,19 +52,23 @@ class Answer:
     bound: int
 
 
-def pack_adjacency(adjacency: Sequence[int], n: int) -> tuple[int, bytes]:
-    """The core's form of a graph's neighbor bitsets: ``(words, bytes)``, each region's
-    bitset in ``words`` little-endian 64-bit words."""
-    words = max(1, (n + 63) // 64)
-    return words, b"".join(a.to_bytes(8 * words, "little") for a in adjacency)
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """A region graph in the core's form: the color of every region, and each region's
+    neighbor bitset in ``words`` little-endian 64-bit words (``adjacency``)."""
+
+    colors: bytes
+    adjacency: bytes
+    words: int
 
 
-def _graph(colors: bytes, adjacency: Sequence[int]) -> tuple[bytes, int]:
+def graph(colors: bytes, adjacency: Sequence[int]) -> Graph:
+    """Pack a graph given as region colors and neighbor bitsets (ints) for the core."""
     n = len(colors)
     if not 1 <= n <= MAX_REGIONS or len(adjacency) != n:
         raise ValueError(f"the core takes 1 to {MAX_REGIONS} regions with one bitset each, got {n} and {len(adjacency)}")
-    words, packed = pack_adjacency(adjacency, n)
-    return packed, words
+    words = max(1, (n + 63) // 64)
+    return Graph(bytes(colors), b"".join(a.to_bytes(8 * words, "little") for a in adjacency), words)
 
 
 def _limits(max_seconds: Optional[float], max_nodes: Optional[int], max_bytes: Optional[int]) -> dict:
@@ -75,8 +80,7 @@ def _limits(max_seconds: Optional[float], max_nodes: Optional[int], max_bytes: O
 
 
 def astar(
-    colors: bytes,
-    adjacency: Sequence[int],
+    g: Graph,
     *,
     goal: Optional[int] = None,
     limit: Optional[int] = None,
@@ -105,9 +109,8 @@ def astar(
     none).  ``progress(expanded, bound, seconds)`` is called every 4096 expansions; Ctrl-C
     inside it stops the search as ``INTERRUPTED``.
     """
-    packed, words = _graph(colors, adjacency)
     status, path, expanded, bound = _core.astar(
-        colors, packed, words,
+        g.colors, g.adjacency, g.words,
         goal=-1 if goal is None else goal,
         limit=-1 if limit is None else limit,
         progress=progress, dive_tries=dive_tries, threads=threads, improve=improve,
@@ -118,8 +121,7 @@ def astar(
 
 
 def sweep(
-    colors: bytes,
-    adjacency: Sequence[int],
+    g: Graph,
     *,
     within: int,
     goal: Optional[int] = None,
@@ -139,9 +141,8 @@ def sweep(
     list), ``NONE``, ``LIMIT``/``INTERRUPTED``, or ``MEMORY`` when ``max_bytes`` ran out.
     ``shown`` is the bound given to ``progress`` (the sweep proves nothing until it ends);
     ``commute=False`` takes commuting moves in both orders (for tests and benchmarks)."""
-    packed, words = _graph(colors, adjacency)
     status, path, expanded, bound = _core.sweep(
-        colors, packed, words,
+        g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
         threads=threads, orientation=orientation, commute=int(commute),
         **_limits(max_seconds, max_nodes, max_bytes),
@@ -150,8 +151,7 @@ def sweep(
 
 
 def pivot_astar(
-    colors: bytes,
-    adjacency: Sequence[int],
+    g: Graph,
     *,
     start: int,
     max_seconds: Optional[float] = None,
@@ -162,15 +162,13 @@ def pivot_astar(
     """The fixed-pivot (Flood-It) A* from region ``start``: ``FOUND`` with the optimal
     color sequence, or ``LIMIT``/``INTERRUPTED`` with the bound reached.  Memory as
     :func:`astar`'s: depth-first from the open states once the stored states fill 60 %."""
-    packed, words = _graph(colors, adjacency)
     status, path, expanded, bound = _core.pivot_astar(
-        colors, packed, words, start=start, progress=progress, **_limits(max_seconds, max_nodes, max_bytes)
+        g.colors, g.adjacency, g.words, start=start, progress=progress, **_limits(max_seconds, max_nodes, max_bytes)
     )
     return Answer(Status(status), path, expanded, bound)
 
 
-def choose_orientation(colors: bytes, adjacency: Sequence[int]) -> int:
+def choose_orientation(g: Graph) -> int:
     """The winding bound's orientation for the island's first state, as
     :func:`~kamivision.solver.heuristics.choose_orientation` picks it, or -1 for none."""
-    packed, words = _graph(colors, adjacency)
-    return _core.choose_orientation(colors, packed, words)
+    return _core.choose_orientation(g.colors, g.adjacency, g.words)

@@ -210,8 +210,7 @@ def _flood_astar_loop(g: PivotGraph, budget: Budget, h0: int, flood: int, popped
 def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     """The same A* in the compiled core (:func:`kamivision.solver.core.pivot_astar`)."""
     answer = core.pivot_astar(
-        bytes(g.colors),
-        g.adjacency,
+        core.graph(bytes(g.colors), g.adjacency),
         start=g.start,
         max_bytes=budget.settings.max_bytes,
         **search.core_limits(budget),

@@ -300,7 +300,8 @@ def astar(
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
-    orient = core.choose_orientation(island.colors, island.adjacency)  # the winding bound's; -1: none
+    packed = core.graph(island.colors, island.adjacency)
+    orient = core.choose_orientation(packed)  # the winding bound's; -1: none
     found: list[Path] = []
 
     def better(bound: int, expanded: int) -> Optional[int]:
@@ -318,8 +319,7 @@ def astar(
 
     def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> core.Answer:
         answer = core.astar(
-            island.colors,
-            island.adjacency,
+            packed,
             goal=goal_color,
             limit=None if limit is None else limit[0],
             max_bytes=max_bytes,
@@ -351,7 +351,7 @@ def astar(
                 upper = (shorter, found[0])
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
-        swept = _sweep(island, goal_color, upper, bound, budget, found, orient)
+        swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
@@ -370,7 +370,7 @@ def astar(
     return [tuple(move) for move in answer.path]
 
 
-def _sweep(island: Island, goal_color: Optional[int], upper: tuple[int, Path], bound: int, budget: Budget,
+def _sweep(packed: core.Graph, goal_color: Optional[int], upper: tuple[int, Path], bound: int, budget: Budget,
            found: list[Path], orient: int = -1) -> Optional[Path]:
     """The last threshold by region count (:func:`kamivision.solver.core.sweep`), when the A*'s memory
     is full: is there a solution shorter than ``upper``?
@@ -389,8 +389,7 @@ def _sweep(island: Island, goal_color: Optional[int], upper: tuple[int, Path], b
     target = upper[0] - 1
     for paths in (False, True):
         answer = core.sweep(
-            island.colors,
-            island.adjacency,
+            packed,
             within=target,
             goal=goal_color,
             max_bytes=budget.settings.max_bytes,

@@ -153,8 +153,7 @@ def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     medians = _group_medians(values, cells, n)
     lightness = lab[..., 0]
     highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), 2.0 * max(1.0, layout.width / 750.0)))
-    keep, foreign = _paper_pixels(values, cells, medians, n)
-    medians = _group_medians(values[keep], cells[keep], n)
+    keep, foreign = _paper_pixels(values, cells, medians, n)  # re-takes the medians of marked cells
     grain = np.bincount(cells[keep], weights=highpass.ravel()[index][keep], minlength=n) / np.maximum(
         1, np.bincount(cells[keep], minlength=n)
     )
@@ -167,14 +166,16 @@ FOREIGN_DELTA = 20.0
 
 
 def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Which sampled pixels are the cells' paper, and each cell's share of foreign pixels.
+    """Which sampled pixels are the cells' paper, and each cell's share of foreign pixels;
+    ``medians`` (one row per cell) is updated in place for the cells with marks.
 
     A clean cell's pixels lie close to their median (grain and shading are a few units), so
     all are kept and its median is unchanged.  Where marks cover part of a cell (more than
     a tenth of its pixels far from the median), the median is pulled towards them: it is
     taken again, three times, over the pixels nearest the last one (the nearer of
     :data:`FOREIGN_DELTA` and the nearest 40 %), which settles on the paper as long as most
-    of the cell is paper; a cell mostly covered ends with a large foreign share.
+    of the cell is paper, and last over the pixels kept; a cell mostly covered ends with a
+    large foreign share.
     """
     dist = np.linalg.norm(values - medians[cells], axis=1)
     counts = np.maximum(1, np.bincount(cells, minlength=n))
@@ -190,9 +191,11 @@ def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n:
             d = np.linalg.norm(v - centre, axis=1)
             near = d <= max(FOREIGN_DELTA, float(np.percentile(d, 40)))
             centre = np.median(v[near], axis=0)
-        d = np.linalg.norm(v - centre, axis=1)
-        keep[at] = d <= FOREIGN_DELTA
-        share[cell] = float(np.mean(d > FOREIGN_DELTA))
+        paper = np.linalg.norm(v - centre, axis=1) <= FOREIGN_DELTA
+        keep[at] = paper
+        share[cell] = 1.0 - float(np.mean(paper))
+        if paper.any():
+            medians[cell] = np.median(v[paper], axis=0)
     return keep, share.astype(np.float32)
 
 

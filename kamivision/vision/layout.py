@@ -213,21 +213,21 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name
     # the comb: both keep the first model.
     fits = period is not None and footer_top - above * 10 * period >= -0.01 * w
     if period is None or 10 * period <= 1.02 * w or not fits:
-        board_top = max(0, round(footer_top - above * w))
-        head = [y for y in strips if abs(y - board_top) < 0.02 * w]
-        if head:
-            board_top = head[-1]
+        board_top = _nearest_edge(max(0, round(footer_top - above * w)), strips, 0.02 * w)
         if board_top < 0.01 * w:
             board_top = 0
         return (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT), board_top
     bw = 10 * period
-    shifts = np.arange(-12, 3)
-    x0 = float(min(phase + shifts * period, key=lambda x: abs(x + bw / 2 - w / 2)))
-    board_top = max(0, round(footer_top - above * bw))
-    near = [y for y in _edge_rows(edges, 0.3) if abs(y - board_top) < 0.03 * w]
-    if near:
-        board_top = near[-1]
+    x0 = phase + round((w / 2 - bw / 2 - phase) / period) * period  # the column edge nearest to centring it
+    board_top = _nearest_edge(max(0, round(footer_top - above * bw)), _edge_rows(edges, 0.3), 0.03 * w)
     return (x0, float(board_top), bw, bw * TRIANGLE_ASPECT), board_top
+
+
+def _nearest_edge(estimate: int, rows: list[int], within: float) -> int:
+    """The lowest of the edge ``rows`` less than ``within`` from ``estimate``, or the
+    estimate itself when there is none."""
+    near = [y for y in rows if abs(y - estimate) < within]
+    return near[-1] if near else estimate
 
 
 def _column_period(lab: np.ndarray, top: int, bottom: int, w: int) -> tuple[float | None, float]:

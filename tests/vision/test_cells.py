@@ -7,16 +7,7 @@ from kamivision.geometry import cell_centre
 from kamivision.render import render
 from kamivision.vision import recognize
 
-from ..boards import random_kami_board
-
-INK = (90, 200, 250)  # the light blue of a player's pen
-
-
-def write_digit(image, x, y, size, text):
-    """Ink a number over the screenshot, as players do on the regions they count."""
-    cv2.putText(image, text, (round(x - size / 2), round(y + size / 2)), cv2.FONT_HERSHEY_SIMPLEX, size / 22, INK,
-                max(2, round(size / 8)), cv2.LINE_AA)
-
+from ..boards import INK, random_kami_board, write_digit
 
 def test_ink_marks_are_read_through_or_flagged():
     """Numbers inked over cells (the six tall screenshots have them): each marked cell is
