@@ -14,7 +14,7 @@ Images are RGB uint8 arrays of shape (H, W, 3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -94,6 +94,7 @@ class CellSamples:
     visible: np.ndarray  # (290,) share of the cell's area on the screen, 0..1
     foreign: np.ndarray  # (290,) share of the cell's sampled pixels that are not its paper
     offset: float
+    marks: dict = field(default_factory=dict)  # cell -> (n, 3) Lab of its pixels, for cells with marks
 
 
 def _to_cie_lab(rgb: np.ndarray) -> np.ndarray:
@@ -153,11 +154,11 @@ def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     medians = _group_medians(values, cells, n)
     lightness = lab[..., 0]
     highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), 2.0 * max(1.0, layout.width / 750.0)))
-    keep, foreign = _paper_pixels(values, cells, medians, n)  # re-takes the medians of marked cells
+    keep, foreign, marks = _paper_pixels(values, cells, medians, n)  # re-takes the medians of marked cells
     grain = np.bincount(cells[keep], weights=highpass.ravel()[index][keep], minlength=n) / np.maximum(
         1, np.bincount(cells[keep], minlength=n)
     )
-    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset)
+    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks)
 
 
 #: A pixel further than this (CIE Lab units) from its cell's paper color is not paper: ink,
@@ -165,9 +166,10 @@ def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings
 FOREIGN_DELTA = 20.0
 
 
-def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Which sampled pixels are the cells' paper, and each cell's share of foreign pixels;
-    ``medians`` (one row per cell) is updated in place for the cells with marks.
+def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Which sampled pixels are the cells' paper, each cell's share of foreign pixels, and
+    the pixels of every cell with marks (for :func:`classify_cells` to weigh); ``medians``
+    (one row per cell) is updated in place for the cells with marks.
 
     A clean cell's pixels lie close to their median (grain and shading are a few units), so
     all are kept and its median is unchanged.  Where marks cover part of a cell (more than
@@ -181,11 +183,13 @@ def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n:
     counts = np.maximum(1, np.bincount(cells, minlength=n))
     share = np.bincount(cells, weights=(dist > FOREIGN_DELTA).astype(np.float64), minlength=n) / counts
     keep = np.ones(len(values), bool)
+    marks = {}
     order = np.argsort(cells, kind="stable")
     bounds = np.searchsorted(cells[order], np.arange(n + 1))
     for cell in np.flatnonzero(share > 0.1):
         at = order[bounds[cell] : bounds[cell + 1]]
         v = values[at]
+        marks[int(cell)] = v[:: max(1, len(v) // 1000)]  # a thousand pixels are plenty to weigh
         centre = np.median(v, axis=0)
         for _ in range(3):
             d = np.linalg.norm(v - centre, axis=1)
@@ -196,7 +200,7 @@ def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n:
         share[cell] = 1.0 - float(np.mean(paper))
         if paper.any():
             medians[cell] = np.median(v[paper], axis=0)
-    return keep, share.astype(np.float32)
+    return keep, share.astype(np.float32), marks
 
 
 def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> np.ndarray:
@@ -271,6 +275,7 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     members = np.zeros(len(features), bool)
     members[fit] = km.labels_ == k
     has_blanks = bool(members.any()) and float(np.median(relative[members])) < blank_grain
+    background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the
         # swatches' classes alone (else those cells would fall to whichever paper class
@@ -284,7 +289,8 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
             flat = (dist.argmin(axis=1) == k) & (relative < blank_grain) & fit
             if not flat.any():
                 break
-            dist[:, k] = np.linalg.norm(features - _background_model(features, flat), axis=1)
+            background = _background_model(features, flat)
+            dist[:, k] = np.linalg.norm(features - background, axis=1)
     order = np.sort(dist, axis=1)
     best = dist.argmin(axis=1)
     d1, d2 = order[:, 0], order[:, 1] if k + 1 > 1 else np.full(len(dist), np.inf)
@@ -299,10 +305,39 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
             strange = (best == c) & seen & (d1 > max(OUTLIER_FACTOR * typical, OUTLIER_FLOOR))
             confidence[strange] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
-    _fill_unseen(classes, seen)
     confidence[samples.visible < settings.hidden] = 0.0
     confidence[samples.foreign >= settings.marked] = 0.0
+    marked = samples.foreign >= settings.marked
+    paper = (centres if has_blanks else km.cluster_centers_)[:k, :3] / weights
+    blank = None if background is None else background[:, :3] / weights
+    _weigh_marked_pixels(classes, marked, samples.marks, paper, blank)
+    _fill_unseen(classes, seen)
     return CellClasses(classes, confidence.astype(np.float32))
+
+
+#: A marked cell's class needs this share of its pixels within FOREIGN_DELTA of it.
+MARKED_SUPPORT = 0.1
+
+
+def _weigh_marked_pixels(classes, marked, marks, paper, background) -> None:
+    """Give each marked cell the class that most of its pixels lie near (in place).
+
+    Ink over much of a cell drags its median (and so its nearest class) away from the
+    paper; the pixels that are still paper sit close to one class's color.  Each class
+    (a paper color, and the background's modelled color at that cell) counts the cell's
+    pixels within :data:`FOREIGN_DELTA` of it; the class with the most wins when it holds
+    at least :data:`MARKED_SUPPORT` of them.  The cell stays uncertain either way.
+    """
+    for cell in np.flatnonzero(marked):
+        pixels = marks.get(int(cell))
+        if pixels is None:
+            continue
+        colors = paper if background is None else np.vstack([paper, background[cell]])
+        near = np.linalg.norm(pixels[:, None, :] - colors[None, :, :], axis=2) <= FOREIGN_DELTA
+        support = near.mean(axis=0)
+        if support.max() >= MARKED_SUPPORT:
+            best = int(support.argmax())
+            classes[cell] = BLANK_CLASS if best == len(paper) else best
 
 
 def _fill_unseen(classes: np.ndarray, seen: np.ndarray) -> None:
