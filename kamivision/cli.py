@@ -18,7 +18,7 @@ import typer
 from .board import board_to_dict, read_board, write_board
 from .errors import KamiError
 from .files import write_atomic
-from .report import format_solution, progress_line
+from .report import format_alternative, format_solution, progress_line
 from .screens import DEFAULT_DEVICE, DEVICES
 from .solver import Solution, solve
 
@@ -68,6 +68,26 @@ def solution_to_json(board_obj: dict, solution: Solution) -> dict:
     }
 
 
+def counter_check_to_json(check) -> dict:
+    """``solve --json``'s ``counter_check``: the other readings that meet the counter."""
+    return {
+        "counter": check.counter,
+        "read_optimum": check.read_optimum,
+        "tried": check.tried,
+        "complete": check.complete,
+        "matching": [
+            {
+                "changes": [{"row": r, "column": c, "read": old, "proposed": new} for r, c, old, new in alt.changes],
+                "cost": round(alt.cost, 4),
+                "board": board_to_dict(alt.board),
+                "moves": [{"row": m.row, "column": m.column, "color": m.color} for m in alt.solution.moves],
+                "length": alt.solution.length,
+            }
+            for alt in check.matching
+        ],
+    }
+
+
 BOARD_SUFFIXES = {".json"}
 
 
@@ -92,6 +112,14 @@ def solve_command(
     ] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Processes for a collection of boards.")] = 1,
     beam: Annotated[int, typer.Option(min=0, help="Pivot rules: a beam search of this width (fast, not proven).")] = 0,
+    check_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="Screenshots: when the optimum misses the counter, re-solve other readings of the uncertain "
+            "cells for at most this long (0: do not).",
+        ),
+    ] = 10.0,
 ) -> None:
     """Solve a board file, a screenshot, or (with --rules pivot) a Flood-It collection."""
     progress = None if as_json else _progress_printer()
@@ -118,7 +146,9 @@ def solve_command(
             return
         from .pipeline import solve_screenshot
 
-        result = solve_screenshot(source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+        result = solve_screenshot(
+            source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds
+        )
         _clear(progress)
         written = _write_pictures(source, result, output, steps, gif, force)
     except KamiError as error:
@@ -133,11 +163,16 @@ def solve_command(
     if as_json:
         obj = solution_to_json(board_to_dict(board), solution)
         obj["source"] = result.recognition.source(str(source))
+        if result.check is not None:
+            obj["counter_check"] = counter_check_to_json(result.check)
         typer.echo(json.dumps(obj))
     else:
         typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
         if result.verdict():
             typer.echo(result.verdict())
+        if result.check is not None and result.check.best is not None:
+            typer.echo("")
+            typer.echo(format_alternative(board, result.check.best))
         for path in written:
             typer.echo(f"wrote {path}")
     for warning in result.warnings():

@@ -13,10 +13,12 @@ from typing import Optional
 
 import numpy as np
 
-from .overlay import Geometry, draw_solution, spread_markers, step_frames
 from .files import load_image
-from .vision import Recognition, recognize
+from .overlay import Geometry, draw_solution, spread_markers, step_frames
+from .parcheck import CounterCheck, check_counter
+from .report import describe_changes
 from .solver import Progress, Solution, solve
+from .vision import Recognition, recognize
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,7 @@ class ShotSolution:
     recognition: Recognition
     solution: Solution
     geometry: Geometry
+    check: Optional[CounterCheck] = None  # other readings tried when the optimum missed the counter
 
     def overlay(self) -> np.ndarray:
         """The solution over the screenshot; uncertain cells outlined, and a line saying
@@ -41,6 +44,10 @@ class ShotSolution:
         par, n = self.recognition.board.par, self.solution.length
         if par is not None and n != par and self.solution.optimal:
             parts.append(f"CHECK: {n} moves proven for the board as read, the counter shows {par}.")
+            best = self.check.best if self.check else None
+            if best is not None:
+                lead = "Probably misread" if len(self.check.matching) == 1 else "Likeliest misread"
+                parts.append(f"{lead}: {describe_changes(self.recognition.board, best.changes)}.")
         uncertain = len(self.recognition.uncertain)
         if uncertain:
             parts.append(f"{uncertain} uncertain cell(s) outlined: check them with kamivision review.")
@@ -67,6 +74,8 @@ class ShotSolution:
                 f"{n} moves beats the {par} moves left on the counter; if this is the level's start, a cell may "
                 "be misread (check with 'kamivision review')"
             )
+        if self.check is not None:
+            out.append(self._check_warning())
         hidden = self.recognition.hidden
         if hidden:
             out.append(
@@ -78,6 +87,32 @@ class ShotSolution:
             shown = ", ".join(f"({r},{c})" for r, c in uncertain[:6]) + (" ..." if len(uncertain) > 6 else "")
             out.append(f"{len(uncertain)} cell(s) read with low confidence: {shown}; check with 'kamivision review'")
         return out
+
+    def _check_warning(self) -> str:
+        check, board = self.check, self.recognition.board
+        best = check.best
+        if best is None and check.tried == 0 and check.complete:
+            return (
+                "every cell was read with confidence, so no other reading was tried: if this is the level's start, "
+                "check the board with 'kamivision review'; later in a level the counter shows the moves left, not par"
+            )
+        if best is None:
+            scope = "" if check.complete else " (cut short by the time limit)"
+            return (
+                f"no other reading of the {check.tried} tried{scope} meets the counter: the misread cells may be "
+                "more than two, or this is not the level's start"
+            )
+        changed = describe_changes(board, best.changes)
+        if len(check.matching) == 1:
+            return (
+                f"of {check.tried} other readings tried, only {changed} gives a proven optimum of {check.counter} "
+                "moves, as the counter shows: probably misread; its moves are printed below"
+            )
+        return (
+            f"{len(check.matching)} of {check.tried} other readings tried give a proven optimum of {check.counter} "
+            f"moves, as the counter shows; the likeliest is {changed} (its moves are printed below): check these "
+            "cells with 'kamivision review'"
+        )
 
     def verdict(self) -> Optional[str]:
         par = self.recognition.board.par
@@ -91,18 +126,22 @@ def solve_screenshot(
     max_seconds: Optional[float] = None,
     max_nodes: Optional[int] = None,
     progress: Optional[Progress] = None,
+    check_seconds: float = 10.0,
 ) -> ShotSolution:
-    """Recognise the board in the screenshot at ``path`` and solve it optimally."""
+    """Recognise the board in the screenshot at ``path`` and solve it optimally; when the
+    proven optimum misses the counter, try other readings of the uncertain cells
+    (:func:`~kamivision.parcheck.check_counter`, at most ``check_seconds``)."""
     path = Path(path)
     image = load_image(path)
     recognition = recognize(image, str(path), name=path.stem)
     solution = solve(recognition.board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+    check = check_counter(recognition, solution, max_seconds=check_seconds) if check_seconds > 0 else None
     layout = recognition.layout
     x, y, w, h = layout.board
     geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
     moves = spread_markers(recognition.board, solution.moves, geometry)
     solution = dataclasses.replace(solution, moves=tuple(moves))
-    return ShotSolution(image, recognition, solution, geometry)
+    return ShotSolution(image, recognition, solution, geometry, check)
 
 
 def default_output(shot: Path) -> Path:

@@ -74,6 +74,19 @@ def color_label(board: Board, color: int) -> str:
     return f"color {color} ({LETTERS[color % len(LETTERS)]})"
 
 
+def describe_changes(board: Board, changes) -> str:
+    """``(13,4) as red #d0243a, not beige #c9b089`` for each ``(row, column, read, proposed)``."""
+
+    def name(value) -> str:
+        if value is BLANK:
+            return "blank"
+        if board.palette is not None and value < len(board.palette):
+            return f"{color_name(board.palette[value])} {board.palette[value]}"
+        return f"color {value}"
+
+    return "; ".join(f"({r},{c}) as {name(new)}, not {name(old)}" for r, c, old, new in changes)
+
+
 def draw_board(board: Board, ansi: bool = False) -> str:
     """The board as letters, or as colored blocks on a terminal that shows 24-bit color."""
     lines = []
@@ -121,6 +134,15 @@ def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str
     out.append(_verdict(solution, board.par))
     out.append(f"searched {solution.expanded} states in {solution.seconds:.2f} s")
     out.extend(solution.notes)
+    return "\n".join(out)
+
+
+def format_alternative(board: Board, alternative) -> str:
+    """The moves of another reading of a screenshot (:class:`~kamivision.parcheck.Alternative`)."""
+    out = [f"if {describe_changes(board, alternative.changes)}:"]
+    for i, move in enumerate(alternative.solution.moves, 1):
+        out.append(f"{i:3d}. tap row {move.row}, column {move.column} -> {color_label(alternative.board, move.color)}")
+    out.append(_verdict(alternative.solution, alternative.board.par))
     return "\n".join(out)
 
 

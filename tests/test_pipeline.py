@@ -84,3 +84,21 @@ def test_a_file_that_is_not_an_image_fails_in_one_line(tmp_path):
         result = runner.invoke(app, command)
         assert result.exit_code == 1
         assert result.stderr.count("\n") == 1 and str(bad) in result.stderr
+
+
+def test_a_counter_that_misses_the_optimum_is_checked_and_said(tmp_path):
+    from kamivision.render import encode, render
+
+    truth = read_board(SAMPLES / "ribbons.json")
+    image, _ = render(truth, "iphone-8", seed=3, moves=truth.par + 2)
+    shot = tmp_path / "later.png"
+    shot.write_bytes(encode(image, ".png"))
+    result = solve_screenshot(shot)
+    assert result.recognition.board.par == truth.par + 2
+    assert result.check is not None and result.check.read_optimum == truth.par
+    assert result.check.tried == 0 and result.check.best is None  # every cell read with confidence
+    said = " ".join(result.warnings())
+    assert "the counter shows the moves left, not par" in said
+    assert "CHECK" in result.picture_warning()
+    obj = json.loads(runner.invoke(app, ["solve", str(shot), "--json", "-o", str(tmp_path / "o.png")]).stdout)
+    assert obj["counter_check"]["tried"] == 0 and obj["counter_check"]["matching"] == []

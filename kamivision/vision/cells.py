@@ -219,6 +219,10 @@ def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> np.ndarray:
 class CellClasses:
     classes: np.ndarray  # (290,) swatch index, BLANK_CLASS for blank
     confidence: np.ndarray  # (290,) 0..1: how much closer the chosen class is than the next
+    #: (290, k + 1): how much less likely each class is than the one chosen, 0 for the chosen
+    #: and up to 1 (inf: impossible, e.g. blank on a board without background); the last
+    #: column is blank.  The par check tries the cheapest other readings first.
+    costs: np.ndarray
 
 
 def _background_model(features: np.ndarray, members: np.ndarray) -> np.ndarray:
@@ -307,20 +311,26 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
     confidence[samples.foreign >= settings.marked] = 0.0
+    with np.errstate(invalid="ignore"):
+        costs = np.where(np.isfinite(dist), (dist - d1[:, None]) / (dist + d1[:, None] + 1e-9), np.inf)
     marked = samples.foreign >= settings.marked
     paper = (centres if has_blanks else km.cluster_centers_)[:k, :3] / weights
     blank = None if background is None else background[:, :3] / weights
-    _weigh_marked_pixels(classes, marked, samples.marks, paper, blank)
+    _weigh_marked_pixels(classes, costs, marked, samples.marks, paper, blank)
+    # Little of the cell on the screen: little evidence against its other readings.
+    costs *= np.clip(samples.visible / max(settings.hidden, 1e-6), 0.0, 1.0)[:, None]
+    costs[~seen] = np.where(np.isfinite(costs[~seen]), 0.0, np.inf)
     _fill_unseen(classes, seen)
-    return CellClasses(classes, confidence.astype(np.float32))
+    return CellClasses(classes, confidence.astype(np.float32), costs.astype(np.float32))
 
 
 #: A marked cell's class needs this share of its pixels within FOREIGN_DELTA of it.
 MARKED_SUPPORT = 0.1
 
 
-def _weigh_marked_pixels(classes, marked, marks, paper, background) -> None:
-    """Give each marked cell the class that most of its pixels lie near (in place).
+def _weigh_marked_pixels(classes, costs, marked, marks, paper, background) -> None:
+    """Give each marked cell the class that most of its pixels lie near, and each class
+    the cost of its share of those pixels against the winner's (in place).
 
     Ink over much of a cell drags its median (and so its nearest class) away from the
     paper; the pixels that are still paper sit close to one class's color.  Each class
@@ -338,6 +348,7 @@ def _weigh_marked_pixels(classes, marked, marks, paper, background) -> None:
         if support.max() >= MARKED_SUPPORT:
             best = int(support.argmax())
             classes[cell] = BLANK_CLASS if best == len(paper) else best
+            costs[cell, : len(support)] = 1.0 - support / support[best]
 
 
 def _fill_unseen(classes: np.ndarray, seen: np.ndarray) -> None:

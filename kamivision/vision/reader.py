@@ -10,7 +10,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..board import BLANK, Board, make_board
+from ..board import BLANK, Board, make_board, neighbor_table
 from ..errors import ImageError
 from ..files import load_image
 from ..screens import KAMI2_COLUMNS as COLUMNS
@@ -36,6 +36,9 @@ class Recognition:
     offset: float
     milliseconds: float
     settings: VisionSettings = DEFAULT_SETTINGS
+    #: (rows, columns, colors + 1): how much less likely each reading of a cell is than the
+    #: one chosen (0 for it; the last entry is blank; inf: impossible); None when unknown.
+    costs: Optional[np.ndarray] = None
 
     @property
     def hidden(self) -> list[tuple[int, int]]:
@@ -49,6 +52,30 @@ class Recognition:
         """Cells whose class is in doubt, row by row."""
         rows, cols = np.nonzero(self.confidence < self.settings.uncertain)
         return list(zip(rows.tolist(), cols.tolist()))
+
+    def other_readings(self) -> list[tuple[float, int, int, Optional[int]]]:
+        """``(cost, row, column, value)`` for every other reading of an uncertain cell that
+        is plausible: its runner-up class, or the color of a neighbor (a misread cell
+        usually belongs to a region beside it); cheapest first."""
+        if self.costs is None:
+            return []
+        board = self.board
+        table = neighbor_table(board.lattice, board.rows, board.columns)
+        colors = self.costs.shape[2] - 1
+        out = []
+        for r, c in self.uncertain:
+            cost = self.costs[r, c]
+            here = board.cells[r][c]
+            ranked = [v for v in np.argsort(cost) if np.isfinite(cost[v])]
+            runner_up = next((int(v) for v in ranked if _value(int(v), colors) != here), None)
+            values = {_value(runner_up, colors)} if runner_up is not None else set()
+            values |= {board.cells[n // board.columns][n % board.columns] for n in table[r * board.columns + c]}
+            values.discard(here)
+            for value in values:
+                index = colors if value is BLANK else value
+                if index < len(cost) and np.isfinite(cost[index]):
+                    out.append((float(cost[index]), r, c, value))
+        return sorted(out, key=lambda t: (t[0], t[1], t[2], -1 if t[3] is None else t[3]))
 
     def source(self, image: str) -> dict:
         """The board file's ``source`` block: where everything was found and how sure."""
@@ -68,6 +95,11 @@ class Recognition:
             "uncertain": [list(cell) for cell in self.uncertain],
             "hidden": [list(cell) for cell in self.hidden],
         }
+
+
+def _value(index: int, colors: int) -> Optional[int]:
+    """A cost column's cell value: a color, or BLANK for the last column."""
+    return BLANK if index == colors else index
 
 
 def _swatch_hex(rgb: np.ndarray, layout: ScreenLayout) -> list[str]:
@@ -108,6 +140,7 @@ def recognize(
         offset=samples.offset,
         milliseconds=1000 * (time.perf_counter() - started),
         settings=settings,
+        costs=classes.costs.reshape(ROWS, COLUMNS, -1),
     )
 
 

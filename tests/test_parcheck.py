@@ -1,0 +1,95 @@
+"""The counter check: other readings of doubtful cells re-solved against the counter."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+
+from kamivision.board import BLANK, make_board
+from kamivision.parcheck import apply_changes, candidate_changes, check_counter
+from kamivision.solver import solve
+from kamivision.vision import Recognition
+
+from .boards import random_board
+
+
+def _recognition(board, doubtful: dict, colors: int) -> Recognition:
+    """A recognition of ``board`` whose only uncertain cells are ``doubtful`` (cell -> the
+    reading that is the runner-up, at cost 0.1; every other reading costs 0.5; blank is
+    impossible)."""
+    rows, cols = board.rows, board.columns
+    confidence = np.ones((rows, cols), np.float32)
+    costs = np.full((rows, cols, colors + 1), 0.5, np.float32)
+    costs[..., colors] = np.inf
+    for r in range(rows):
+        for c in range(cols):
+            costs[r, c, board.cells[r][c]] = 0.0
+    for (r, c), runner_up in doubtful.items():
+        confidence[r, c] = 0.0
+        costs[r, c, runner_up] = 0.1
+    return Recognition(
+        board=board,
+        layout=None,
+        confidence=confidence,
+        visible=np.ones((rows, cols), np.float32),
+        par_confidence=1.0,
+        offset=0.0,
+        milliseconds=0.0,
+        costs=costs,
+    )
+
+
+def test_a_misread_cell_whose_true_reading_meets_the_counter_is_named():
+    rng = random.Random(5)
+    cases = 0
+    for _ in range(200):
+        truth = random_board(rng, "triangle", 5, 4, 3, 0.0)
+        optimum = solve(truth).length
+        r, c = rng.randrange(5), rng.randrange(4)
+        wrong = rng.choice([v for v in range(3) if v != truth.cells[r][c]])
+        read = apply_changes(truth, ((r, c, truth.cells[r][c], wrong),))
+        read = dataclasses.replace(read, par=optimum)
+        solution = solve(read)
+        if solution.length == optimum:
+            assert check_counter(_recognition(read, {(r, c): truth.cells[r][c]}, 3), solution) is None
+            continue
+        cases += 1
+        check = check_counter(_recognition(read, {(r, c): truth.cells[r][c]}, 3), solution)
+        assert check is not None and check.complete and check.read_optimum == solution.length
+        assert check.best is not None, "the true reading meets the counter, so it must be found"
+        assert check.best.changes == ((r, c, wrong, truth.cells[r][c]),)
+        assert check.best.board.cells == truth.cells
+        assert check.best.solution.optimal and check.best.solution.length == optimum
+    assert cases >= 20
+
+
+def test_no_reading_is_offered_when_none_meets_the_counter():
+    board = make_board([[0, 1, 0, 1], [1, 0, 1, 0]], par=1)  # far more than one move
+    solution = solve(board)
+    check = check_counter(_recognition(board, {(0, 0): 1}, 2), solution)
+    assert check is not None and check.best is None and check.tried > 0
+
+
+def test_alternatives_include_a_group_of_adjacent_cells_read_alike():
+    board = make_board([[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]], par=1)
+    recognition = _recognition(board, {(1, 1): 0, (1, 2): 0}, 2)
+    changes = [set(ch) for _, ch in candidate_changes(recognition, 100)]
+    assert {(1, 1, 1, 0), (1, 2, 1, 0)} in changes
+    assert {(1, 1, 1, 0)} in changes and {(1, 2, 1, 0)} in changes
+
+
+def test_the_check_respects_its_time_limit():
+    board = make_board([[0, 1, 0, 1], [1, 0, 1, 0]], par=1)
+    check = check_counter(_recognition(board, {(0, 0): 1}, 2), solve(board), max_seconds=0.0)
+    assert check is not None and not check.complete and check.tried == 0
+
+
+def test_blank_readings_are_tried_where_blank_is_possible():
+    board = make_board([[0, 0, 1], [1, 1, 1]], par=1)
+    recognition = _recognition(board, {(0, 1): 1}, 2)
+    costs = recognition.costs.copy()
+    costs[0, 1, 2] = 0.05  # blank is possible there, and the cheapest other reading
+    recognition = dataclasses.replace(recognition, costs=costs)
+    assert recognition.other_readings()[0] == (np.float32(0.05), 0, 1, BLANK)
