@@ -4,7 +4,8 @@
     python benchmarks/renders.py [--boards 6]
 
 Variants: the PNG as rendered; JPEG at quality 70 scaled to 0.75 (as screenshots arrive
-after sharing); and inked (numbers written over 16 cells, as players do).
+after sharing); and inked (16 marks written over the board, as players do: the renderer's
+``ink``).
 """
 
 from __future__ import annotations
@@ -19,28 +20,17 @@ import numpy as np
 from PIL import Image
 
 from kamivision.board import differing_cells
-from kamivision.geometry import cell_centre
 from kamivision.render import encode, render
 from kamivision.screens import DEVICES
 from kamivision.vision import recognize
 
 sys.path.insert(0, ".")
-from tests.boards import random_kami_board, write_digit  # noqa: E402  (the tests' boards and ink)
+from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
 
 def received(image: np.ndarray) -> np.ndarray:
     data = encode(image, ".jpg", jpeg_quality=70, scale=0.75)
     return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
-
-
-def inked(image: np.ndarray, layout, rng: random.Random) -> np.ndarray:
-    out = image.copy()
-    column = layout.board[2] / 10
-    for _ in range(16):
-        r, c = rng.randrange(2, 27), rng.randrange(10)
-        x, y = cell_centre("triangle", 29, 10, r, c, layout.board)
-        write_digit(out, x, y, 0.6 * column, str(rng.randrange(1, 20)))
-    return out
 
 
 def main() -> int:
@@ -58,11 +48,9 @@ def main() -> int:
             uncertain, hidden = [], []
             for k in range(args.boards):
                 board = random_kami_board(rng, rng.choice([3, 4, 5]), blank_outline=k % 2 == 1, par=5)
-                image, layout = render(board, device, seed=k)
+                image, layout = render(board, device, seed=k, ink=16 if variant == "inked" else 0)
                 if variant == "jpeg70":
                     image = received(image)
-                elif variant == "inked":
-                    image = inked(image, layout, rng)
                 found = recognize(image, device)
                 cells = set(differing_cells(found.board, board))
                 wrong += len(cells)

@@ -277,6 +277,7 @@ def render_command(
     jpeg_quality: Annotated[Optional[int], typer.Option(min=1, max=100, help="Write JPEG at this quality.")] = None,
     scale: Annotated[Optional[float], typer.Option(min=0.1, max=4.0, help="Rescale the screenshot.")] = None,
     truth: Annotated[bool, typer.Option(help="Also write the board file beside it (SHOT.json).")] = False,
+    ink: Annotated[int, typer.Option(min=0, max=200, help="Marks a player wrote over the board (numbers, strokes).")] = 0,
     force: Annotated[bool, typer.Option(help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
@@ -286,7 +287,7 @@ def render_command(
         if device not in DEVICES:
             raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
         board = read_board(source)
-        image, _ = render(board, device, seed=seed, moves=moves, selected=selected)
+        image, _ = render(board, device, seed=seed, moves=moves, selected=selected, ink=ink)
         data = encode(image, output.suffix, jpeg_quality=jpeg_quality, scale=scale)
         write_atomic(output, data, overwrite=force)
         if truth:

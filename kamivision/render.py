@@ -12,6 +12,7 @@ show the game's pale gradient background.  Everything is deterministic for a see
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ class Layout:
     buttons: tuple[int, int, int, int]
     counter: tuple[int, int, int, int]
     swatches: tuple[tuple[int, int, int, int], ...]
+    inked: tuple[tuple[int, int], ...] = ()  # cells with ink drawn over them (row, column)
 
 
 def board_palette(board: Board, seed: int = 0) -> list[str]:
@@ -287,6 +289,33 @@ def _draw_footer(
     img[:] = np.asarray(pil, dtype=np.float32)
 
 
+def _three_buttons(img: np.ndarray, top: int, bottom: int) -> None:
+    """Android's back, home and recent-apps buttons, centred between rows ``top`` and ``bottom``."""
+    w = img.shape[1]
+    cy, u = (top + bottom) / 2, bottom - top
+    pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+    d = ImageDraw.Draw(pil)
+    gray = (200, 200, 200)
+    for k, cx in enumerate((w * 0.25, w * 0.5, w * 0.75)):
+        r = 0.18 * u
+        if k == 0:
+            d.polygon([(cx - r, cy), (cx + r * 0.7, cy - r), (cx + r * 0.7, cy + r)], outline=gray, width=2)
+        elif k == 1:
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=gray, width=2)
+        else:
+            d.rectangle([cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8], outline=gray, width=2)
+    img[:] = np.asarray(pil, dtype=np.float32)
+
+
+def _draw_nav_overlay(img: np.ndarray, device: Device) -> None:
+    """A translucent navigation bar over the bottom of the screen (and so of the footer):
+    everything under it darkened to 45 %, with the three buttons on top."""
+    h, w = img.shape[:2]
+    top = h - round(device.nav_overlay * w)
+    img[top:] *= 0.45
+    _three_buttons(img, top, h)
+
+
 def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
     top = round(device.top * w)
@@ -299,19 +328,7 @@ def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random
     if bottom < h:
         if device.nav_bar == "android":
             img[bottom:] = np.array([8, 8, 8], np.float32)
-            cy, u = (bottom + h) / 2, (h - bottom)
-            pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
-            d = ImageDraw.Draw(pil)
-            gray = (200, 200, 200)
-            for k, cx in enumerate((w * 0.25, w * 0.5, w * 0.75)):
-                r = 0.18 * u
-                if k == 0:
-                    d.polygon([(cx - r, cy), (cx + r * 0.7, cy - r), (cx + r * 0.7, cy + r)], outline=gray, width=2)
-                elif k == 1:
-                    d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=gray, width=2)
-                else:
-                    d.rectangle([cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8], outline=gray, width=2)
-            img[:] = np.asarray(pil, dtype=np.float32)
+            _three_buttons(img, bottom, h)
         else:
             img[bottom:] = _background(rng, h - bottom, w)
             bar_w, bar_h = 0.36 * w, max(3, round(0.012 * w))
@@ -326,6 +343,63 @@ def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random
             )
 
 
+# ------------------------------------------------------------------ a player's ink
+
+#: Pens players write with on screenshots (RGB): light blue as in the real ones, red, white.
+INKS = ((90, 200, 250), (225, 35, 45), (250, 250, 250))
+
+
+def _ink_mark(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A mask (float 0..1, ``size`` square) of one handwritten-looking mark: a number of
+    one or two digits in a slanted, wobbly hand (most marks), a stroke or a dot."""
+    canvas = np.zeros((size, size), np.uint8)
+    kind = rng.random()
+    thick = max(2, round(size / 14))
+    if kind < 0.75:
+        text = str(int(rng.integers(1, 30)))
+        font = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX if rng.random() < 0.5 else cv2.FONT_HERSHEY_SIMPLEX
+        scale = size / (36.0 if len(text) == 1 else 48.0)
+        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+        cv2.putText(canvas, text, ((size - tw) // 2, (size + th) // 2), font, scale, 255, thick, cv2.LINE_AA)
+    elif kind < 0.9:
+        points = rng.uniform(0.15, 0.85, (int(rng.integers(3, 6)), 2)) * size
+        cv2.polylines(canvas, [points.round().astype(np.int32)], False, 255, thick, cv2.LINE_AA)
+    else:
+        centre = tuple(int(v) for v in rng.uniform(0.35, 0.65, 2) * size)
+        cv2.circle(canvas, centre, max(2, round(size * rng.uniform(0.06, 0.15))), 255, -1, cv2.LINE_AA)
+    canvas = canvas.astype(np.float32) / 255.0
+    # A hand's slant and wobble: rotate, shear and bend a little.
+    angle = float(rng.uniform(-18, 18))
+    matrix = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
+    matrix[0, 1] += float(rng.uniform(-0.25, 0.1))
+    canvas = cv2.warpAffine(canvas, matrix, (size, size), flags=cv2.INTER_LINEAR)
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
+    wobble = 0.03 * size * np.sin(ys / size * 2 * np.pi * float(rng.uniform(0.5, 1.5)) + float(rng.uniform(0, 6)))
+    return cv2.remap(canvas, xs + wobble.astype(np.float32), ys, cv2.INTER_LINEAR)
+
+
+def draw_ink(img: np.ndarray, board: Board, box, marks: int, rng: np.random.Generator) -> tuple[tuple[int, int], ...]:
+    """Write ``marks`` marks in one pen over cells of the board (in place), as players do
+    when they count regions: numbers, strokes and dots, each about a cell wide.  Returns
+    the cells at the marks' centres."""
+    h, w = img.shape[:2]
+    ink = np.array(INKS[int(rng.integers(len(INKS)))], np.float32)
+    column = box[2] / board.columns
+    size = max(8, round(0.8 * column))
+    cells = []
+    for _ in range(marks):
+        r, c = int(rng.integers(1, board.rows - 1)), int(rng.integers(board.columns))
+        x, y = cell_centre(board.lattice, board.rows, board.columns, r, c, box)
+        x0, y0 = round(x - size / 2), round(y - size / 2)
+        if x0 < 0 or y0 < 0 or x0 + size > w or y0 + size > h:
+            continue
+        alpha = _ink_mark(rng, size)[..., None]
+        patch = img[y0 : y0 + size, x0 : x0 + size]
+        patch[:] = patch * (1 - alpha) + ink * alpha
+        cells.append((r, c))
+    return tuple(cells)
+
+
 # ------------------------------------------------------------------ the screen
 
 
@@ -336,11 +410,13 @@ def render(
     moves: Optional[int] = None,
     selected: Optional[int] = 0,
     palette: Optional[Sequence[str]] = None,
+    ink: int = 0,
 ) -> tuple[np.ndarray, Layout]:
     """The screenshot (RGB, uint8) of ``board`` on ``device`` and where things are on it.
 
     ``moves`` is the number shown on the moves-left counter (default: the board's par,
-    none when unknown); ``selected`` the swatch with the folded corner (None for none).
+    none when unknown); ``selected`` the swatch with the folded corner (None for none);
+    ``ink`` the number of marks a player wrote over the board (:func:`draw_ink`).
     """
     dev = DEVICES[device] if isinstance(device, str) else device
     colors = list(palette) if palette is not None else board_palette(board, seed)
@@ -352,6 +428,10 @@ def render(
     if moves is None:
         moves = board.par
     _draw_footer(img, layout, dev, colors, moves, selected, rng)
+    if dev.nav_overlay:
+        _draw_nav_overlay(img, dev)
+    if ink:
+        layout = dataclasses.replace(layout, inked=draw_ink(img, board, layout.board, ink, rng))
     out = np.clip(img + 0.5, 0, 255).astype(np.uint8)
     return out, layout
 

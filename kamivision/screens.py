@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from .geometry import TRIANGLE_ASPECT
+
 #: Footer top minus board top, in screen widths, on 16:9 phones (one row of buttons).
 CLASSIC_BOARD_ABOVE_FOOTER = 1.612
 #: The same on phones with the 2 x 2 button block: their board shows a little more of row 28.
@@ -37,9 +39,40 @@ class Device:
     buttons: float = 0.4  # width of the button block
     nav_bar: str = ""  # "home" (iPhone X indicator) or "android" (three buttons)
     board_width: float = 1.0  # the board's width over the screen's: above 1, cropped at both sides
+    #: A translucent navigation bar this tall (screen widths) over the bottom of the footer.
+    nav_overlay: float = 0.0
 
 
 _IPHONE_X_FOOTER = 0.112 + NOTCH_BOARD_ABOVE_FOOTER  # 1.7404
+
+#: On tall Android phones (measured at 886 x 1920) the footer is 0.1952 W high, the status
+#: strip 0.0688 W, and the board's box reaches 0.0062 of its width under the footer's top.
+_TALL_FOOTER, _TALL_STATUS, _UNDER_FOOTER = 0.1952, 0.0688, 0.0062
+
+
+def _tall_android(name: str, width: int, height: int, nav_overlay: float = 0.0) -> Device:
+    """A tall Android phone laid out as the measured 886 x 1920 one: the same status strip
+    and footer (in screen widths), the board scaled to fill the height between them and
+    cropped at both sides.  Only the 886 x 1920 proportions are measured; other heights
+    are this rule applied to them (a guess until a screenshot confirms it)."""
+    footer_top = height / width - _TALL_FOOTER
+    board_width = (footer_top - _TALL_STATUS) / (TRIANGLE_ASPECT - _UNDER_FOOTER)
+    return Device(name, width, height, "classic", _TALL_STATUS, footer_top, None, 0.4, "", board_width, nav_overlay)
+
+
+def _iphone_x_class(name: str, width: int, height: int) -> Device:
+    """A newer iPhone: the iPhone X's proportions (measured at 1125 x 2436) at its own size;
+    their screens have the same shape within 0.1 %, which is the reason to expect it."""
+    return Device(name, width, height, "notch", 0.112, _IPHONE_X_FOOTER, 2.0559, NOTCH_BUTTONS, "home")
+
+
+def _tablet(name: str, width: int, height: int) -> Device:
+    """A 4:3 tablet: the footer a row of four buttons 0.125 W high at the bottom, the board
+    scaled to the height above it and centred with the background at both sides (a
+    letterbox).  A guess: no tablet screenshot has been seen."""
+    footer_top = height / width - 0.125
+    board_width = footer_top / (TRIANGLE_ASPECT - _UNDER_FOOTER)
+    return Device(name, width, height, "classic", 0.0, footer_top, None, 0.4, "", board_width)
 
 DEVICES: dict[str, Device] = {
     d.name: d
@@ -57,6 +90,15 @@ DEVICES: dict[str, Device] = {
         # footer at 1.9718 W, so it is 1.1817 W wide and both sides are cropped (columns 0
         # and 9 show about a quarter of their width).
         Device("android-tall", 886, 1920, "classic", 0.0688, 1.9718, None, 0.4, "", 1.1817),
+        _tall_android("android-2340", 1080, 2340),
+        _tall_android("android-2400", 1080, 2400),
+        # A 19:9 phone with the translucent three-button navigation bar over the footer.
+        _tall_android("android-2280-nav", 1080, 2280, nav_overlay=0.105),
+        _iphone_x_class("iphone-12", 1170, 2532),
+        _iphone_x_class("iphone-14-pro", 1179, 2556),
+        _iphone_x_class("iphone-12-pro-max", 1284, 2778),
+        _iphone_x_class("iphone-14-pro-max", 1290, 2796),
+        _tablet("tablet-4x3", 1536, 2048),
     ]
 }
 DEFAULT_DEVICE = "iphone-8"

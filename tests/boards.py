@@ -1,4 +1,4 @@
-"""Random small boards, an exhaustive reference solver, and ink marks for the tests."""
+"""Random small boards and an exhaustive reference solver for the tests."""
 
 from __future__ import annotations
 
@@ -142,16 +142,3 @@ def one_island_boards(seed: int, count: int):
         if len(graph.islands()) == 1 and len(graph) >= 4:
             made += 1
             yield rng, board
-
-
-#: The light blue of a player's pen (RGB).
-INK = (90, 200, 250)
-
-
-def write_digit(image, x: float, y: float, size: float, text: str) -> None:
-    """Ink a number centred on ``(x, y)`` over an RGB screenshot (in place), as players do
-    on the regions they count."""
-    import cv2
-
-    cv2.putText(image, text, (round(x - size / 2), round(y + size / 2)), cv2.FONT_HERSHEY_SIMPLEX, size / 22, INK,
-                max(2, round(size / 8)), cv2.LINE_AA)

@@ -318,7 +318,9 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     blank = None if background is None else background[:, :3] / weights
     _weigh_marked_pixels(classes, costs, marked, samples.marks, paper, blank)
     # Little of the cell on the screen: little evidence against its other readings.
-    costs *= np.clip(samples.visible / max(settings.hidden, 1e-6), 0.0, 1.0)[:, None]
+    evidence = np.clip(samples.visible / max(settings.hidden, 1e-6), 0.0, 1.0)[:, None]
+    finite = np.isfinite(costs)
+    costs = np.where(finite, np.where(finite, costs, 0.0) * evidence, np.inf)
     costs[~seen] = np.where(np.isfinite(costs[~seen]), 0.0, np.inf)
     _fill_unseen(classes, seen)
     return CellClasses(classes, confidence.astype(np.float32), costs.astype(np.float32))

@@ -9,6 +9,8 @@ The reader uses what every KAMI 2 screen has, not one phone's pixel positions:
 * **The footer** is the band below the lowest such edge whose left part is the dark button
   block; the palette swatches are the wide flat runs of color that fill it to the right
   edge, equal in width.  Their count is the number of colors.
+* **A translucent navigation bar** over the footer's bottom darkens it by one factor
+  everywhere: the swatches are measured above it, and the counter is brightened back.
 * **The board's box** is the screen's width wide and starts a fixed share of the width above
   the footer (:mod:`kamivision.screens`), or at a status strip's lower edge near there.
 
@@ -27,6 +29,10 @@ from ..geometry import TRIANGLE_ASPECT
 from ..screens import CLASSIC_BOARD_ABOVE_FOOTER, NOTCH_BOARD_ABOVE_FOOTER
 
 
+#: The lattice's column spacing is looked for between these shares of the screen's width.
+MIN_COLUMN, MAX_COLUMN = 0.06, 0.15
+
+
 @dataclass(frozen=True, slots=True)
 class ScreenLayout:
     """What the reader found on the screen (pixels; rectangles are ``x, y, w, h``)."""
@@ -38,7 +44,10 @@ class ScreenLayout:
     visible: tuple[int, int]  # rows of the screen showing the board: [top, bottom)
     footer: tuple[int, int, int, int]
     buttons: tuple[int, int, int, int]
-    swatches: tuple[tuple[int, int, int, int], ...]
+    swatches: tuple[tuple[int, int, int, int], ...]  # their part clear of a navigation bar
+    #: A translucent bar over the footer's bottom: the first row under it and the factor it
+    #: darkens by; ``(footer bottom, 1.0)`` when there is none.
+    shade: tuple[int, float] = (0, 1.0)
 
     @property
     def cropped(self) -> bool:
@@ -135,8 +144,10 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         raise ImageError(f"{origin}: no KAMI footer (dark button strip with color swatches) found")
     footer_top, footer_bottom = found
     fh = footer_bottom - footer_top
+    clear, factor = _shade(rgb, footer_top, footer_bottom)
+    ch = clear - footer_top  # the footer's height clear of a navigation bar
     # The swatches: wide runs of flat color filling the footer to the right edge.
-    band = lab[footer_top + int(0.45 * fh) : footer_top + int(0.9 * fh)].astype(np.float32)
+    band = lab[footer_top + int(0.45 * ch) : footer_top + int(0.9 * ch)].astype(np.float32)
     columns = np.median(band, axis=0)
     jumps = np.abs(np.diff(columns, axis=0)).sum(axis=1) > 12.0
     bounds = [0, *(np.flatnonzero(jumps) + 1).tolist(), w]
@@ -177,19 +188,63 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         raise ImageError(f"{origin}: the footer does not look like KAMI's (palette from x={start}, {count} swatches)")
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
     swatch_rects = tuple(
-        (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), fh) for i in range(count)
+        (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count)
     )
     name = "notch" if fh > 0.24 * w else "16:9"
     box, board_top = _board_box(lab, edges, w, footer_top, name)
     return ScreenLayout(
-        name, w, h, box, (board_top, footer_top), (0, footer_top, w, fh), (0, footer_top, start, fh), swatch_rects
+        name,
+        w,
+        h,
+        box,
+        (board_top, footer_top),
+        (0, footer_top, w, fh),
+        (0, footer_top, start, fh),
+        swatch_rects,
+        (clear, factor),
     )
+
+
+def _shade(rgb: np.ndarray, top: int, bottom: int) -> tuple[int, float]:
+    """The first row of a translucent bar over the footer ``[top, bottom)`` and the factor
+    it darkens by, or ``(bottom, 1.0)``.
+
+    Such a bar (Android's navigation bar) multiplies everything under it by one factor:
+    at its top edge every part of the footer, the dark buttons and each swatch alike,
+    gets darker by the same ratio, and stays so to the bottom.  The footer is split into
+    eight vertical strips; a row is the bar's top when the mean brightness of every strip
+    under it is 20-80 % of the mean above it, and those ratios agree within 0.15.
+    """
+    w = rgb.shape[1]
+    gray = rgb[top:bottom].astype(np.float32).mean(axis=2)
+    strips = np.stack([np.median(part, axis=1) for part in np.array_split(gray, 8, axis=1)], axis=1)
+    h = len(strips)
+    best = (bottom, 1.0, np.inf)
+    step = max(2, round(0.004 * w))
+    for y in range(max(3 * step, int(0.3 * h)), h - 3 * step):
+        above = strips[y - 3 * step : y - step].mean(axis=0)
+        below = strips[y + step :].mean(axis=0)
+        if (above < 20).any():
+            continue
+        ratio = below / above
+        if ratio.max() <= 0.8 and ratio.min() >= 0.2 and ratio.max() - ratio.min() <= 0.15:
+            spread = float(ratio.max())
+            if spread < best[2]:
+                best = (y, float(np.median(ratio)), spread)
+    if best[0] == bottom:
+        return bottom, 1.0
+    # The bar's top is the steepest fall in brightness near there.
+    y = best[0]
+    level = strips.mean(axis=1)
+    lo, hi = max(1, y - 3 * step), min(h, y + 3 * step)
+    edge = lo + int(np.argmin(level[lo:hi] - level[lo - 1 : hi - 1]))
+    return top + edge, best[1]
 
 
 def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name: str):
     """The lattice's box ``(x, y, w, h)`` and the first screen row showing the board.
 
-    Two models, chosen by the lattice measured in the image (:func:`_column_period`):
+    Three models, chosen by the lattice measured in the image (:func:`_column_period`):
 
     * **The board fills the width** (16:9 phones, the iPhone X class): the box is the
       screen's width, and it ends under the footer, 1.612 w above it on 16:9 phones and
@@ -203,24 +258,45 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name
       under the footer as on 16:9 phones, so it starts ``1.612 * 10 * column`` above the
       footer, or at a horizontal edge near there (the status strip's lower edge, which
       pale paper can make faint, so a weaker edge counts than in the first model).
+    * **The board is narrower than the screen** (a letterbox, as on a tablet): the columns
+      are narrower than a tenth of the screen, and the screen beside the ten of them
+      shows no lattice edges.  The box is placed as in the second model.
+
+    A comb that would make the board too tall to fit above the footer, or a letterbox whose
+    margins show lattice edges, is a misreading: the first model is kept.
     """
     above = NOTCH_BOARD_ABOVE_FOOTER if name == "notch" else CLASSIC_BOARD_ABOVE_FOOTER
     strips = [y for y in _edge_rows(edges, 0.85) if y < footer_top - 0.5 * w]
     top_edge = strips[-1] if strips else 0
-    period, phase = _column_period(lab, top_edge, footer_top, w)
-    # A board narrower than the screen (a letterbox) is not a layout the reader knows, and
-    # one too wide to fit between the top of the screen and the footer is a misreading of
-    # the comb: both keep the first model.
-    fits = period is not None and footer_top - above * 10 * period >= -0.01 * w
-    if period is None or 10 * period <= 1.02 * w or not fits:
+    profile = _column_profile(lab, top_edge, footer_top, w)
+    period, phase = _column_period(profile, w)
+    measured = None
+    if period is not None and footer_top - above * 10 * period >= -0.01 * w:
+        bw = 10 * period
+        x0 = phase + round((w / 2 - bw / 2 - phase) / period) * period  # the column edge nearest to centring it
+        if bw > 1.02 * w or (bw < 0.98 * w and _bare_margins(profile, x0, bw, period)):
+            measured = (x0, bw)
+    if measured is None:
         board_top = _nearest_edge(max(0, round(footer_top - above * w)), strips, 0.02 * w)
         if board_top < 0.01 * w:
             board_top = 0
         return (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT), board_top
-    bw = 10 * period
-    x0 = phase + round((w / 2 - bw / 2 - phase) / period) * period  # the column edge nearest to centring it
+    x0, bw = measured
     board_top = _nearest_edge(max(0, round(footer_top - above * bw)), _edge_rows(edges, 0.3), 0.03 * w)
     return (x0, float(board_top), bw, bw * TRIANGLE_ASPECT), board_top
+
+
+def _bare_margins(profile: np.ndarray, x0: float, bw: float, period: float) -> bool:
+    """Whether the screen beside a letterboxed board ``[x0, x0 + bw)`` shows no lattice:
+    its columns have color steps in under a fifth as many rows as the board's edges."""
+    w = len(profile)
+    gap = max(2, round(0.15 * period))
+    left, right = profile[: max(0, round(x0) - gap)], profile[min(w, round(x0 + bw) + gap) :]
+    margins = np.concatenate([left, right])
+    if margins.size < 0.02 * w:
+        return False
+    teeth = np.clip(np.round(x0 + period * np.arange(11)).astype(int), 0, w - 1)
+    return float(margins.mean()) < 0.2 * float(profile[teeth].mean())
 
 
 def _nearest_edge(estimate: int, rows: list[int], within: float) -> int:
@@ -230,22 +306,30 @@ def _nearest_edge(estimate: int, rows: list[int], within: float) -> int:
     return near[-1] if near else estimate
 
 
-def _column_period(lab: np.ndarray, top: int, bottom: int, w: int) -> tuple[float | None, float]:
+def _column_profile(lab: np.ndarray, top: int, bottom: int, w: int) -> np.ndarray | None:
+    """For each screen column, the share of the rows ``[top, bottom)`` with a color step
+    across it; None when the band is too short to tell."""
+    band = lab[top + max(2, (bottom - top) // 40) : bottom - max(2, (bottom - top) // 40)].astype(np.float32)
+    if band.shape[0] < 20:
+        return None
+    step = np.abs(band[:, 2:] - band[:, :-2]).sum(axis=2)
+    profile = np.zeros(w, np.float32)
+    profile[1:-1] = (step > 12.0).mean(axis=0)
+    return profile
+
+
+def _column_period(profile: np.ndarray | None, w: int) -> tuple[float | None, float]:
     """The spacing and phase (pixels) of the lattice's columns, from its vertical edges.
 
     Every column boundary of the triangle lattice is a vertical edge the whole height of
     the board (the triangles on either side take turns to have their vertical side on it),
-    so the share of rows with a colour step between two screen columns peaks at the column
-    edges.  The comb of spacing ``p`` and phase ``q`` that lands on the peaks and whose
-    midway points miss them wins (a comb of twice the spacing lands on peaks as well, but so
-    do its midway points).  ``(None, 0)`` when the board shows no clear comb.
+    so the share of rows with a colour step between two screen columns (``profile``) peaks
+    at the column edges.  The comb of spacing ``p`` and phase ``q`` that lands on the peaks
+    and whose midway points miss them wins (a comb of twice the spacing lands on peaks as
+    well, but so do its midway points).  ``(None, 0)`` when the board shows no clear comb.
     """
-    band = lab[top + max(2, (bottom - top) // 40) : bottom - max(2, (bottom - top) // 40)].astype(np.float32)
-    if band.shape[0] < 20:
+    if profile is None:
         return None, 0.0
-    step = np.abs(band[:, 2:] - band[:, :-2]).sum(axis=2)
-    profile = np.zeros(w, np.float32)
-    profile[1:-1] = (step > 12.0).mean(axis=0)
 
     def comb(periods: np.ndarray, phase_step: float) -> tuple[float, float | None, float]:
         best = (0.0, None, 0.0)
@@ -261,8 +345,9 @@ def _column_period(lab: np.ndarray, top: int, bottom: int, w: int) -> tuple[floa
                 best = (float(score[k]), float(period), float(phases[k]))
         return best
 
-    # Coarse, then fine around the best: spacings of 8.5 % to 15 % of the width.
-    best = comb(np.arange(0.085 * w, 0.15 * w, 0.5), 1.0)
+    # Coarse, then fine around the best: spacings of 6 % (a letterboxed tablet board) to
+    # 15 % (a cropped tall-phone board) of the width.
+    best = comb(np.arange(MIN_COLUMN * w, MAX_COLUMN * w, 0.5), 1.0)
     if best[1] is not None:
         best = comb(np.arange(best[1] - 0.5, best[1] + 0.5, 0.05), 0.25)
     if best[1] is None or best[0] < 0.05:

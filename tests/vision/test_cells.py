@@ -1,37 +1,34 @@
 import random
 
 import cv2
+import numpy as np
 
 from kamivision.board import differing_cells
 from kamivision.geometry import cell_centre
 from kamivision.render import render
 from kamivision.vision import recognize
 
-from ..boards import INK, random_kami_board, write_digit
+from kamivision.render import INKS
+
+from ..boards import random_kami_board
+
 
 def test_ink_marks_are_read_through_or_flagged():
     """Numbers inked over cells (the six tall screenshots have them): each marked cell is
     read right or listed as uncertain, and the unmarked cells are all read right."""
     rng = random.Random(5)
     checked = 0
-    for seed in range(3):
-        board = random_kami_board(rng, 4, blank_outline=seed == 1, par=5)
-        image, layout = render(board, "iphone-8", seed=seed)
-        image = image.copy()
-        column = layout.board[2] / 10
-        marked = []
-        for _ in range(16):
-            r, c = rng.randrange(2, 27), rng.randrange(10)
-            x, y = cell_centre("triangle", 29, 10, r, c, layout.board)
-            write_digit(image, x, y, 0.8 * column, str(rng.randrange(1, 20)))
-            marked.append((r, c))
+    for seed, device in enumerate(["iphone-8", "iphone-x", "android-tall", "tablet-4x3"]):
+        board = random_kami_board(rng, 4, blank_outline=seed % 2 == 1, par=5)
+        image, layout = render(board, device, seed=seed, ink=16)
+        marked = layout.inked
         found = recognize(image)
         wrong = set(differing_cells(found.board, board))
         assert wrong <= set(found.uncertain), f"silently wrong: {sorted(wrong - set(found.uncertain))}"
         near = {(r + dr, c + dc) for r, c in marked for dr in range(-2, 3) for dc in (-1, 0, 1)}
         assert wrong <= near  # the ink spills over into the cells around the marked one
         checked += len(marked)
-    assert checked == 48
+    assert checked >= 56
 
 
 def test_a_cell_mostly_covered_by_marks_is_uncertain():
@@ -40,7 +37,7 @@ def test_a_cell_mostly_covered_by_marks_is_uncertain():
     image = image.copy()
     x0, y0, bw, bh = layout.board
     x, y = cell_centre("triangle", 29, 10, 12, 4, layout.board)
-    cv2.circle(image, (round(x), round(y)), round(0.3 * bw / 10), INK, -1, cv2.LINE_AA)  # a blot over the cell
+    cv2.circle(image, (round(x), round(y)), round(0.3 * bw / 10), INKS[0], -1, cv2.LINE_AA)  # a blot over the cell
     found = recognize(image)
     assert (12, 4) in found.uncertain
     assert set(differing_cells(found.board, board)) <= set(found.uncertain)
@@ -58,3 +55,26 @@ def test_a_board_cropped_at_the_sides_flags_its_hidden_cells():
     assert set(found.hidden) <= set(found.uncertain)
     assert set(differing_cells(found.board, board)) <= set(found.hidden)
     assert (found.visible[1:28, 1:9] > 0.9).all() and found.visible.min() < 0.1  # rows 0 and 28 show half
+
+
+def test_a_translucent_navigation_bar_does_not_darken_the_palette_or_hide_the_counter():
+    board = random_kami_board(random.Random(10), 5, blank_outline=False, par=7)
+    image, layout = render(board, "android-2280-nav", seed=2)
+    found = recognize(image)
+    assert found.layout.shade[1] < 0.6  # the bar was seen
+    assert found.board.par == 7
+    drawn = render(board, "iphone-8", seed=2)[0]  # the same palette, with nothing over it
+    expected = recognize(drawn).board.palette
+    for ours, theirs in zip(found.board.palette, expected):
+        a, b = (np.array([int(h[i : i + 2], 16) for i in (1, 3, 5)]) for h in (ours, theirs))
+        assert np.abs(a - b).max() <= 12, (ours, theirs)
+    assert set(differing_cells(found.board, board)) <= set(found.hidden)
+
+
+def test_a_letterboxed_tablet_board_is_measured_from_its_lattice():
+    board = random_kami_board(random.Random(11), 4, blank_outline=True, par=6)
+    image, layout = render(board, "tablet-4x3", seed=3)
+    found = recognize(image)
+    x, _, w, _ = found.layout.board
+    assert abs(w - layout.board[2]) < 0.01 * w and abs(x - layout.board[0]) < 0.01 * w
+    assert not found.uncertain and differing_cells(found.board, board) == []

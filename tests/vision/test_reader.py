@@ -38,7 +38,10 @@ def test_renders_are_read_exactly_on_every_device(device, quality, scale):
         found = recognize(as_received(image, quality, scale), device)
         assert set(differing_cells(found.board, board)) <= set(found.hidden), f"\n{board}\n\n{found.board}"
         assert set(found.hidden) <= set(found.uncertain)
-        assert len(found.hidden) == (30 if cropped else 0)  # the half of columns 0 and 9 it hides
+        if cropped:  # about half of columns 0 and 9 (all of them on the tallest phones)
+            assert {c for _, c in found.hidden} == {0, 9} and 30 <= len(found.hidden) <= 58
+        else:
+            assert found.hidden == []
         assert len(found.board.palette) == colors
         assert found.board.par == board.par
         assert found.confidence.shape == (29, 10)
