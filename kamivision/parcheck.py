@@ -55,7 +55,15 @@ class CounterCheck:
 
     @property
     def best(self) -> Optional[Alternative]:
-        return self.matching[0] if self.matching else None
+        """The cheapest reading that meets the counter, when the check tells readings
+        apart: when most of the readings tried meet it (an optimum below the counter
+        rises with almost any change), none is singled out."""
+        return self.matching[0] if self.matching and self.telling else None
+
+    @property
+    def telling(self) -> bool:
+        """Few of the readings tried meet the counter (at most 3, or a fifth of them)."""
+        return len(self.matching) <= max(3, self.tried // 5)
 
 
 def candidate_changes(recognition: Recognition, limit: int) -> list[tuple[float, tuple[Change, ...]]]:

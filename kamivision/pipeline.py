@@ -96,6 +96,11 @@ class ShotSolution:
                 "every cell was read with confidence, so no other reading was tried: if this is the level's start, "
                 "check the board with 'kamivision review'; later in a level the counter shows the moves left, not par"
             )
+        if best is None and check.matching:
+            return (
+                f"{len(check.matching)} of the {check.tried} other readings tried meet the counter, so the check "
+                "cannot tell which cell is misread: check the outlined cells with 'kamivision review'"
+            )
         if best is None:
             scope = "" if check.complete else " (cut short by the time limit)"
             return (

@@ -93,3 +93,11 @@ def test_blank_readings_are_tried_where_blank_is_possible():
     costs[0, 1, 2] = 0.05  # blank is possible there, and the cheapest other reading
     recognition = dataclasses.replace(recognition, costs=costs)
     assert recognition.other_readings()[0] == (np.float32(0.05), 0, 1, BLANK)
+
+
+def test_a_check_where_most_readings_meet_the_counter_names_none():
+    board = make_board([[0, 0, 0, 0], [0, 0, 0, 0]], par=2)  # 0 moves as read; any change needs 1 or 2
+    recognition = _recognition(board, {(r, c): 1 for r in range(2) for c in range(4)}, 2)
+    check = check_counter(recognition, solve(board))
+    assert check is not None and check.tried > 5
+    assert len(check.matching) > check.tried // 5 and not check.telling and check.best is None
