@@ -323,7 +323,24 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     costs = np.where(finite, np.where(finite, costs, 0.0) * evidence, np.inf)
     costs[~seen] = np.where(np.isfinite(costs[~seen]), 0.0, np.inf)
     _fill_unseen(classes, seen)
+    confidence[_isolated(classes)] *= ISOLATED_MARGIN
     return CellClasses(classes, confidence.astype(np.float32), costs.astype(np.float32))
+
+
+#: A cell unlike all its neighbors, which agree with each other, keeps this share of its
+#: margin: one lone triangle of another color is rarer than a misread.
+ISOLATED_MARGIN = 0.5
+
+
+def _isolated(classes: np.ndarray) -> np.ndarray:
+    """Cells whose neighbors (all of them, two or three) share one class that is not theirs."""
+    table = neighbor_table("triangle", ROWS, COLUMNS)
+    out = np.zeros(len(classes), bool)
+    for cell, around in enumerate(table):
+        if len(around) >= 2:
+            values = {int(classes[n]) for n in around}
+            out[cell] = len(values) == 1 and int(classes[cell]) not in values
+    return out
 
 
 #: A marked cell's class needs this share of its pixels within FOREIGN_DELTA of it.

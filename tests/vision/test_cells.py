@@ -78,3 +78,13 @@ def test_a_letterboxed_tablet_board_is_measured_from_its_lattice():
     x, _, w, _ = found.layout.board
     assert abs(w - layout.board[2]) < 0.01 * w and abs(x - layout.board[0]) < 0.01 * w
     assert not found.uncertain and differing_cells(found.board, board) == []
+
+
+def test_a_lone_cell_unlike_its_agreeing_neighbors_needs_a_wider_margin():
+    from kamivision.vision.cells import _isolated
+
+    classes = np.zeros(290, np.int64)
+    classes[12 * 10 + 4] = 2  # one triangle of another color inside a region
+    classes[20 * 10 + 4] = classes[21 * 10 + 4] = 1  # a pair of them is a region, not a lone cell
+    lone = _isolated(classes)
+    assert np.flatnonzero(lone).tolist() == [124]
