@@ -326,13 +326,11 @@ def dump_board(board: Board) -> str:
 
 def read_board(path: str | os.PathLike) -> Board:
     """Read and validate a board file; any problem raises :class:`BoardFileError` naming the file."""
-    path = Path(path)
+    from .files import check_input
+
+    path = check_input(path, BoardFileError)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BoardFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BoardFileError(f"{path}: is a folder, expected a board file") from None
     except UnicodeDecodeError:
         raise BoardFileError(f"{path}: not a text file (expected JSON)") from None
     except OSError as exc:
@@ -341,6 +339,8 @@ def read_board(path: str | os.PathLike) -> Board:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BoardFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise BoardFileError(f"{path}: JSON nested too deeply to be a board file") from None
     return board_from_dict(obj, str(path))
 
 

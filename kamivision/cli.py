@@ -18,7 +18,7 @@ import typer
 from .board import board_to_dict, read_board, write_board
 from .errors import KamiError
 from .files import write_atomic
-from .report import format_alternative, format_solution, progress_line
+from .report import format_alternative, format_solution, progress_line, safe_text
 from .screens import DEFAULT_DEVICE, DEVICES
 from .solver import Solution, solve
 
@@ -39,7 +39,7 @@ def _root() -> None:
 
 
 def _fail(error: KamiError) -> None:
-    typer.echo(f"kamivision: {error}", err=True)
+    typer.echo(f"kamivision: {safe_text(str(error), 300)}", err=True)
     raise typer.Exit(1)
 
 
@@ -131,26 +131,29 @@ def solve_command(
             _solve_collection(source, max_seconds, jobs, beam, as_json)
             return
         if source.suffix.lower() in BOARD_SUFFIXES:
+            if output is not None or steps is not None or gif is not None:
+                raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
             board = read_board(source)
             if rules is not None and rules != board.rules:
                 board = dataclasses.replace(board, rules=rules)
             solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam)
             _clear(progress)
-            if output is not None or steps is not None or gif is not None:
-                raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
             if as_json:
                 typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
             else:
                 typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
             _exit_if_interrupted(solution)
             return
-        from .pipeline import solve_screenshot
+        from .files import check_input
+        from .pipeline import default_output, solve_screenshot
 
+        check_input(source)
+        output = output if output is not None else default_output(source)
+        _check_picture_outputs(source, output, steps, gif, force)
         result = solve_screenshot(
             source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds
         )
         _clear(progress)
-        written = _write_pictures(source, result, output, steps, gif, force)
     except KamiError as error:
         _clear(progress)
         _fail(error)
@@ -159,6 +162,7 @@ def solve_command(
         _clear(progress)
         typer.echo("kamivision: interrupted", err=True)
         raise typer.Exit(INTERRUPTED) from None
+    # The answer first: printed before any picture is drawn, so that it is never lost.
     board, solution = result.recognition.board, result.solution
     if as_json:
         obj = solution_to_json(board_to_dict(board), solution)
@@ -173,10 +177,19 @@ def solve_command(
         if result.check is not None and result.check.best is not None:
             typer.echo("")
             typer.echo(format_alternative(board, result.check.best))
-        for path in written:
-            typer.echo(f"wrote {path}")
     for warning in result.warnings():
         typer.echo(f"warning: {warning}", err=True)
+    try:
+        written = _write_pictures(result, output, steps, gif, force)
+    except KamiError as error:
+        _fail(error)
+        return
+    except OSError as error:
+        _fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
+        return
+    if not as_json:
+        for path in written:
+            typer.echo(f"wrote {path}")
     _exit_if_interrupted(solution)
 
 
@@ -240,27 +253,30 @@ def _clear(progress) -> None:
         sys.stderr.write("\r\x1b[K")
 
 
-def _write_pictures(source: Path, result, output, steps, gif, force: bool) -> list[Path]:
-    """Write the overlay (always), the step pictures and the GIF; never the screenshot itself."""
-    from .overlay import gif_bytes, png_bytes
-    from .pipeline import default_output
+def _check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) -> None:
+    """Every picture output can be written (before any work): not the screenshot, in a
+    writable folder, not an existing file (or folder with files) unless ``force``."""
+    from .files import check_output, check_output_folder
 
-    output = output if output is not None else default_output(source)
-    targets = [output] + ([gif] if gif is not None else [])
-    for target in targets:
-        if target.resolve() == source.resolve():
-            raise KamiError(f"{target}: refusing to overwrite the screenshot itself")
+    check_output(output, force, inputs=(source,))
+    if gif is not None:
+        check_output(gif, force, inputs=(source, output))
+    if steps is not None:
+        check_output_folder(steps, force)
+
+
+def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
+    """Write the overlay, the step pictures (all or none) and the GIF."""
+    from .files import write_folder_atomic
+    from .overlay import gif_bytes, png_bytes
+
     written = [write_atomic(output, png_bytes(result.overlay()), overwrite=force)]
     if steps is not None or gif is not None:
         frames = result.steps()
         if steps is not None:
-            if steps.exists() and not steps.is_dir():
-                raise KamiError(f"{steps}: exists and is not a folder")
-            steps.mkdir(parents=True, exist_ok=True)
-            for i, frame in enumerate(frames, 1):
-                name = f"step-{i:02d}.png" if i < len(frames) else "solved.png"
-                write_atomic(steps / name, png_bytes(frame), overwrite=force)
-            written.append(steps)
+            names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
+            files = {name: png_bytes(frame) for name, frame in zip(names, frames)}
+            written.append(write_folder_atomic(steps, files, overwrite=force))
         if gif is not None:
             written.append(write_atomic(gif, gif_bytes(frames), overwrite=force))
     return written
@@ -286,6 +302,11 @@ def render_command(
     try:
         if device not in DEVICES:
             raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
+        from .files import check_output
+
+        check_output(output, force, inputs=(source,))
+        if truth:
+            check_output(output.with_suffix(".json"), force, inputs=(source, output))
         board = read_board(source)
         image, _ = render(board, device, seed=seed, moves=moves, selected=selected, ink=ink)
         data = encode(image, output.suffix, jpeg_quality=jpeg_quality, scale=scale)
@@ -307,7 +328,11 @@ def export_command(
     """Read the board in a screenshot and write it as a board file."""
     from .vision import board_with_source, recognize_file
 
+    from .files import check_input, check_output
+
     try:
+        check_input(shot)
+        check_output(output, force, inputs=(shot,))
         recognition = recognize_file(shot)
         write_board(board_with_source(recognition, str(shot)), output, overwrite=force)
     except KamiError as error:

@@ -25,3 +25,11 @@ class OutputExistsError(KamiError):
 
 class ImageError(KamiError, ValueError):
     """An input image cannot be read, or is not a KAMI screenshot."""
+
+
+class InputError(KamiError, ValueError):
+    """An input path is missing, not a regular file, unreadable or too large."""
+
+
+class OutputError(KamiError):
+    """An output cannot be written where asked (no such folder, not writable, the input)."""

@@ -7,18 +7,110 @@ image's header before its pixels are decoded.
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import tempfile
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ImageError, OutputExistsError
+from .errors import ImageError, InputError, OutputError, OutputExistsError
 
 if TYPE_CHECKING:
     import numpy as np
 
 MAX_PIXELS = 40_000_000  # decompression-bomb guard: larger images are refused
 MIN_SIDE = 200  # pixels; a smaller image cannot show a KAMI board
+MAX_FILE_BYTES = 100_000_000  # larger inputs (a board file, an image) are refused unread
+
+
+def check_input(path: str | os.PathLike, error: type[Exception] = InputError) -> Path:
+    """``path`` if it is a regular, readable file of at most :data:`MAX_FILE_BYTES`; else
+    ``error`` naming it and the problem.  Checked before anything is opened, so that a
+    FIFO or a device never blocks a read."""
+    path = Path(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{path}: is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{path}: is not a regular file")
+    if not os.access(path, os.R_OK):
+        raise error(f"{path}: cannot be read (permission denied)")
+    if info.st_size > MAX_FILE_BYTES:
+        raise error(f"{path}: is {info.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed")
+    return path
+
+
+def check_output(path: str | os.PathLike, overwrite: bool, inputs: tuple = ()) -> Path:
+    """``path`` if a file can be written there: not one of ``inputs``, in a folder that
+    exists and is writable, not an existing folder, and not an existing file unless
+    ``overwrite``.  Checked before any work, so that no work is lost to a bad output."""
+    path = Path(path)
+    for given in inputs:
+        if given is not None and os.path.abspath(path) == os.path.abspath(given):
+            raise OutputError(f"{path}: refusing to overwrite the input itself")
+        if given is not None and path.exists() and Path(given).exists() and path.samefile(given):
+            raise OutputError(f"{path}: refusing to overwrite the input itself")
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name")
+    if path.exists() and not overwrite:
+        raise OutputExistsError(f"{path}: already exists (use --force to overwrite)")
+    _check_folder(path.parent if str(path.parent) else Path("."), path)
+    return path
+
+
+def check_output_folder(path: str | os.PathLike, overwrite: bool) -> Path:
+    """``path`` if a folder of outputs can be put there: its parent exists and is
+    writable, and ``path`` is absent, or (with ``overwrite``) a writable folder."""
+    path = Path(path)
+    if path.exists():
+        if not path.is_dir():
+            raise OutputError(f"{path}: exists and is not a folder")
+        if not overwrite and any(path.iterdir()):
+            raise OutputExistsError(f"{path}: is a folder that is not empty (use --force to write into it)")
+        _check_folder(path, path)
+    _check_folder(path.parent if str(path.parent) else Path("."), path)
+    return path
+
+
+def _check_folder(folder: Path, target: Path) -> None:
+    if not folder.is_dir():
+        raise OutputError(f"{target}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{target}: folder {folder} is not writable")
+
+
+def write_folder_atomic(path: str | os.PathLike, files: dict[str, bytes], overwrite: bool = False) -> Path:
+    """Write ``files`` (name -> bytes) into the folder ``path`` all or nothing: into a
+    temporary folder beside it, then renamed into place (a new folder) or moved in file
+    by file (an existing one, with ``overwrite``).  On any error nothing is left behind."""
+    path = check_output_folder(path, overwrite)
+    parent = path.parent if str(path.parent) else Path(".")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o777 & ~mask)
+        for name, data in files.items():
+            with open(tmp / name, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp / name, 0o666 & ~mask)
+        if not path.exists():
+            os.rename(tmp, path)
+            return path
+        for name in files:
+            os.replace(tmp / name, path / name)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return path
 
 
 def load_image(path: str | os.PathLike) -> np.ndarray:
@@ -31,11 +123,7 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     import numpy as np
     from PIL import Image
 
-    path = Path(path)
-    if not path.exists():
-        raise ImageError(f"{path}: no such file")
-    if path.is_dir():
-        raise ImageError(f"{path}: is a folder, not an image")
+    path = check_input(path, ImageError)
     too_large = ImageError(f"{path}: image is too large (more than {MAX_PIXELS:,} pixels)")
     try:
         with warnings.catch_warnings():
@@ -63,12 +151,8 @@ def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) 
     Raises :class:`OutputExistsError` when ``path`` exists and ``overwrite`` is false, so
     nothing the user has is replaced without being asked.
     """
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise OutputExistsError(f"{path}: already exists (use --force to overwrite)")
+    path = check_output(path, overwrite)
     directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputExistsError(f"{path}: folder {directory} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         # mkstemp makes the file private (0600); give it the usual mode under the umask.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Optional
 
 from .board import BLANK, LETTERS, Board, hex_to_rgb
@@ -58,6 +59,19 @@ def _lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
 
 
 _NAMES_LAB = {name: _lab(rgb) for name, rgb in _NAMES.items()}
+
+
+def safe_text(text: str, limit: int = 120) -> str:
+    """Text from a file made safe to print: control and format characters (newlines,
+    escapes, right-to-left overrides) shown as escapes, and anything past ``limit``
+    characters cut with an ellipsis."""
+    text = str(text)
+    cut = len(text) > limit
+    text = text[:limit]
+    out = "".join(
+        ch if unicodedata.category(ch)[0] != "C" else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+    return out + ("…" if cut else "")
 
 
 def color_name(hex_color: str) -> str:
@@ -121,7 +135,7 @@ def progress_line(info: dict) -> str:
 def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str:
     """The numbered moves, the verdict on optimality and par, and the board."""
     out = []
-    title = board.name or "board"
+    title = safe_text(board.name or "board", 60)
     out.append(
         f"{title}: {board.rows}x{board.columns} {board.lattice}, "
         f"{solution.regions} regions, {solution.islands} island{'s' if solution.islands != 1 else ''}"

@@ -94,3 +94,22 @@ def test_ctrl_c_prints_the_best_found_and_exits_130(tmp_path):
     for move in obj["moves"]:
         board = board.apply(Move(move["row"], move["column"], move["color"]))
     assert board.is_solved()
+
+
+def test_deeply_nested_json_is_one_line(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000)
+    result = runner.invoke(app, ["solve", str(path)])
+    assert result.exit_code == 1
+    assert "nested too deeply" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_text_from_a_file_is_printed_safely(tmp_path):
+    name = "evil\n\x1b[31mred\u202eflipped" + "x" * 10_000
+    board = parse_board("aab\nbba\nabb", lattice="square", name=name)
+    path = write_board(board, tmp_path / "named.json")
+    result = runner.invoke(app, ["solve", str(path)])
+    assert result.exit_code == 0
+    title = result.stdout.splitlines()[0]
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "\\n" in title and "\\u202e" in title and len(title) < 200 and "…" in title

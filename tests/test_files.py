@@ -4,7 +4,7 @@ import os
 import pytest
 from PIL import Image
 
-from kamivision.errors import ImageError, OutputExistsError
+from kamivision.errors import ImageError, OutputError, OutputExistsError
 from kamivision.files import MAX_PIXELS, load_image, write_atomic
 
 
@@ -53,7 +53,7 @@ def test_atomic_writes_never_replace_a_file_unless_asked(tmp_path):
 
 
 def test_atomic_writes_refuse_a_missing_folder(tmp_path):
-    with pytest.raises(OutputExistsError, match="does not exist"):
+    with pytest.raises(OutputError, match="does not exist"):
         write_atomic(tmp_path / "absent" / "out.bin", b"x")
 
 

@@ -1,4 +1,5 @@
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -51,7 +52,7 @@ def test_solve_screenshot_writes_the_overlay_beside_it_and_never_the_input(tmp_p
     again = runner.invoke(app, ["solve", str(shot)])
     assert again.exit_code == 1 and "already exists" in again.stderr
     itself = runner.invoke(app, ["solve", str(shot), "-o", str(shot), "--force"])
-    assert itself.exit_code == 1 and "screenshot itself" in itself.stderr
+    assert itself.exit_code == 1 and "input itself" in itself.stderr
     assert shot.read_bytes() == before
 
 
@@ -102,3 +103,81 @@ def test_a_counter_that_misses_the_optimum_is_checked_and_said(tmp_path):
     assert "CHECK" in result.picture_warning()
     obj = json.loads(runner.invoke(app, ["solve", str(shot), "--json", "-o", str(tmp_path / "o.png")]).stdout)
     assert obj["counter_check"]["tried"] == 0 and obj["counter_check"]["matching"] == []
+
+
+def _no_work(*args, **kwargs):
+    raise AssertionError("the work started although an output was bad")
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["-o", "{tmp}/exists.png"], "already exists"),
+        (["-o", "{tmp}/absent/out.png"], "does not exist"),
+        (["--gif", "{tmp}/exists.png"], "already exists"),
+        (["--steps", "{tmp}/exists.png"], "not a folder"),
+        (["--steps", "{tmp}/full"], "not empty"),
+        (["-o", "{tmp}"], "is a folder"),
+    ],
+)
+def test_solve_checks_every_output_before_any_work(tmp_path, monkeypatch, args, message):
+    import kamivision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "solve_screenshot", _no_work)
+    (tmp_path / "exists.png").write_bytes(b"mine")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "step-01.png").write_bytes(b"mine")
+    shot = tmp_path / "level.png"
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    result = runner.invoke(app, ["solve", str(shot), *[a.format(tmp=tmp_path) for a in args]])
+    assert result.exit_code == 1 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "exists.png").read_bytes() == b"mine"
+    assert (tmp_path / "full" / "step-01.png").read_bytes() == b"mine"
+
+
+def test_the_answer_is_printed_even_when_a_picture_cannot_be_written(tmp_path, monkeypatch):
+    import kamivision.cli as cli
+
+    def broken(path, data, overwrite=False):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(cli, "write_atomic", broken)
+    shot = tmp_path / "level.png"
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    result = runner.invoke(app, ["solve", str(shot)])
+    assert result.exit_code == 1
+    assert "1. tap row" in result.stdout and "proven optimal" in result.stdout
+    assert "No space left on device" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_step_pictures_are_written_all_or_none(tmp_path, monkeypatch):
+    import kamivision.overlay as overlay
+
+    real, calls = overlay.png_bytes, []
+
+    def fails_on_the_third(image):
+        calls.append(1)
+        if len(calls) == 3:
+            raise OSError(5, "Input/output error")
+        return real(image)
+
+    monkeypatch.setattr(overlay, "png_bytes", fails_on_the_third)
+    shot = tmp_path / "level.png"
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    result = runner.invoke(app, ["solve", str(shot), "-o", str(tmp_path / "o.png"), "--steps", str(tmp_path / "steps")])
+    assert result.exit_code == 1 and "1. tap row" in result.stdout
+    assert not (tmp_path / "steps").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
+
+
+def test_a_fifo_or_a_folder_as_input_fails_at_once(tmp_path):
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    for source, message in ((fifo, "not a regular file"), (tmp_path, "is a folder")):
+        result = runner.invoke(app, ["solve", str(source)])
+        assert result.exit_code == 1 and message in result.stderr
+    board_fifo = tmp_path / "pipe.json"
+    os.mkfifo(board_fifo)
+    result = runner.invoke(app, ["solve", str(board_fifo)])
+    assert result.exit_code == 1 and "not a regular file" in result.stderr
