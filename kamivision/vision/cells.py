@@ -34,6 +34,9 @@ MAX_RELATIVE_GRAIN = 2.0
 OUTLIER_FACTOR = 4.0
 OUTLIER_FLOOR = 12.0
 
+#: This many flat cells in the pale seed's class make it the background.
+MIN_FLAT_CELLS = 6
+
 #: The class of a blank cell in :class:`CellClasses` (the swatches are 0, 1, ...).
 BLANK_CLASS = -1
 
@@ -278,7 +281,12 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     dist = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
     members = np.zeros(len(features), bool)
     members[fit] = km.labels_ == k
-    has_blanks = bool(members.any()) and float(np.median(relative[members])) < blank_grain
+    # The pale seed's class is the background when its members are flat, or when enough of
+    # them are (a pale paper color can share the class with a little background showing).
+    flat_members = members & (relative < blank_grain)
+    has_blanks = bool(members.any()) and (
+        float(np.median(relative[members])) < blank_grain or int(flat_members.sum()) >= MIN_FLAT_CELLS
+    )
     background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the
