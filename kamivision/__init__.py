@@ -6,8 +6,9 @@ The pipeline, one module per stage: image -> board -> region graph -> solution -
     >>> board = kamivision.read_board("samples/patchwork.json")   # doctest: +SKIP
     >>> kamivision.solve(board).moves                              # doctest: +SKIP
 
-The stages that need OpenCV or scikit-learn (reading screenshots, drawing) are imported
-when first used, so ``import kamivision`` and solving a board file stay quick.
+Every stage but the board is imported when first used (the ones that need OpenCV or
+scikit-learn, reading screenshots and drawing, only then), so ``import kamivision`` and
+the command line start quickly.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import importlib
 
 from .board import Board, Move, board_from_dict, board_to_dict, read_board, write_board
 from .errors import BoardFileError, ImageError, InvalidMoveError, KamiError, OutputExistsError
-from .graph import RegionGraph, build_regions
-from .solver import SearchSettings, Solution, solve
-
-#: Public names of the image stages, and the module each comes from (imported on first use).
+#: Public names of the later stages, and the module each comes from (imported on first use).
 _LAZY = {
+    "RegionGraph": ".graph",
+    "build_regions": ".graph",
+    "SearchSettings": ".solver",
+    "Solution": ".solver",
+    "solve": ".solver",
     "draw_solution": ".overlay",
     "ShotSolution": ".pipeline",
     "solve_screenshot": ".pipeline",

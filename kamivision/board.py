@@ -9,6 +9,8 @@ Vocabulary:
 
 from __future__ import annotations
 
+import math
+
 import functools
 import json
 import os
@@ -18,6 +20,11 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from .errors import BoardFileError, InvalidMoveError
+
+
+#: Height over width of a KAMI 2 board (10 columns of triangles, 14 sides tall), as in
+#: ``docs/board-format.md``; :mod:`kamivision.geometry` turns it into pixels.
+TRIANGLE_ASPECT = 14.0 / (5.0 * math.sqrt(3.0))
 
 Cell = int
 CellSet = int

@@ -11,7 +11,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -20,21 +20,46 @@ from .errors import KamiError
 from .files import write_atomic
 from .report import format_alternative, format_solution, progress_line, safe_text
 from .screens import DEFAULT_DEVICE, DEVICES
-from .solver import Solution, solve
 
-# OpenCV, scikit-learn and the image stages are imported inside the commands that need
-# them, so that --help and solving a board file start quickly.
+if TYPE_CHECKING:
+    from .solver import Solution
+
+# The solver, OpenCV, scikit-learn and the image stages are imported inside the commands
+# that need them, so that --help starts quickly and solving a board file loads no numpy.
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: drawing it with rich took 0.15 s of start-up
     help="kamivision: from a KAMI puzzle (board file or screenshot) to its proven-optimal solution.",
 )
 
 
-@app.callback()
-def _root() -> None:
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"kamivision {version('kamivision')}")
+        except PackageNotFoundError:
+            typer.echo("kamivision (not installed)")
+        raise typer.Exit()
+
+
+@app.callback(
+    epilog="""\b
+Examples:
+  kamivision solve level.png         # read a screenshot, solve it, draw the moves
+  kamivision export level.png -o level.json
+  kamivision solve level.json        # solve a board file (no limit: until proven)
+Run 'kamivision COMMAND --help' for a command's options."""
+)
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
     """kamivision: from a KAMI puzzle (board file or screenshot) to its proven-optimal solution."""
 
 
@@ -43,12 +68,13 @@ def _fail(error: KamiError) -> None:
     raise typer.Exit(1)
 
 
-def _progress_printer():
+def _progress_printer(unlimited: bool = False):
     if not sys.stderr.isatty():
         return None
+    tail = " (no limit: Ctrl-C stops with the best)" if unlimited else ""
 
     def show(info: dict) -> None:
-        sys.stderr.write("\r" + progress_line(info).ljust(79))
+        sys.stderr.write("\r" + (progress_line(info) + tail).ljust(79))
         sys.stderr.flush()
 
     return show
@@ -91,38 +117,47 @@ def counter_check_to_json(check) -> dict:
 BOARD_SUFFIXES = {".json"}
 
 
-@app.command("solve")
+@app.command(
+    "solve",
+    epilog="""\b
+Examples:
+  kamivision solve level.png                  # writes level-solution.png
+  kamivision solve level.png --steps steps/ --gif moves.gif
+  kamivision solve board.json --max-seconds 30
+  kamivision solve pc19.txt --rules pivot --jobs 2""",
+)
 def solve_command(
-    source: Annotated[Path, typer.Argument(help="A board file (.json) or a KAMI 2 screenshot.")],
+    source: Annotated[Path, typer.Argument(metavar="SOURCE", help="A board file (.json) or a KAMI 2 screenshot.", show_default=False)],
     output: Annotated[
-        Optional[Path], typer.Option("-o", "--output", help="Where to write the overlay (default SHOT-solution.png).")
+        Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]")
     ] = None,
-    steps: Annotated[Optional[Path], typer.Option(help="Write one picture per move into this folder.")] = None,
-    gif: Annotated[Optional[Path], typer.Option(help="Write an animated GIF of the moves.")] = None,
+    steps: Annotated[Optional[Path], typer.Option(metavar="FOLDER", help="Write one picture per move into this folder.")] = None,
+    gif: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
     max_seconds: Annotated[
-        Optional[float], typer.Option(min=0.0, help="Stop after this many seconds with the best found.")
+        Optional[float], typer.Option(min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound.  [default: no limit: runs until proven optimal]")
     ] = None,
     max_nodes: Annotated[
-        Optional[int], typer.Option(min=1, help="Stop after expanding this many states.")
+        Optional[int], typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]")
     ] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")] = False,
     rules: Annotated[
-        Optional[str], typer.Option(help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).")
+        Optional[str], typer.Option(metavar="free|pivot", help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]")
     ] = None,
-    jobs: Annotated[int, typer.Option(min=1, help="Processes for a collection of boards.")] = 1,
-    beam: Annotated[int, typer.Option(min=0, help="Pivot rules: a beam search of this width (fast, not proven).")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, metavar="N", help="Processes for a collection of boards.")] = 1,
+    beam: Annotated[int, typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none).")] = 0,
     check_seconds: Annotated[
         float,
         typer.Option(
             min=0.0,
+            metavar="SECONDS",
             help="Screenshots: when the optimum misses the counter, re-solve other readings of the uncertain "
             "cells for at most this long (0: do not).",
         ),
     ] = 10.0,
 ) -> None:
     """Solve a board file, a screenshot, or (with --rules pivot) a Flood-It collection."""
-    progress = None if as_json else _progress_printer()
+    progress = None if as_json else _progress_printer(unlimited=max_seconds is None and max_nodes is None)
     try:
         if rules not in (None, "free", "pivot"):
             raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
@@ -136,6 +171,8 @@ def solve_command(
             board = read_board(source)
             if rules is not None and rules != board.rules:
                 board = dataclasses.replace(board, rules=rules)
+            from .solver import solve
+
             solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam)
             _clear(progress)
             if as_json:
@@ -282,19 +319,24 @@ def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]
     return written
 
 
-@app.command("render")
+@app.command(
+    "render",
+    epilog="""\b
+Example:
+  kamivision render board.json -o shot.png --device android-tall --ink 12 --truth""",
+)
 def render_command(
-    source: Annotated[Path, typer.Argument(help="A board file (.json).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="The screenshot to write (.png or .jpg).")],
-    device: Annotated[str, typer.Option(help=f"Phone layout: {', '.join(DEVICES)}.")] = DEFAULT_DEVICE,
-    seed: Annotated[int, typer.Option(help="Seed of the paper texture and shading.")] = 0,
-    moves: Annotated[Optional[int], typer.Option(min=0, help="Moves-left counter (default: par).")] = None,
-    selected: Annotated[int, typer.Option(min=0, help="Swatch with the folded corner.")] = 0,
-    jpeg_quality: Annotated[Optional[int], typer.Option(min=1, max=100, help="Write JPEG at this quality.")] = None,
-    scale: Annotated[Optional[float], typer.Option(min=0.1, max=4.0, help="Rescale the screenshot.")] = None,
-    truth: Annotated[bool, typer.Option(help="Also write the board file beside it (SHOT.json).")] = False,
-    ink: Annotated[int, typer.Option(min=0, max=200, help="Marks a player wrote over the board (numbers, strokes).")] = 0,
-    force: Annotated[bool, typer.Option(help="Overwrite existing files.")] = False,
+    source: Annotated[Path, typer.Argument(metavar="BOARD", help="A board file (.json).", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The screenshot to write (.png or .jpg).", show_default=False)],
+    device: Annotated[str, typer.Option(metavar="NAME", help=f"Phone layout: {', '.join(DEVICES)}.")] = DEFAULT_DEVICE,
+    seed: Annotated[int, typer.Option(metavar="N", help="Seed of the paper texture and shading.")] = 0,
+    moves: Annotated[Optional[int], typer.Option(min=0, metavar="N", help="Moves-left counter.  [default: the board's par]")] = None,
+    selected: Annotated[int, typer.Option(min=0, metavar="N", help="Swatch with the folded corner (0: the first).")] = 0,
+    jpeg_quality: Annotated[Optional[int], typer.Option(min=1, max=100, metavar="Q", help="Write JPEG at this quality.")] = None,
+    scale: Annotated[Optional[float], typer.Option(min=0.1, max=4.0, metavar="FACTOR", help="Rescale the screenshot.")] = None,
+    truth: Annotated[bool, typer.Option("--truth", help="Also write the board file beside it (SHOT.json).")] = False,
+    ink: Annotated[int, typer.Option(min=0, max=200, metavar="N", help="Marks a player wrote over the board (numbers, strokes, dots).")] = 0,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
     from .render import encode, render
@@ -319,11 +361,16 @@ def render_command(
     typer.echo(f"wrote {output}" + (f" and {output.with_suffix('.json')}" if truth else ""))
 
 
-@app.command("export")
+@app.command(
+    "export",
+    epilog="""\b
+Example:
+  kamivision export level.png -o level.json   # then: kamivision solve level.json""",
+)
 def export_command(
-    shot: Annotated[Path, typer.Argument(help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="The board file to write (.json).")],
-    force: Annotated[bool, typer.Option(help="Overwrite an existing board file.")] = False,
+    shot: Annotated[Path, typer.Argument(metavar="SHOT", help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The board file to write (.json).", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing board file.")] = False,
 ) -> None:
     """Read the board in a screenshot and write it as a board file."""
     from .vision import board_with_source, recognize_file
@@ -352,17 +399,24 @@ def _uncertain_note(recognition) -> str:
     return f"{len(cells)} uncertain cell(s){hidden}: {shown}; check them with 'kamivision review'"
 
 
-@app.command("review")
+@app.command(
+    "review",
+    epilog="""\b
+Examples:
+  kamivision review level.png                 # saves level.json when you press s
+  kamivision review level.json --image level.png""",
+)
 def review_command(
-    source: Annotated[Path, typer.Argument(help="A screenshot, or a board file (with --image).")],
+    source: Annotated[Path, typer.Argument(metavar="SOURCE", help="A screenshot, or a board file (with --image).", show_default=False)],
     output: Annotated[
-        Optional[Path], typer.Option("-o", "--output", help="The board file to save (default: beside the source).")
+        Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="The board file to save.  [default: beside the source]")
     ] = None,
-    image: Annotated[Optional[Path], typer.Option(help="The screenshot of a board file.")] = None,
-    max_seconds: Annotated[float, typer.Option(min=1.0, help="Solver limit in the window.")] = 120.0,
+    image: Annotated[Optional[Path], typer.Option(metavar="SHOT", help="The screenshot of a board file.")] = None,
+    max_seconds: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="Solver limit in the window.")] = 120.0,
 ) -> None:
     """Open a window to correct misread cells, solve, and save the board."""
     from .review import open_review  # only this command deals with windows
+    from .solver import solve
 
     try:
         session = open_review(source, image=image, output=output)

@@ -13,14 +13,10 @@ Points are ``(x, y)`` as OpenCV takes them; everything else in kamivision indexe
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .board import points_right
+from .board import TRIANGLE_ASPECT, points_right
 
-#: Height over width of a KAMI 2 board (10 columns of triangles, 14 sides tall).
-TRIANGLE_ASPECT = 14.0 / (5.0 * math.sqrt(3.0))
 #: Columns of a KAMI 2 board; the triangle lattice's geometry is defined for this width.
 TRIANGLE_COLUMNS = 10
 

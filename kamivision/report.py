@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .board import BLANK, LETTERS, Board, hex_to_rgb
-from .solver import Solution
+
+if TYPE_CHECKING:
+    from .solver import Solution
 
 # Everyday names for paper colors (sRGB), matched in CIE Lab so that the nearest name is
 # the one a person would pick.

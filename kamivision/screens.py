@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .geometry import TRIANGLE_ASPECT
+from .board import TRIANGLE_ASPECT
 
 #: Footer top minus board top, in screen widths, on 16:9 phones (one row of buttons).
 CLASSIC_BOARD_ABOVE_FOOTER = 1.612

@@ -113,3 +113,29 @@ def test_text_from_a_file_is_printed_safely(tmp_path):
     title = result.stdout.splitlines()[0]
     assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
     assert "\\n" in title and "\\u202e" in title and len(title) < 200 and "…" in title
+
+
+def test_version_and_help_that_teaches():
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.stdout.startswith("kamivision ")
+    for command in ([], ["solve"], ["render"], ["export"], ["review"]):
+        shown = runner.invoke(app, [*command, "--help"])
+        assert shown.exit_code == 0
+        assert "Example" in shown.stdout and "<bool>" not in shown.stdout
+    solve_help = " ".join(runner.invoke(app, ["solve", "--help"]).stdout.split())
+    assert "until proven" in solve_help and "[default: 10.0" in solve_help
+
+
+def test_the_command_line_and_a_board_file_solve_load_no_image_libraries(tmp_path):
+    """Start-up: numpy, OpenCV, scikit-learn, SciPy and Pillow are for screenshots only."""
+    path = write(tmp_path)
+    code = (
+        "import sys\n"
+        "from kamivision.cli import app\n"
+        f"sys.argv = ['kamivision', 'solve', {str(path)!r}]\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('numpy', 'cv2', 'sklearn', 'scipy', 'PIL', 'pydantic', 'rich') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
