@@ -82,29 +82,37 @@ def color_name(hex_color: str) -> str:
     return min(_NAMES_LAB, key=lambda n: sum((p - q) ** 2 for p, q in zip(_NAMES_LAB[n], lab)))
 
 
+def color_names(board: Board) -> list[str]:
+    """Everyday names of the board's palette colors, unique on the board: a name two colors
+    would share is followed by each one's hex value."""
+    if board.palette is None:
+        return []
+    names = [color_name(h) for h in board.palette]
+    return [f"{n} {h}" if names.count(n) > 1 else n for n, h in zip(names, board.palette)]
+
+
+def color_symbol(board: Board, color: int) -> str:
+    """How the board is drawn in text: colors 1-9 as their number (as the swatches on the
+    phone, left to right), more colors as letters."""
+    if board.color_count <= 9:
+        return str(color + 1)
+    return LETTERS[color % len(LETTERS)]
+
+
 def color_label(board: Board, color: int) -> str:
-    """``color 2 (teal #1c8c97)`` when the palette is known, else ``color 2 (c)``."""
-    if board.palette is not None and color < len(board.palette):
-        hex_color = board.palette[color]
-        return f"color {color} ({color_name(hex_color)} {hex_color})"
-    return f"color {color} ({LETTERS[color % len(LETTERS)]})"
-
-
-def describe_changes(board: Board, changes) -> str:
-    """``(13,4) as red #d0243a, not beige #c9b089`` for each ``(row, column, read, proposed)``."""
-
-    def name(value) -> str:
-        if value is BLANK:
-            return "blank"
-        if board.palette is not None and value < len(board.palette):
-            return f"{color_name(board.palette[value])} {board.palette[value]}"
-        return f"color {value}"
-
-    return "; ".join(f"({r},{c}) as {name(new)}, not {name(old)}" for r, c, old, new in changes)
+    """``color 2 (teal)``: numbered from 1, left to right as the swatches on the phone, with
+    a name unique on the board when the palette is known (``color 12 (l)`` on boards of
+    more than nine colors, with the letter the board is drawn in)."""
+    names = color_names(board)
+    if color < len(names):
+        return f"color {color + 1} ({names[color]})"
+    symbol = color_symbol(board, color)
+    return f"color {color + 1}" if symbol == str(color + 1) else f"color {color + 1} ({symbol})"
 
 
 def draw_board(board: Board, ansi: bool = False) -> str:
-    """The board as letters, or as colored blocks on a terminal that shows 24-bit color."""
+    """The board as color numbers (letters past nine colors), ``.`` for blank, or as colored
+    blocks on a terminal that shows 24-bit color."""
     lines = []
     for row in board.cells:
         if ansi and board.palette is not None:
@@ -114,11 +122,20 @@ def draw_board(board: Board, ansi: bool = False) -> str:
                     parts.append("  ")
                 else:
                     r, g, b = hex_to_rgb(board.palette[v])
-                    parts.append(f"\x1b[48;2;{r};{g};{b}m{LETTERS[v]} \x1b[0m")
+                    parts.append(f"\x1b[48;2;{r};{g};{b}m{color_symbol(board, v)} \x1b[0m")
             lines.append("".join(parts))
         else:
-            lines.append(" ".join("." if v is BLANK else LETTERS[v % len(LETTERS)] for v in row))
+            lines.append(" ".join("." if v is BLANK else color_symbol(board, v) for v in row))
     return "\n".join(lines)
+
+
+def describe_changes(board: Board, changes) -> str:
+    """``(13,4) as color 1 (red), not color 3 (beige)`` for each ``(row, column, read, proposed)``."""
+
+    def name(value) -> str:
+        return "blank" if value is BLANK else color_label(board, value)
+
+    return "; ".join(f"({r},{c}) as {name(new)}, not {name(old)}" for r, c, old, new in changes)
 
 
 def progress_line(info: dict) -> str:
@@ -139,7 +156,7 @@ def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str
     out = []
     title = safe_text(board.name or "board", 60)
     out.append(
-        f"{title}: {board.rows}x{board.columns} {board.lattice}, "
+        f"{title}: {board.rows} rows x {board.columns} columns ({board.lattice}), "
         f"{solution.regions} regions, {solution.islands} island{'s' if solution.islands != 1 else ''}"
     )
     out.append(draw_board(board, ansi=ansi))

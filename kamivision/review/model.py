@@ -17,6 +17,7 @@ import numpy as np
 from ..board import Board, dump_board
 from ..files import write_atomic
 from ..graph import bits, region_cells
+from ..report import color_label
 
 Edit = tuple[int, Optional[int], Optional[int]]  # cell, color before, color after
 
@@ -62,9 +63,9 @@ class ReviewModel:
         else:
             r, c = divmod(self.selected, self.columns)
             value = self.color(self.selected)
-            what = "blank" if value is None else f"color {value + 1}"
+            what = "blank" if value is None else color_label(self.board, value)
             where = f"cell ({r},{c}): {what}, confidence {self.cell_confidence(self.selected):.2f}"
-        brush = "blank" if self.brush is None else f"color {self.brush + 1}"
+        brush = "blank" if self.brush is None else color_label(self.board, self.brush)
         flag = " (unsaved)" if self.dirty else ""
         return (
             f"{where} | brush {brush}{flag} | click select, drag paint, 1-9 color, b blank, f fill region, "

@@ -66,7 +66,7 @@ def test_colors_outside_the_palette_are_refused():
 def test_status_line_names_cell_color_and_confidence():
     m = model(confidence=np.array([[0.1, 1, 1], [1, 1, 1], [1, 1, 1]]))
     m.select(0)
-    assert "cell (0,0): color 1, confidence 0.10" in m.status()
+    assert "cell (0,0): color 1 (orange), confidence 0.10" in m.status()
     assert m.uncertain(0) and not m.uncertain(1)
 
 
