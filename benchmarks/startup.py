@@ -55,7 +55,8 @@ def main() -> int:
         try:
             optimal = json.loads(out)["optimal"]
         except (ValueError, KeyError):
-            optimal = False
+            print(f"solve {path.stem:<28} {'failed':>8}  (not a board file?)")
+            continue
         if optimal:
             proven.append(seconds)
         print(f"solve {path.stem:<28} {seconds:>8.3f}{'' if optimal else '  (not proven)'}", flush=True)

@@ -18,7 +18,7 @@ from ..graph import build_regions, region_cells, tap_cell
 from .search import Budget, Path, Progress, SearchStopped, astar, reserve_seconds
 from .settings import SearchSettings
 from .state import Island, contract, renumber
-from .upper import flood_beam, flood_from_centre
+from .upper import flood_beam, flood_from_centre, greedy_flood
 
 #: Longest flood beam (seconds) run for a better upper bound when the A*'s memory fills.
 BEAM_SECONDS = 30.0
@@ -61,7 +61,10 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     scored by their floods, for a better unproven answer; an answer as short as the bound
     A* proved is optimal all the same.
     """
-    quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings)
+    # Half the proof's time at most: on a board of thousands of regions a flood alone can
+    # take minutes, and A* can stop with a flood of its own.
+    deadline = None if budget.proof_seconds is None else budget.start + budget.proof_seconds / 2
+    quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings, deadline=deadline)
     upper = (len(quick), quick) if quick is not None else None
     budget.found = len(quick) if quick is not None else None  # for the progress reports
 
@@ -80,8 +83,8 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
             best = stop.path
         best = _improve(island, best, stop.bound, budget)
-        if best is None:  # pragma: no cover - a connected island always has a flood
-            return None, stop.bound, False
+        if best is None:  # time ran out before any flood finished: the quickest answer
+            best = greedy_flood(contract(island, island.colors))
         # Every solution shorter than the search's bound was ruled out: one that long is optimal.
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
     assert path is not None  # merging moves always reach one region
@@ -252,25 +255,35 @@ def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) ->
     )
 
 
+#: Boards up to this many cells get moves on the cell deepest inside each region (where a
+#: marker shows best) and are replayed cell by cell to check the answer; larger ones (only
+#: Flood-It style benchmarks are) tap each region's first cell, which any path keeps
+#: inside the growing region, so that answering stays linear in the moves.
+REPLAY_CELLS = 2000
+
+
 def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSettings) -> list[Move]:
     """Turn island paths into moves on cells, re-solving islands that must end in ``target``."""
     moves: list[Move] = []
     current = board
+    replay = board.size <= REPLAY_CELLS
     for (regions, island, path, _, proven), final in zip(solved, finals):
         if target in final and _end_color(island, path) != target and proven:
             sentinel: Path = []
             other = astar(island, Budget(settings=settings), goal_color=target, upper=(len(path) + 1, sentinel))
             if other is not None and other is not sentinel:
                 path = other
-        for local, color in path:
-            start = (graph.cells[regions[local]] & -graph.cells[regions[local]]).bit_length() - 1
-            moves.append(_tap(current, start, color))
-            current = current.apply(moves[-1])
+        taps = [(local, color) for local, color in path]
         if _end_color(island, path) != target:
-            start = (graph.cells[regions[0]] & -graph.cells[regions[0]]).bit_length() - 1
-            moves.append(_tap(current, start, target))
-            current = current.apply(moves[-1])
-    if not current.is_solved():  # pragma: no cover - a bug, not a user error
+            taps.append((0, target))
+        for local, color in taps:
+            start = (graph.cells[regions[local]] & -graph.cells[regions[local]]).bit_length() - 1
+            if replay:
+                moves.append(_tap(current, start, color))
+                current = current.apply(moves[-1])
+            else:
+                moves.append(Move(*divmod(start, board.columns), color))
+    if replay and not current.is_solved():  # pragma: no cover - a bug, not a user error
         raise AssertionError("the moves found do not solve the board")
     return moves
 

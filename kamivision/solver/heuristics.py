@@ -6,6 +6,8 @@ and the maximum of admissible bounds is admissible.
 
 from __future__ import annotations
 
+import time
+
 from typing import Optional
 
 from ..graph import bits
@@ -358,12 +360,14 @@ def orientation(colors: list[int], number: int) -> Sigma:
     return sigma
 
 
-def choose_orientation(state: Contracted) -> Optional[int]:
+def choose_orientation(state: Contracted, deadline: Optional[float] = None) -> Optional[int]:
     """The number of the orientation (of the first :data:`MAX_ORIENTATIONS`, in
     :func:`orientation`'s order) with the greatest weighted distance between two regions of
     ``state``, the first such; ``None`` below three colors (two colors alternate along
     any path: nothing winds) or above 16 colors (the compiled core's limit).  Any
-    orientation gives an admissible bound; this one is the strongest at ``state``.
+    orientation gives an admissible bound; this one is the strongest at ``state``.  At
+    ``deadline`` (a ``time.perf_counter()`` value) the best found so far is taken, or
+    ``None`` (no winding bound) when none was measured: still admissible.
     """
     colors = sorted({state.color[u] for u in bits(state.reps)})
     if not 3 <= len(colors) <= 16:
@@ -372,7 +376,11 @@ def choose_orientation(state: Contracted) -> Optional[int]:
     best, choice = -1, None
     for number in range(min(1 << pairs, MAX_ORIENTATIONS)):
         sigma = orientation(colors, number)
-        far = max(weighted_eccentricity(state, u, sigma) for u in bits(state.reps))
+        far = -1
+        for u in bits(state.reps):
+            if deadline is not None and time.perf_counter() > deadline:
+                return choice
+            far = max(far, weighted_eccentricity(state, u, sigma))
         if far > best:
             best, choice = far, number
     return choice

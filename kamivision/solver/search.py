@@ -76,15 +76,36 @@ class Budget:
             info["found"] = self.found
         self.progress(info)
 
+    @property
+    def proof_seconds(self) -> Optional[float]:
+        """Seconds the proof may run: ``max_seconds`` less the share kept for improving an
+        unproven answer (:data:`IMPROVE_SHARE`), so that the whole solve ends within it."""
+        return None if self.max_seconds is None else self.max_seconds * (1.0 - IMPROVE_SHARE)
+
+    def seconds_left(self) -> Optional[float]:
+        """Seconds left of ``max_seconds`` (None: no limit)."""
+        if self.max_seconds is None:
+            return None
+        return max(0.0, self.max_seconds - (time.perf_counter() - self.start))
+
+    def deadline(self) -> Optional[float]:
+        """The ``time.perf_counter()`` value at which ``max_seconds`` runs out (None: no limit)."""
+        return None if self.max_seconds is None else self.start + self.max_seconds
+
     def charge(self, bound: int) -> None:
         """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
         if self.interrupted:
             raise SearchStopped(bound)
         self.expanded += 1
-        if self.expanded & 1023 == 0:
+        # The clock is read at every expansion (a Python expansion costs microseconds on
+        # small graphs and milliseconds on boards of thousands of regions, so counting
+        # to a thousand first could overrun the limit by minutes); progress goes out at
+        # every 1024th.
+        if self.proof_seconds is not None or self.expanded & 1023 == 0:
             elapsed = time.perf_counter() - self.start
-            self.report(self.expanded, bound, elapsed)
-            if self.max_seconds is not None and elapsed > self.max_seconds:
+            if self.expanded & 1023 == 0:
+                self.report(self.expanded, bound, elapsed)
+            if self.proof_seconds is not None and elapsed > self.proof_seconds:
                 raise SearchStopped(bound)
         if self.max_nodes is not None and self.expanded > self.max_nodes:
             raise SearchStopped(bound)
@@ -169,7 +190,8 @@ def astar_python(
     # Entries: (f, -g, tie, key, h, state or (parent state, rep, color, merged)).
     heap: list = [(h0, 0, 0, root_key, h0, root)]
     popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
-    number = choose_orientation(root)
+    proof_deadline = None if budget.proof_seconds is None else budget.start + budget.proof_seconds
+    number = choose_orientation(root, deadline=proof_deadline)
     sigma = None if number is None else orientation(sorted(set(island.colors)), number)
     try:
         return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma)
@@ -262,8 +284,8 @@ def core_limits(budget: Budget) -> dict:
     seconds = None
     if budget.interrupted:
         seconds = 0.0
-    elif budget.max_seconds is not None:
-        seconds = max(0.0, budget.max_seconds - (time.perf_counter() - budget.start))
+    elif budget.proof_seconds is not None:
+        seconds = max(0.0, budget.proof_seconds - (time.perf_counter() - budget.start))
     nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
     report = None
     if budget.progress is not None:
@@ -427,11 +449,18 @@ def _trace(parent: dict, key: bytes) -> Path:
     return path
 
 
-#: After a limit stops the proof, up to this share of ``max_seconds`` more (at least a second)
-#: goes to finding a better unproven answer.
+#: The last share of ``max_seconds`` goes to finding a better unproven answer when the
+#: proof has not finished by then.
 IMPROVE_SHARE = 0.15
+
+#: Seconds granted to improve the answer after a stop that is not a time limit (a node
+#: limit, Ctrl-C is answered at once).
+IMPROVE_SECONDS = 1.0
 
 
 def reserve_seconds(budget: Budget) -> float:
-    """Seconds granted, after a limit stopped the proof, to improve the unproven answer."""
-    return max(1.0, IMPROVE_SHARE * (budget.max_seconds or 0.0))
+    """Seconds granted, after a limit stopped the proof, to improve the unproven answer:
+    what is left of ``max_seconds`` (the proof stopped at :attr:`Budget.proof_seconds`),
+    or :data:`IMPROVE_SECONDS` without a time limit."""
+    left = budget.seconds_left()
+    return IMPROVE_SECONDS if left is None else left

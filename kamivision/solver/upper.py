@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 from ..graph import bits
 from .heuristics import eccentricity
-from .pivot import PivotGraph, flood_astar
+from .pivot import PivotGraph, flood_astar, moves_from
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
 from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighborhood, renumber
@@ -81,18 +81,29 @@ def _compact(state: Contracted) -> tuple[list[int], PivotGraph]:
 
 
 def flood_from_centre(
-    state: Contracted, goal_color: Optional[int] = None, slack: int = 0, settings: SearchSettings = SearchSettings()
+    state: Contracted,
+    goal_color: Optional[int] = None,
+    slack: int = 0,
+    settings: SearchSettings = SearchSettings(),
+    deadline: Optional[float] = None,
 ) -> Optional[Path]:
     """The shortest solution of ``state`` that floods from one of its central regions (each
     solved optimally as Flood-It), with one more move at the end when the flood does not end
     in ``goal_color``.  ``None`` when every central flood needs more than
-    :data:`FLOOD_NODES` expansions to solve.  ``settings`` says which search floods (the
-    compiled core or Python); a flood's few states never need much memory."""
+    :data:`FLOOD_NODES` expansions to solve, or ``deadline`` (a ``time.perf_counter()``
+    value) comes first.  ``settings`` says which search floods (the compiled core or
+    Python); a flood's few states never need much memory."""
     reps, graph = _compact(state)
     best: Optional[Path] = None
     for centre in centres(graph.adjacency, slack):
+        seconds = None
+        if deadline is not None:
+            seconds = deadline - time.perf_counter()
+            if seconds <= 0:
+                break
         try:
-            colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), Budget(max_nodes=FLOOD_NODES, settings=settings))
+            budget = Budget(max_seconds=seconds, max_nodes=FLOOD_NODES, settings=settings)
+            colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), budget)
         except SearchStopped:
             continue
         rep = reps[centre]
@@ -103,6 +114,25 @@ def flood_from_centre(
         if best is None or len(path) < len(best):
             best = path
     return best
+
+
+def greedy_flood(state: Contracted, goal_color: Optional[int] = None) -> Path:
+    """A solution found at once, for when time runs out before any other: from a central
+    region, each move takes the color that floods the most regions, and one more move ends
+    in ``goal_color`` when asked.  Never proven, never slow: one pass over the regions'
+    bitsets per color per move."""
+    reps, graph = _compact(state)
+    centre = centres(graph.adjacency, most=1)[0]
+    flood, colors = 1 << centre, []
+    while flood != graph.everything:
+        color, flood = max(moves_from(graph, flood), key=lambda move: (move[1].bit_count(), -move[0]))
+        colors.append(color)
+    rep = reps[centre]
+    path = [(rep, c) for c in colors]
+    final = colors[-1] if colors else graph.colors[centre]
+    if goal_color is not None and final != goal_color:
+        path.append((rep, goal_color))
+    return path
 
 
 def flood_beam(
@@ -126,7 +156,7 @@ def flood_beam(
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
-    start = flood_from_centre(root, goal_color, slack=2, settings=settings)
+    start = flood_from_centre(root, goal_color, slack=2, settings=settings, deadline=deadline)
     if start is not None and (best is None or len(start) < len(best)):
         best = start
     beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
@@ -163,7 +193,7 @@ def flood_beam(
         for bound, child_key, child, moves in scored[: max(4 * width, len(scored) // 2)]:
             if time.perf_counter() > deadline:
                 break
-            tail = flood_from_centre(child, goal_color, settings=settings)
+            tail = flood_from_centre(child, goal_color, settings=settings, deadline=deadline)
             if tail is None:
                 continue
             total = moves + tail
