@@ -1,3 +1,4 @@
+import dataclasses
 import json
 import os
 import random
@@ -18,6 +19,7 @@ from kamivision.solver import solve
 from kamivision.solver import core
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
+from .boards import random_board
 from .conftest import machine, shared_path
 
 
@@ -199,3 +201,17 @@ def test_pc19_first_boards_match_the_known_optima():
     puzzles = read_collection(folder / "pc19.txt")[:50]
     known = (folder / "pc19-optimal-solutions.txt").read_text().split()[:50]
     assert [solve(p.board).length for p in puzzles] == [len(k) for k in known]
+
+
+def test_the_greedy_answer_always_floods_the_board():
+    from kamivision.solver.pivot import check_flood, greedy, pivot_graph
+
+    rng = random.Random(12)
+    for _ in range(40):
+        board = dataclasses.replace(
+            random_board(rng, rng.choice(["square", "triangle"]), rng.randint(1, 12), rng.randint(1, 12), rng.randint(1, 6), 0.0),
+            rules="pivot",
+        )
+        g = pivot_graph(board)
+        colors = greedy(g)
+        assert check_flood(g, colors)

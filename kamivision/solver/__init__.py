@@ -83,8 +83,6 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
             best = stop.path
         best = _improve(island, best, stop.bound, budget)
-        if best is None:  # time ran out before any flood finished: the quickest answer
-            best = greedy_flood(contract(island, island.colors))
         # Every solution shorter than the search's bound was ruled out: one that long is optimal.
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
     assert path is not None  # merging moves always reach one region
@@ -110,11 +108,16 @@ def _beam_report(budget: Budget, bound: int) -> Callable[[int], None]:
     return report
 
 
-def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Optional[Path]:
+def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Path:
     """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
     the time reserved after a stop, until one reaches the proven ``bound``.  A beam takes
     about twice as long as the one half as wide, so the next width is tried only when that
     fits in what is left of the reserve (a beam cut short rarely does better)."""
+    if best is None:
+        # Not even a flood from the centre finished in the time (or Ctrl-C came first): the
+        # board is too large for floods in what is left (a beam floods many times), so the
+        # greedy flood answers.
+        return greedy_flood(contract(island, island.colors))
     if budget.interrupted:  # Ctrl-C: answer now
         return best
     deadline = time.perf_counter() + reserve_seconds(budget)

@@ -33,7 +33,7 @@ from typing import Optional
 
 from ..board import Board, Move
 from ..errors import KamiError
-from ..graph import build_regions
+from ..graph import bits, build_regions
 from . import core, search
 from .search import Budget, SearchStopped
 
@@ -222,7 +222,9 @@ def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     return list(answer.path), len(answer.path), True
 
 
-def _beam(g: PivotGraph, flood: int, width: int) -> list[int]:
+def _beam(g: PivotGraph, flood: int, width: int, deadline: Optional[float] = None) -> Optional[list[int]]:
+    """Beam search of ``width`` states ranked by the layered bound; ``None`` when it is not
+    done by ``deadline`` (a ``time.perf_counter()`` value)."""
     beam = [(flood, [])]
     while True:
         children = {}
@@ -232,25 +234,56 @@ def _beam(g: PivotGraph, flood: int, width: int) -> list[int]:
                     return path + [c]
                 if child not in children:
                     children[child] = path + [c]
-        ranked = sorted(children.items(), key=lambda item: (layered_bound(g, item[0]), -item[0].bit_count()))
-        beam = ranked[:width]
+        scored = []
+        for child, path in children.items():
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            scored.append((layered_bound(g, child), -child.bit_count(), child, path))
+        scored.sort(key=lambda item: item[:2])
+        beam = [(child, path) for _, _, child, path in scored[:width]]
+
+
+def greedy(g: PivotGraph) -> list[int]:
+    """The quickest answer: each move takes the color that floods the most regions (the
+    lowest such color).  The frontier is kept up to date as regions join, so the whole run
+    costs one look at each region's neighbors plus a count per color per move."""
+    masks: dict[int, int] = {}
+    for region, color in enumerate(g.colors):
+        masks[color] = masks.get(color, 0) | 1 << region
+    flood = 1 << g.start
+    frontier = g.adjacency[g.start] & ~flood
+    colors = []
+    while flood != g.everything:
+        color = max(sorted(masks), key=lambda c: (frontier & masks[c]).bit_count())
+        joined = frontier & masks[color]
+        flood |= joined
+        frontier &= ~joined
+        for region in bits(joined):
+            frontier |= g.adjacency[region]
+        frontier &= ~flood
+        colors.append(color)
+    return colors
 
 
 def _widening_beam(g: PivotGraph, budget: Budget, bound: int) -> list[int]:
-    """After a stop: beams of width 16, 64, 256, ... while the next fits in the reserved
-    time (as for the free rules: a share of ``max_seconds``, at least a second)."""
+    """After a stop: the greedy answer, then beams of width 16, 64, 256, ... while the next
+    fits in the reserved time (what is left of ``max_seconds``, or a second without a time
+    limit); a beam still running at the end of it is dropped."""
     reserve = search.reserve_seconds(budget)
     started = time.perf_counter()
-    best: Optional[list[int]] = None
+    deadline = started + reserve
+    best = greedy(g)
     width, last = 16, 0.0
-    while best is None or len(best) > bound:
+    while len(best) > bound and not budget.interrupted and width <= 4096:
         spent = time.perf_counter() - started
-        if best is not None and (budget.interrupted or spent + 4 * last > reserve or width > 4096):
+        if spent + 4 * last > reserve:
             break
         began = time.perf_counter()
-        found = _beam(g, 1 << g.start, width)
+        found = _beam(g, 1 << g.start, width, deadline)
         last = time.perf_counter() - began
-        if best is None or len(found) < len(best):
+        if found is None:
+            break
+        if len(found) < len(best):
             best = found
         width *= 4
     return best

@@ -78,9 +78,13 @@ class Budget:
 
     @property
     def proof_seconds(self) -> Optional[float]:
-        """Seconds the proof may run: ``max_seconds`` less the share kept for improving an
-        unproven answer (:data:`IMPROVE_SHARE`), so that the whole solve ends within it."""
-        return None if self.max_seconds is None else self.max_seconds * (1.0 - IMPROVE_SHARE)
+        """Seconds the proof may run: ``max_seconds`` less the time kept for improving an
+        unproven answer (:data:`IMPROVE_SHARE` of it, but at least :data:`IMPROVE_SECONDS`
+        or half of it, whichever is less), so that the whole solve ends within it."""
+        if self.max_seconds is None:
+            return None
+        kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
+        return self.max_seconds - kept
 
     def seconds_left(self) -> Optional[float]:
         """Seconds left of ``max_seconds`` (None: no limit)."""

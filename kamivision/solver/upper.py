@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 from ..graph import bits
 from .heuristics import eccentricity
-from .pivot import PivotGraph, flood_astar, moves_from
+from .pivot import PivotGraph, flood_astar, greedy
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
 from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighborhood, renumber
@@ -118,15 +118,12 @@ def flood_from_centre(
 
 def greedy_flood(state: Contracted, goal_color: Optional[int] = None) -> Path:
     """A solution found at once, for when time runs out before any other: from a central
-    region, each move takes the color that floods the most regions, and one more move ends
-    in ``goal_color`` when asked.  Never proven, never slow: one pass over the regions'
-    bitsets per color per move."""
+    region, each move takes the color that floods the most regions
+    (:func:`~kamivision.solver.pivot.greedy`), and one more move ends in ``goal_color``
+    when asked.  Never proven, never slow."""
     reps, graph = _compact(state)
     centre = centres(graph.adjacency, most=1)[0]
-    flood, colors = 1 << centre, []
-    while flood != graph.everything:
-        color, flood = max(moves_from(graph, flood), key=lambda move: (move[1].bit_count(), -move[0]))
-        colors.append(color)
+    colors = greedy(dataclasses.replace(graph, start=centre))
     rep = reps[centre]
     path = [(rep, c) for c in colors]
     final = colors[-1] if colors else graph.colors[centre]
