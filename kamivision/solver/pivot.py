@@ -273,13 +273,18 @@ def _widening_beam(g: PivotGraph, budget: Budget, bound: int) -> list[int]:
     started = time.perf_counter()
     deadline = started + reserve
     best = greedy(g)
-    width, last = 16, 0.0
+    # One bound costs about this much (a BFS over the regions): a beam step ranks many
+    # states with it, so none is started without time for several.
+    began = time.perf_counter()
+    layered_bound(g, 1 << g.start)
+    one = time.perf_counter() - began
+    width, last = 16, 8 * one
     while len(best) > bound and not budget.interrupted and width <= 4096:
         spent = time.perf_counter() - started
         if spent + 4 * last > reserve:
             break
         began = time.perf_counter()
-        found = _beam(g, 1 << g.start, width, deadline)
+        found = _beam(g, 1 << g.start, width, deadline - one)
         last = time.perf_counter() - began
         if found is None:
             break
