@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import shutil
 import subprocess
 import sys
@@ -57,9 +59,15 @@ def main() -> int:
             command = [timer, "-f", "%M", exe, "solve", str(path), "--json", "--max-seconds", str(args.seconds)]
             started = time.perf_counter()
             cap = args.seconds * 5 + 30
+            process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+            )
             try:
-                done = subprocess.run(command, capture_output=True, text=True, timeout=cap)
+                out, err = process.communicate(timeout=cap)
+                done = subprocess.CompletedProcess(command, process.returncode, out, err)
             except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)  # the solver too, not only the timer
+                process.communicate()
                 print(f"{name:<20} {args.seconds:>6.0f} {'>' + format(cap, '.0f'):>7} {'-':>6} {'killed':>7}", flush=True)
                 worst = max(worst, (cap - args.seconds) / max(1.0, 0.1 * args.seconds))
                 continue

@@ -6,8 +6,8 @@ The pipeline, one module per stage: image -> board -> region graph -> solution -
     >>> board = kamivision.read_board("samples/patchwork.json")   # doctest: +SKIP
     >>> kamivision.solve(board).moves                              # doctest: +SKIP
 
-Every stage but the board is imported when first used (the ones that need OpenCV or
-scikit-learn, reading screenshots and drawing, only then), so ``import kamivision`` and
+Every stage but the board is imported when first used (the ones that need OpenCV,
+reading screenshots and drawing, only then), so ``import kamivision`` and
 the command line start quickly.
 """
 

@@ -24,7 +24,7 @@ from .screens import DEFAULT_DEVICE, DEVICES
 if TYPE_CHECKING:
     from .solver import Solution
 
-# The solver, OpenCV, scikit-learn and the image stages are imported inside the commands
+# The solver, OpenCV and the image stages are imported inside the commands
 # that need them, so that --help starts quickly and solving a board file loads no numpy.
 
 app = typer.Typer(

@@ -127,7 +127,7 @@ def test_version_and_help_that_teaches():
 
 
 def test_the_command_line_and_a_board_file_solve_load_no_image_libraries(tmp_path):
-    """Start-up: numpy, OpenCV, scikit-learn, SciPy and Pillow are for screenshots only."""
+    """Start-up: numpy, OpenCV, SciPy and Pillow are for screenshots only."""
     path = write(tmp_path)
     code = (
         "import sys\n"

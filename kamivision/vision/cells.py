@@ -5,7 +5,7 @@
   patches are most uniform.
 * **Cells** are sampled over their visible inner part (rows 0 and 28 are cut by the
   strips), with the median in CIE Lab.
-* **Classes**: colors are clustered with k-means (scikit-learn) seeded by the swatches;
+* **Classes**: colors are clustered with k-means (OpenCV) seeded by the swatches;
   blank cells are told from paper by structure as well as color: the background is a
   smooth gradient with no grain, no fold shading and no edges between its triangles.
 
@@ -241,10 +241,28 @@ def _background_model(features: np.ndarray, members: np.ndarray) -> np.ndarray:
     return np.repeat(features[members].mean(axis=0, keepdims=True), len(features), axis=0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Clusters:
+    cluster_centers_: np.ndarray
+    labels_: np.ndarray
+
+
+def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> _Clusters:
+    """k-means (OpenCV's ``cv2.kmeans``, Lloyd's iterations) started from ``seeds``: the
+    first labels are each point's nearest seed."""
+    pts = np.ascontiguousarray(points, np.float32)
+    first = np.linalg.norm(pts[:, None, :] - seeds[None, :, :].astype(np.float32), axis=2).argmin(axis=1)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, max_iter, 1e-4)
+    _, labels, centres = cv2.kmeans(
+        pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS
+    )
+    return _Clusters(centres.astype(np.float64), labels.ravel())
+
+
 def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionSettings = DEFAULT_SETTINGS) -> CellClasses:
     """Assign every cell a swatch or blank.
 
-    k-means (scikit-learn) runs on the cells' Lab medians plus their relative grain, seeded
+    k-means (:func:`_kmeans`, OpenCV's) runs on the cells' Lab medians plus their relative grain, seeded
     by the swatch colors (paper: full grain) and one pale, flat seed for the background.
     The background class is kept only when its members are flat (no paper grain); then its
     color is modelled as a smooth surface over the board (the game's gradient varies from
@@ -255,8 +273,6 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     gets confidence 0, whatever it looks like; one it does not show at all takes the class
     most of its neighbors have.
     """
-    from sklearn.cluster import KMeans
-
     k = len(swatches)
     seen = ~np.isnan(samples.lab).any(axis=1)
     grain = np.where(seen, samples.grain, 0.0)
@@ -276,7 +292,7 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
             np.r_[np.array([90.0, 0.0, 3.0]) * weights, 0.15 * grain_weight],
         ]
     )
-    km = KMeans(n_clusters=k + 1, init=seeds, n_init=1, max_iter=100).fit(features[fit])
+    km = _kmeans(features[fit], seeds)
     centres = km.cluster_centers_
     dist = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
     members = np.zeros(len(features), bool)
@@ -293,7 +309,7 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
         # swatches' classes alone (else those cells would fall to whichever paper class
         # is next nearest).
         if members.any():
-            km = KMeans(n_clusters=k, init=seeds[:k], n_init=1, max_iter=100).fit(features[fit])
+            km = _kmeans(features[fit], seeds[:k])
             dist[:, :k] = np.linalg.norm(features[:, None, :] - km.cluster_centers_[None, :, :], axis=2)
         dist[:, k] = np.inf
     else:
