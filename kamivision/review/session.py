@@ -48,7 +48,15 @@ def _confidence_from_file(path: Path, board: Board) -> Optional[np.ndarray]:
 
 
 def open_review(source: Path, image: Optional[Path] = None, output: Optional[Path] = None) -> ReviewSession:
-    """A review of a screenshot (recognised now) or of a board file shown over ``image``."""
+    """A review of a screenshot (recognised now) or of a board file shown over ``image``.
+
+    Where it will save is checked first (a writable folder, not a folder itself, never the
+    screenshot); an existing board file there is asked about when saving."""
+    from ..files import check_output
+
+    screenshot = image if source.suffix.lower() == ".json" else source
+    default = source if source.suffix.lower() == ".json" else source.with_suffix(".json")
+    check_output(output or default, overwrite=True, inputs=(screenshot,))
     if source.suffix.lower() == ".json":
         if image is None:
             raise KamiError(f"{source}: a board file needs its screenshot: add --image SHOT")
