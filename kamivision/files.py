@@ -51,16 +51,15 @@ def check_output(path: str | os.PathLike, overwrite: bool, inputs: tuple = ()) -
     exists and is writable, not an existing folder, and not an existing file unless
     ``overwrite``.  Checked before any work, so that no work is lost to a bad output."""
     path = Path(path)
-    for given in inputs:
-        if given is not None and os.path.abspath(path) == os.path.abspath(given):
-            raise OutputError(f"{path}: refusing to overwrite the input itself")
-        if given is not None and path.exists() and Path(given).exists() and path.samefile(given):
+    for given in (g for g in inputs if g is not None):
+        same_name = os.path.abspath(path) == os.path.abspath(given)
+        if same_name or (path.exists() and Path(given).exists() and path.samefile(given)):
             raise OutputError(f"{path}: refusing to overwrite the input itself")
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give a file name")
     if path.exists() and not overwrite:
         raise OutputExistsError(f"{path}: already exists (use --force to overwrite)")
-    _check_folder(path.parent if str(path.parent) else Path("."), path)
+    _check_folder(path.parent, path)
     return path
 
 
@@ -74,7 +73,7 @@ def check_output_folder(path: str | os.PathLike, overwrite: bool) -> Path:
         if not overwrite and any(path.iterdir()):
             raise OutputExistsError(f"{path}: is a folder that is not empty (use --force to write into it)")
         _check_folder(path, path)
-    _check_folder(path.parent if str(path.parent) else Path("."), path)
+    _check_folder(path.parent, path)
     return path
 
 
@@ -90,8 +89,7 @@ def write_folder_atomic(path: str | os.PathLike, files: dict[str, bytes], overwr
     temporary folder beside it, then renamed into place (a new folder) or moved in file
     by file (an existing one, with ``overwrite``).  On any error nothing is left behind."""
     path = check_output_folder(path, overwrite)
-    parent = path.parent if str(path.parent) else Path(".")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
         mask = os.umask(0)
         os.umask(mask)
@@ -152,7 +150,7 @@ def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) 
     nothing the user has is replaced without being asked.
     """
     path = check_output(path, overwrite)
-    directory = path.parent if str(path.parent) else Path(".")
+    directory = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         # mkstemp makes the file private (0600); give it the usual mode under the umask.

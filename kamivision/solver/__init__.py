@@ -63,7 +63,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     """
     # Half the proof's time at most: on a board of thousands of regions a flood alone can
     # take minutes, and A* can stop with a flood of its own.
-    deadline = None if budget.proof_seconds is None else budget.start + budget.proof_seconds / 2
+    deadline = None if budget.proof_deadline is None else (budget.start + budget.proof_deadline) / 2
     quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings, deadline=deadline)
     upper = (len(quick), quick) if quick is not None else None
     budget.found = len(quick) if quick is not None else None  # for the progress reports
@@ -276,7 +276,7 @@ def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSe
             other = astar(island, Budget(settings=settings), goal_color=target, upper=(len(path) + 1, sentinel))
             if other is not None and other is not sentinel:
                 path = other
-        taps = [(local, color) for local, color in path]
+        taps = list(path)
         if _end_color(island, path) != target:
             taps.append((0, target))
         for local, color in taps:

@@ -7,7 +7,6 @@ and the maximum of admissible bounds is admissible.
 from __future__ import annotations
 
 import time
-
 from typing import Optional
 
 from ..graph import bits

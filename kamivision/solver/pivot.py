@@ -253,8 +253,9 @@ def greedy(g: PivotGraph) -> list[int]:
     flood = 1 << g.start
     frontier = g.adjacency[g.start] & ~flood
     colors = []
+    order = sorted(masks)
     while flood != g.everything:
-        color = max(sorted(masks), key=lambda c: (frontier & masks[c]).bit_count())
+        color = max(order, key=lambda c: (frontier & masks[c]).bit_count())
         joined = frontier & masks[color]
         flood |= joined
         frontier &= ~joined

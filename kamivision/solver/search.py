@@ -76,15 +76,16 @@ class Budget:
             info["found"] = self.found
         self.progress(info)
 
-    @property
-    def proof_seconds(self) -> Optional[float]:
-        """Seconds the proof may run: ``max_seconds`` less the time kept for improving an
-        unproven answer (:data:`IMPROVE_SHARE` of it, but at least :data:`IMPROVE_SECONDS`
-        or half of it, whichever is less), so that the whole solve ends within it."""
-        if self.max_seconds is None:
-            return None
-        kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
-        return self.max_seconds - kept
+    #: ``time.perf_counter()`` at which the proof stops (None: no time limit): ``max_seconds``
+    #: less the time kept for improving an unproven answer (:data:`IMPROVE_SHARE` of it, but
+    #: at least :data:`IMPROVE_SECONDS` or half of it, whichever is less), so that the whole
+    #: solve ends within it.  Set once, from ``max_seconds`` and ``start``.
+    proof_deadline: Optional[float] = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.max_seconds is not None:
+            kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
+            self.proof_deadline = self.start + self.max_seconds - kept
 
     def seconds_left(self) -> Optional[float]:
         """Seconds left of ``max_seconds`` (None: no limit)."""
@@ -92,25 +93,19 @@ class Budget:
             return None
         return max(0.0, self.max_seconds - (time.perf_counter() - self.start))
 
-    def deadline(self) -> Optional[float]:
-        """The ``time.perf_counter()`` value at which ``max_seconds`` runs out (None: no limit)."""
-        return None if self.max_seconds is None else self.start + self.max_seconds
-
     def charge(self, bound: int) -> None:
         """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
         if self.interrupted:
             raise SearchStopped(bound)
         self.expanded += 1
-        # The clock is read at every expansion (a Python expansion costs microseconds on
-        # small graphs and milliseconds on boards of thousands of regions, so counting
-        # to a thousand first could overrun the limit by minutes); progress goes out at
-        # every 1024th.
-        if self.proof_seconds is not None or self.expanded & 1023 == 0:
-            elapsed = time.perf_counter() - self.start
-            if self.expanded & 1023 == 0:
-                self.report(self.expanded, bound, elapsed)
-            if self.proof_seconds is not None and elapsed > self.proof_seconds:
-                raise SearchStopped(bound)
+        # The clock is read at every expansion under a time limit (a Python expansion costs
+        # microseconds on small graphs and milliseconds on boards of thousands of regions,
+        # so counting to a thousand first could overrun the limit by minutes); progress
+        # goes out at every 1024th.
+        if self.proof_deadline is not None and time.perf_counter() > self.proof_deadline:
+            raise SearchStopped(bound)
+        if self.expanded & 1023 == 0:
+            self.report(self.expanded, bound, time.perf_counter() - self.start)
         if self.max_nodes is not None and self.expanded > self.max_nodes:
             raise SearchStopped(bound)
 
@@ -194,8 +189,7 @@ def astar_python(
     # Entries: (f, -g, tie, key, h, state or (parent state, rep, color, merged)).
     heap: list = [(h0, 0, 0, root_key, h0, root)]
     popped = [h0]  # the last f taken from the queue: no entry left has a smaller one
-    proof_deadline = None if budget.proof_seconds is None else budget.start + budget.proof_seconds
-    number = choose_orientation(root, deadline=proof_deadline)
+    number = choose_orientation(root, deadline=budget.proof_deadline)
     sigma = None if number is None else orientation(sorted(set(island.colors)), number)
     try:
         return _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma)
@@ -288,8 +282,8 @@ def core_limits(budget: Budget) -> dict:
     seconds = None
     if budget.interrupted:
         seconds = 0.0
-    elif budget.proof_seconds is not None:
-        seconds = max(0.0, budget.proof_seconds - (time.perf_counter() - budget.start))
+    elif budget.proof_deadline is not None:
+        seconds = max(0.0, budget.proof_deadline - time.perf_counter())
     nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
     report = None
     if budget.progress is not None:
@@ -464,7 +458,7 @@ IMPROVE_SECONDS = 1.0
 
 def reserve_seconds(budget: Budget) -> float:
     """Seconds granted, after a limit stopped the proof, to improve the unproven answer:
-    what is left of ``max_seconds`` (the proof stopped at :attr:`Budget.proof_seconds`),
+    what is left of ``max_seconds`` (the proof stopped at :attr:`Budget.proof_deadline`),
     or :data:`IMPROVE_SECONDS` without a time limit."""
     left = budget.seconds_left()
     return IMPROVE_SECONDS if left is None else left

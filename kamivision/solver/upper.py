@@ -106,11 +106,7 @@ def flood_from_centre(
             colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), budget)
         except SearchStopped:
             continue
-        rep = reps[centre]
-        path = [(rep, c) for c in colors]
-        final = colors[-1] if colors else graph.colors[centre]
-        if goal_color is not None and final != goal_color:
-            path.append((rep, goal_color))
+        path = _flood_path(reps[centre], colors, graph.colors[centre], goal_color)
         if best is None or len(path) < len(best):
             best = path
     return best
@@ -124,9 +120,14 @@ def greedy_flood(state: Contracted, goal_color: Optional[int] = None) -> Path:
     reps, graph = _compact(state)
     centre = centres(graph.adjacency, most=1)[0]
     colors = greedy(dataclasses.replace(graph, start=centre))
-    rep = reps[centre]
+    return _flood_path(reps[centre], colors, graph.colors[centre], goal_color)
+
+
+def _flood_path(rep: int, colors: list[int], color: int, goal_color: Optional[int]) -> Path:
+    """The moves of a flood from region ``rep`` (of color ``color``) through ``colors``, with
+    one more to ``goal_color`` when the flood does not end in it."""
     path = [(rep, c) for c in colors]
-    final = colors[-1] if colors else graph.colors[centre]
+    final = colors[-1] if colors else color
     if goal_color is not None and final != goal_color:
         path.append((rep, goal_color))
     return path

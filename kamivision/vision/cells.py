@@ -241,22 +241,16 @@ def _background_model(features: np.ndarray, members: np.ndarray) -> np.ndarray:
     return np.repeat(features[members].mean(axis=0, keepdims=True), len(features), axis=0)
 
 
-@dataclass(frozen=True, slots=True)
-class _Clusters:
-    cluster_centers_: np.ndarray
-    labels_: np.ndarray
-
-
-def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> _Clusters:
+def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> tuple[np.ndarray, np.ndarray]:
     """k-means (OpenCV's ``cv2.kmeans``, Lloyd's iterations) started from ``seeds``: the
-    first labels are each point's nearest seed."""
+    first labels are each point's nearest seed.  Returns the centres and the labels."""
     pts = np.ascontiguousarray(points, np.float32)
     first = np.linalg.norm(pts[:, None, :] - seeds[None, :, :].astype(np.float32), axis=2).argmin(axis=1)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, max_iter, 1e-4)
     _, labels, centres = cv2.kmeans(
         pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS
     )
-    return _Clusters(centres.astype(np.float64), labels.ravel())
+    return centres.astype(np.float64), labels.ravel()
 
 
 def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionSettings = DEFAULT_SETTINGS) -> CellClasses:
@@ -281,7 +275,8 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     # the clusters (ink strokes have a high-pass many times the paper's).
     relative = np.minimum(grain / reference, MAX_RELATIVE_GRAIN)
     # Cells largely covered by marks are classified but do not shape the clusters.
-    fit = seen & (samples.foreign < settings.marked)
+    marked = samples.foreign >= settings.marked
+    fit = seen & ~marked
     weights = np.array([settings.lightness_weight, 1.0, 1.0], np.float32)
     grain_weight, blank_grain = settings.grain_weight, settings.blank_grain
     features = np.column_stack([np.where(seen[:, None], samples.lab, 0.0) * weights, grain_weight * relative])
@@ -292,11 +287,10 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
             np.r_[np.array([90.0, 0.0, 3.0]) * weights, 0.15 * grain_weight],
         ]
     )
-    km = _kmeans(features[fit], seeds)
-    centres = km.cluster_centers_
+    centres, labels = _kmeans(features[fit], seeds)
     dist = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
     members = np.zeros(len(features), bool)
-    members[fit] = km.labels_ == k
+    members[fit] = labels == k
     # The pale seed's class is the background when its members are flat, or when enough of
     # them are (a pale paper color can share the class with a little background showing).
     flat_members = members & (relative < blank_grain)
@@ -309,8 +303,8 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
         # swatches' classes alone (else those cells would fall to whichever paper class
         # is next nearest).
         if members.any():
-            km = _kmeans(features[fit], seeds[:k])
-            dist[:, :k] = np.linalg.norm(features[:, None, :] - km.cluster_centers_[None, :, :], axis=2)
+            centres, _ = _kmeans(features[fit], seeds[:k])
+            dist[:, :k] = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
         dist[:, k] = np.inf
     else:
         for _ in range(2):
@@ -334,18 +328,18 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
             confidence[strange] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
-    confidence[samples.foreign >= settings.marked] = 0.0
-    with np.errstate(invalid="ignore"):
-        costs = np.where(np.isfinite(dist), (dist - d1[:, None]) / (dist + d1[:, None] + 1e-9), np.inf)
-    marked = samples.foreign >= settings.marked
-    paper = (centres if has_blanks else km.cluster_centers_)[:k, :3] / weights
+    confidence[marked] = 0.0
+    finite = np.isfinite(dist)
+    costs = np.full(dist.shape, np.inf)
+    near = np.broadcast_to(d1[:, None], dist.shape)[finite]
+    costs[finite] = (dist[finite] - near) / (dist[finite] + near + 1e-9)
     blank = None if background is None else background[:, :3] / weights
-    _weigh_marked_pixels(classes, costs, marked, samples.marks, paper, blank)
-    # Little of the cell on the screen: little evidence against its other readings.
-    evidence = np.clip(samples.visible / max(settings.hidden, 1e-6), 0.0, 1.0)[:, None]
-    finite = np.isfinite(costs)
-    costs = np.where(finite, np.where(finite, costs, 0.0) * evidence, np.inf)
-    costs[~seen] = np.where(np.isfinite(costs[~seen]), 0.0, np.inf)
+    _weigh_marked_pixels(classes, costs, marked, samples.marks, centres[:k, :3] / weights, blank)
+    # Little of the cell on the screen: little evidence against its other readings (none
+    # for a cell not seen at all).
+    evidence = np.clip(samples.visible / max(settings.hidden, 1e-6), 0.0, 1.0)
+    evidence[~seen] = 0.0
+    costs[finite] *= np.broadcast_to(evidence[:, None], costs.shape)[finite]
     _fill_unseen(classes, seen)
     confidence[_isolated(classes)] *= ISOLATED_MARGIN
     return CellClasses(classes, confidence.astype(np.float32), costs.astype(np.float32))

@@ -69,7 +69,7 @@ class Recognition:
             ranked = [v for v in np.argsort(cost) if np.isfinite(cost[v])]
             runner_up = next((int(v) for v in ranked if _value(int(v), colors) != here), None)
             values = {_value(runner_up, colors)} if runner_up is not None else set()
-            values |= {board.cells[n // board.columns][n % board.columns] for n in table[r * board.columns + c]}
+            values |= {board.color_at(n) for n in table[r * board.columns + c]}
             values.discard(here)
             for value in values:
                 index = colors if value is BLANK else value
