@@ -403,7 +403,7 @@ def _uncertain_note(recognition) -> str:
     "review",
     epilog="""\b
 Examples:
-  kamivision review level.png                 # saves level.json when you press s
+  kamivision review level.png                 # the page saves level.json when you press Save
   kamivision review level.json --image level.png""",
 )
 def review_command(
@@ -412,15 +412,68 @@ def review_command(
         Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="The board file to save.  [default: beside the source]")
     ] = None,
     image: Annotated[Optional[Path], typer.Option(metavar="SHOT", help="The screenshot of a board file.")] = None,
-    max_seconds: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="Solver limit in the window.")] = 120.0,
+    max_seconds: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="The page's solve limit (it can be changed there).")] = 30.0,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Local port.  [default: any free port]", show_default=False)
+    ] = 0,
+    browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")] = True,
 ) -> None:
-    """Open a window to correct misread cells, solve, and save the board."""
-    from .review import open_review  # only this command deals with windows
-    from .solver import solve
+    """Open the screenshot in a page in your browser: fix misread cells, solve, save the board."""
+    import secrets
+
+    from .review import open_review
+    from .web import Settings
+    from .web.server import run
+    from .web.sessions import Session
 
     try:
-        session = open_review(source, image=image, output=output)
-        session.run(lambda board, progress: solve(board, max_seconds=max_seconds, progress=progress))
+        review = open_review(source, image=image, output=output)
+        session = Session(
+            name=(source if source.suffix.lower() != ".json" else image or source).stem,
+            image=review.image,
+            geometry=review.geometry,
+            model=review.model,
+            read=review.model.board,
+            recognition=review.recognition,
+            save_to=review.output,
+        )
+        settings = Settings(review=session, default_seconds=max_seconds, max_seconds=max(600.0, max_seconds))
+        typer.echo(f"reviewing {safe_text(str(source))}; Save writes {safe_text(str(review.output))}")
+        run("127.0.0.1", port, settings, open_browser=browser, announce=typer.echo, token=secrets.token_urlsafe(18))
+    except KamiError as error:
+        _fail(error)
+
+
+@app.command(
+    "serve",
+    epilog="""\b
+Examples:
+  kamivision serve                    # this computer only: http://127.0.0.1:8000/
+  kamivision serve --host 0.0.0.0     # your phone too, on the same network (a link with a token)""",
+)
+def serve_command(
+    host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port).")] = 8000,
+    max_seconds: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="A solve's default limit (the page can change it).")] = 30.0,
+    limit: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="The longest solve a page may ask for.")] = 600.0,
+    workers: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Solves run at once.  [default: one per core, less one]", show_default=False)
+    ] = 0,
+    browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")] = False,
+) -> None:
+    """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
+    import os
+
+    from .web import Settings
+    from .web.server import run
+
+    settings = Settings(
+        default_seconds=max_seconds,
+        max_seconds=max(limit, max_seconds),
+        workers=workers or max(1, (os.cpu_count() or 2) - 1),
+    )
+    try:
+        run(host, port, settings, open_browser=browser, announce=typer.echo)
     except KamiError as error:
         _fail(error)
 

@@ -118,15 +118,23 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     Images of more than :data:`MAX_PIXELS` pixels are refused from their header, before
     their pixels are decoded (a decompression bomb costs nothing).
     """
+    path = check_input(path, ImageError)
+    return decode_image(path, str(path))
+
+
+def decode_image(source: Path | bytes, name: str) -> np.ndarray:
+    """:func:`load_image` for a file already checked, or for bytes in memory (an upload);
+    ``name`` is what the error messages call it."""
+    import io
+
     import numpy as np
     from PIL import Image
 
-    path = check_input(path, ImageError)
-    too_large = ImageError(f"{path}: image is too large (more than {MAX_PIXELS:,} pixels)")
+    too_large = ImageError(f"{name}: image is too large (more than {MAX_PIXELS:,} pixels)")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as im:
+            with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as im:
                 if im.width * im.height > MAX_PIXELS:
                     raise too_large
                 im.load()
@@ -137,9 +145,9 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
         reason = str(error).split("\n")[0] or type(error).__name__
         if "cannot identify image file" in reason:
             reason = "not an image file Pillow can read"
-        raise ImageError(f"{path}: {reason}") from None
+        raise ImageError(f"{name}: {reason}") from None
     if rgb.shape[1] < MIN_SIDE or rgb.shape[0] < MIN_SIDE:
-        raise ImageError(f"{path}: image is {rgb.shape[1]}x{rgb.shape[0]}, too small for a KAMI screenshot")
+        raise ImageError(f"{name}: image is {rgb.shape[1]}x{rgb.shape[0]}, too small for a KAMI screenshot")
     return np.ascontiguousarray(rgb)
 
 

@@ -2,7 +2,7 @@
 
 :mod:`~kamivision.review.model` holds all the logic and needs no display;
 :mod:`~kamivision.review.session` opens a review (screenshot or board file);
-:mod:`~kamivision.review.window` is the OpenCV HighGUI view over the model.
+the page of :mod:`kamivision.web` is the view (``kamivision review`` opens it).
 """
 
 from .model import ReviewModel

@@ -1,42 +1,37 @@
 """The review model: correcting a recognised board by hand, without any display.
 
-The window (:mod:`kamivision.review.window`) is a thin view over :class:`ReviewModel`:
-it turns clicks and keys into the calls below and draws what the model says.  Everything
-that matters (what a cell is, what undo does, what is saved and when it asks first) lives
-here and is unit-tested.
+The page of :mod:`kamivision.web` is a thin view over :class:`ReviewModel`: it turns taps
+and strokes into the calls below and draws what the model holds.  Everything that matters
+(what an edit changes, what undo does, what is saved and when it asks first) lives here
+and is unit-tested.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..board import Board, dump_board
 from ..files import write_atomic
 from ..graph import bits, region_cells
-from ..report import color_label
 
 Edit = tuple[int, Optional[int], Optional[int]]  # cell, color before, color after
 
 
 @dataclass
 class ReviewModel:
-    """Cells being reviewed, the selection, the brush color, undo/redo and saving."""
+    """Cells being reviewed, undo/redo and saving."""
 
     board: Board
     confidence: Optional[np.ndarray] = None  # (rows, columns), 1 where unknown
     threshold: float = 0.25
-    selected: Optional[int] = None
-    brush: Optional[int] = 0
     saved_to: Optional[Path] = None
     dirty: bool = False
     _undo: list[list[Edit]] = field(default_factory=list)
     _redo: list[list[Edit]] = field(default_factory=list)
-    _stroke: Optional[list[Edit]] = None
-    _stroke_start: Optional[int] = None
 
     # ---------------------------------------------------------------- reading
 
@@ -56,26 +51,15 @@ class ReviewModel:
     def uncertain(self, cell: int) -> bool:
         return self.cell_confidence(cell) < self.threshold
 
-    def status(self) -> str:
-        """One line for the window: the selected cell, its color and confidence, the keys."""
-        if self.selected is None:
-            where = "no cell selected"
-        else:
-            r, c = divmod(self.selected, self.columns)
-            value = self.color(self.selected)
-            what = "blank" if value is None else color_label(self.board, value)
-            where = f"cell ({r},{c}): {what}, confidence {self.cell_confidence(self.selected):.2f}"
-        brush = "blank" if self.brush is None else color_label(self.board, self.brush)
-        flag = " (unsaved)" if self.dirty else ""
-        return (
-            f"{where} | brush {brush}{flag} | click select, drag paint, 1-9 color, b blank, f fill region, "
-            "z undo, y redo, space solve, s save, q quit"
-        )
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
 
     # ---------------------------------------------------------------- editing
-
-    def select(self, cell: Optional[int]) -> None:
-        self.selected = cell
 
     def _set(self, cell: int, value: Optional[int], edits: list[Edit]) -> None:
         old = self.color(cell)
@@ -96,59 +80,37 @@ class ReviewModel:
             self._redo.clear()
             self.dirty = True
 
-    def _check(self, value: Optional[int]) -> None:
+    def _check(self, value: Optional[int], cells: Sequence[int] = ()) -> None:
         count = len(self.board.palette or []) or 1 + max(
             (v for row in self.board.cells for v in row if v is not None), default=0
         )
-        if value is not None and not 0 <= value < count:
-            raise ValueError(f"color {value + 1} is not in the palette (1-{count})")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count):
+            raise ValueError(f"color {value!r} is not in the palette (0-{count - 1}, or blank)")
+        for cell in cells:
+            if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < self.board.size:
+                raise ValueError(f"cell {cell!r} is not on the board (0-{self.board.size - 1})")
 
-    def set_color(self, value: Optional[int], cell: Optional[int] = None) -> None:
-        """Give the selected cell (or ``cell``) a color (``None``: blank); it becomes the brush."""
-        self._check(value)
-        self.brush = value
-        target = self.selected if cell is None else cell
-        if target is None:
-            return
+    def paint(self, cells: Sequence[int], value: Optional[int]) -> None:
+        """Give ``cells`` the color ``value`` (``None``: blank), as one undo step: a tap is
+        one cell, a stroke every cell the finger or the mouse went over.  Nothing is
+        changed when a cell or the color is not on the board."""
+        self._check(value, cells)
         edits: list[Edit] = []
-        self._set(target, value, edits)
+        for cell in cells:
+            self._set(cell, value, edits)
         self._commit(edits)
 
-    def begin_stroke(self, cell: int) -> None:
-        """A mouse press on ``cell``: select it.  Nothing changes unless the mouse is dragged
-        onto other cells; then the stroke paints them all, this one too, with the brush
-        (one undo step per stroke)."""
-        self.selected = cell
-        self._stroke = []
-        self._stroke_start = cell
-
-    def paint(self, cell: int) -> None:
-        """Continue a stroke over ``cell`` (the mouse dragged onto it)."""
-        if self._stroke is None:
-            return
-        if self._stroke_start is not None:
-            self._set(self._stroke_start, self.brush, self._stroke)
-            self._stroke_start = None
-        self.selected = cell
-        self._set(cell, self.brush, self._stroke)
-
-    def end_stroke(self) -> None:
-        if self._stroke is not None:
-            self._commit(self._stroke)
-        self._stroke = None
-
-    def fill_region(self, cell: Optional[int] = None) -> None:
-        """Give the whole region of the selected cell (same color, connected) the brush color."""
-        target = self.selected if cell is None else cell
-        if target is None:
-            return
-        if self.color(target) is None:
-            members = [target]
+    def fill_region(self, cell: int, value: Optional[int]) -> None:
+        """Give the whole region of ``cell`` (same color, connected) the color ``value``;
+        a blank cell is a region of its own."""
+        self._check(value, (cell,))
+        if self.color(cell) is None:
+            members = [cell]
         else:
-            members = list(bits(region_cells(self.board, target)))
+            members = list(bits(region_cells(self.board, cell)))
         edits: list[Edit] = []
         for member in members:
-            self._set(member, self.brush, edits)
+            self._set(member, value, edits)
         self._commit(edits)
 
     def undo(self) -> bool:
@@ -175,7 +137,7 @@ class ReviewModel:
 
     def save(self, path: Path, overwrite: bool = False) -> Path:
         """Write the board atomically.  Raises :class:`OutputExistsError` when ``path`` exists
-        and ``overwrite`` is false (the window then asks, and calls again with True)."""
+        and ``overwrite`` is false (the page then asks, and calls again with True)."""
         written = write_atomic(path, dump_board(self.board).encode("utf-8"), overwrite=overwrite)
         self.saved_to = written
         self.dirty = False

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -14,25 +12,20 @@ from ..board import Board, read_board
 from ..errors import KamiError
 from ..files import load_image
 from ..overlay import Geometry
-from ..vision import recognize
+from ..vision import Recognition, recognize
 from .model import ReviewModel
 
 
 @dataclass
 class ReviewSession:
+    """A board to review over its screenshot, and where saving writes it."""
+
     image: np.ndarray
     model: ReviewModel
     geometry: Geometry
     swatches: list[tuple[int, int, int, int]]
     output: Path
-
-    def run(self, solve: Callable) -> None:
-        """Open the window (needs a display) and run it until the user quits."""
-        if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-            raise KamiError("no display: the review window needs a screen (set DISPLAY, or run under xvfb-run)")
-        from .window import ReviewWindow
-
-        ReviewWindow(self.image, self.model, self.geometry, self.swatches, self.output, solve).run()
+    recognition: Recognition  # the screenshot's reading (for the counter check)
 
 
 def _confidence_from_file(path: Path, board: Board) -> Optional[np.ndarray]:
@@ -81,4 +74,4 @@ def open_review(source: Path, image: Optional[Path] = None, output: Optional[Pat
     x, y, w, h = layout.board
     geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
     model = ReviewModel(board=board, confidence=confidence)
-    return ReviewSession(shot, model, geometry, list(layout.swatches), output or default)
+    return ReviewSession(shot, model, geometry, list(layout.swatches), output or default, recognition)

@@ -15,59 +15,55 @@ def model(text="aab\nbba\nabb", confidence=None):
     return ReviewModel(board=board, confidence=confidence)
 
 
-def test_color_keys_change_the_selected_cell_and_undo_redo_restore_it():
+def test_a_tap_or_a_stroke_is_one_undo_step_and_undo_redo_restore_it():
     m = model()
-    m.select(0)
-    m.set_color(2)
-    assert m.board.cells[0][0] == 2 and m.dirty and m.brush == 2
-    m.set_color(None)
-    assert m.board.cells[0][0] is None
-    assert m.undo() and m.board.cells[0][0] == 2
-    assert m.undo() and m.board.cells[0][0] == 0
+    m.paint([0], 2)
+    assert m.board.cells[0][0] == 2 and m.dirty
+    m.paint([0, 1, 2], None)  # a stroke
+    assert m.board.cells[0] == (None, None, None)
+    assert m.undo() and m.board.cells[0] == (2, 0, 1)
+    assert m.undo() and m.board.cells[0] == (0, 0, 1)
     assert not m.undo()
     assert m.redo() and m.board.cells[0][0] == 2
-    m.set_color(1)  # a new edit drops the redo history
-    assert not m.redo()
+    m.paint([4], 0)  # a new edit drops the redo history
+    assert not m.redo() and m.can_undo and not m.can_redo
 
 
-def test_a_click_selects_and_a_drag_paints_in_one_undo_step():
+def test_painting_a_cell_its_own_color_is_no_step():
     m = model()
-    m.brush = 2
-    m.begin_stroke(4)
-    m.end_stroke()
-    assert m.board.cells[1][1] == 1 and not m.dirty  # a click changes nothing
-    m.begin_stroke(0)
-    m.paint(1)
-    m.paint(2)
-    m.end_stroke()
-    assert m.board.cells[0] == (2, 2, 2)
-    m.undo()
-    assert m.board.cells[0] == (0, 0, 1)
+    m.paint([0, 1], 0)
+    assert not m.can_undo and not m.dirty
 
 
 def test_fill_recolors_the_whole_region():
     m = model()
-    m.select(3)  # (1, 0) is in the region of b's at (1,0),(1,1),(2,1),(2,2)
-    m.brush = 2
-    m.fill_region()
+    m.fill_region(3, 2)  # (1, 0) is in the region of b's at (1,0),(1,1),(2,1),(2,2)
     assert [m.board.cells[r][c] for r, c in [(1, 0), (1, 1), (2, 1), (2, 2)]] == [2, 2, 2, 2]
     assert m.board.cells[0][2] == 1  # another region of b is untouched
     m.undo()
     assert m.board.cells[1][0] == 1
 
 
-def test_colors_outside_the_palette_are_refused():
+def test_colors_and_cells_off_the_board_are_refused_and_change_nothing():
     m = model()
-    m.select(0)
-    with pytest.raises(ValueError, match="not in the palette"):
-        m.set_color(5)
+    for cells, value, message in (
+        ([0], 5, "not in the palette"),
+        ([0], -1, "not in the palette"),
+        ([0], True, "not in the palette"),
+        ([0, 9], 1, "not on the board"),
+        ([-1], 1, "not on the board"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            m.paint(cells, value)
+    with pytest.raises(ValueError, match="not on the board"):
+        m.fill_region(9, 1)
+    assert m.board.cells[0] == (0, 0, 1) and not m.can_undo
 
 
-def test_status_line_names_cell_color_and_confidence():
+def test_cells_below_the_threshold_are_uncertain():
     m = model(confidence=np.array([[0.1, 1, 1], [1, 1, 1], [1, 1, 1]]))
-    m.select(0)
-    assert "cell (0,0): color 1 (orange), confidence 0.10" in m.status()
     assert m.uncertain(0) and not m.uncertain(1)
+    assert not model().uncertain(0)  # no confidence given: every cell is sure
 
 
 def test_saving_is_atomic_and_asks_before_replacing_a_file(tmp_path):
@@ -78,8 +74,7 @@ def test_saving_is_atomic_and_asks_before_replacing_a_file(tmp_path):
     with pytest.raises(OutputExistsError):
         m.save(target)
     assert target.read_text() == "precious"
-    m.select(0)
-    m.set_color(2)
+    m.paint([0], 2)
     m.save(target, overwrite=True)
     assert read_board(target).cells[0][0] == 2 and not m.dirty
     assert not m.needs_overwrite(target)  # our own file: saving again needs no question

@@ -1,0 +1,109 @@
+"""Running the web app: ``kamivision serve`` and ``kamivision review``.
+
+The socket is bound here, before uvicorn starts, so that a port in use is one clear line
+and a port of 0 (any free port, as ``review`` uses) is known before the URL is printed.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+import threading
+import time
+from typing import Callable, Optional
+
+from ..errors import KamiError
+from .app import Settings, create_app
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_addresses() -> list[str]:
+    """This computer's address on its network, as a phone on the same network reaches it
+    (the source address of a route outward; no packet is sent)."""
+    out = []
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        out.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    return [a for a in out if not a.startswith("127.")] or ["THIS-COMPUTER'S-ADDRESS"]
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as error:
+        sock.close()
+        reason = error.strerror or str(error)
+        raise KamiError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(
+    host: str,
+    port: int,
+    settings: Optional[Settings] = None,
+    open_browser: bool = False,
+    announce: Callable[[str], None] = print,
+    token: Optional[str] = None,
+) -> None:
+    """Serve until Ctrl-C (or, for a review, until the page's Finish).  A host other than
+    the loopback gets a random token that every request must carry."""
+    import uvicorn
+
+    settings = settings or Settings()
+    if token is None and not is_loopback(host):
+        token = secrets.token_urlsafe(18)
+    settings.token = token
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    app = create_app(settings)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3)
+    server = uvicorn.Server(config)
+    settings.on_quit = settings.on_quit or (lambda: setattr(server, "should_exit", True))
+    query = f"?token={token}" if token else ""
+    wildcard = host in ("0.0.0.0", "::", "")
+    shown_host = "127.0.0.1" if host == "localhost" or wildcard else host
+    local = f"http://{'[' + shown_host + ']' if ':' in shown_host else shown_host}:{port}/{query}"
+    if is_loopback(host):
+        announce(f"kamivision is at {local}")
+    else:
+        announce(
+            f"WARNING: kamivision is listening on {host}:{port}, open to the network: anyone with the link "
+            "below can use it (and this computer's processors) while it runs."
+        )
+        names = lan_addresses() if wildcard else [host]
+        for name in names:
+            shown = f"[{name}]" if ":" in name else name
+            announce(f"Open on your phone (same network): http://{shown}:{port}/{query}")
+    announce("Press Ctrl-C to stop.")
+    if open_browser:
+
+        def opener() -> None:
+            for _ in range(100):
+                if server.started:
+                    break
+                time.sleep(0.05)
+            import webbrowser
+
+            if not webbrowser.open(local):
+                announce(f"no browser could be started: open {local} yourself")
+
+        threading.Thread(target=opener, daemon=True).start()
+    server.run(sockets=[sock])

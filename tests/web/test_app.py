@@ -1,0 +1,287 @@
+"""The web API through Starlette's test client: upload, edit, solve, cancel, download,
+review saving, and every bad input answered with one line and the right status."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web app's packages (starlette, uvicorn) are not installed")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from kamivision.board import board_to_dict, make_board, read_board  # noqa: E402
+from kamivision.review import open_review  # noqa: E402
+from kamivision.web import Settings, create_app  # noqa: E402
+from kamivision.web.sessions import Session, SessionStore  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+POST = {"X-Kamivision": "1"}
+
+
+def client(**settings) -> TestClient:
+    settings.setdefault("allowed_hosts", ("testserver",))
+    return TestClient(create_app(Settings(**settings)))
+
+
+def upload(c: TestClient, path: Path, name: str | None = None, headers=None):
+    return c.post(
+        "/api/sessions", content=path.read_bytes(), headers={**POST, "X-Filename": name or path.name, **(headers or {})}
+    )
+
+
+def wait_done(c: TestClient, sid: str, timeout: float = 60) -> dict:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        state = c.get(f"/api/sessions/{sid}/solve").json()
+        if state["state"] in ("done", "cancelled", "failed"):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"the solve did not finish in {timeout} s: {state}")
+
+
+def replay(board_obj: dict, moves: list[dict]):
+    from kamivision.board import Move, board_from_dict
+
+    board = board_from_dict(board_obj)
+    for move in moves:
+        board = board.apply(Move(move["row"], move["column"], move["color"]))
+    return board
+
+
+@pytest.fixture(scope="module")
+def app_client():
+    with client() as c:
+        yield c
+
+
+def test_a_screenshot_is_read_and_described_for_the_page(app_client):
+    truth = read_board(SAMPLES / "delta.json")
+    r = upload(app_client, SAMPLES / "delta.jpg")
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["cells"] == list(truth.colors()) and s["read"] == s["cells"]
+    assert (s["rows"], s["columns"], s["par"]) == (29, 10, truth.par)
+    assert len(s["polygons"]) == 290 and all(len(p) == 6 for p in s["polygons"])  # triangles: 3 points
+    assert len(s["palette"]) == len(s["labels"]) == len(s["swatches"]) == len(truth.palette)
+    assert s["labels"][0].startswith("color 1 (") and s["screenshot"] is True and s["save"] is None
+    picture = app_client.get(f"/api/sessions/{s['id']}/image")
+    assert picture.status_code == 200 and picture.content[:3] == b"\xff\xd8\xff"  # JPEG
+
+
+def test_a_board_file_is_drawn_by_the_renderer_and_solved_like_a_screenshot(app_client):
+    r = upload(app_client, SAMPLES / "patchwork.json")
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["cells"] == list(read_board(SAMPLES / "patchwork.json").colors())
+    assert s["screenshot"] is False and s["image"]["width"] > 300
+
+
+def test_edits_go_through_the_review_model_with_undo_and_redo(app_client):
+    sid = upload(app_client, SAMPLES / "delta.jpg").json()["id"]
+    board = read_board(SAMPLES / "delta.json")
+    new = (board.colors()[0] + 1) % len(board.palette)
+    edit = lambda body: app_client.post(f"/api/sessions/{sid}/edit", json=body, headers=POST)  # noqa: E731
+    state = edit({"op": "paint", "cells": [0, 1], "color": new}).json()
+    assert state["cells"][0] == state["cells"][1] == new and 0 in state["edited"] and state["can_undo"]
+    state = edit({"op": "undo"}).json()
+    assert state["cells"][:2] == list(board.colors()[:2]) and state["edited"] == [] and state["can_redo"]
+    state = edit({"op": "redo"}).json()
+    assert state["cells"][0] == new
+    region_before = sum(1 for v in state["cells"] if v == new)
+    state = edit({"op": "fill", "cell": 0, "color": None}).json()
+    assert state["cells"][0] is None and sum(1 for v in state["cells"] if v == new) < region_before
+    for body, message in (
+        ({"op": "paint", "cells": [290], "color": 0}, "not on the board"),
+        ({"op": "paint", "cells": [0], "color": 9}, "not in the palette"),
+        ({"op": "paint", "cells": "0", "color": 0}, "list of cell numbers"),
+        ({"op": "fill", "cell": "x", "color": 0}, "not on the board"),
+        ({"op": "explode"}, "op must be"),
+    ):
+        r = edit(body)
+        assert r.status_code == 400 and message in r.json()["error"], (body, r.text)
+
+
+def test_a_solve_gives_moves_that_solve_the_board_and_the_downloads(app_client):
+    sid = upload(app_client, SAMPLES / "delta.jpg").json()["id"]
+    r = app_client.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 30}, headers=POST)
+    assert r.status_code == 202 and r.json()["state"] in ("queued", "running")
+    state = wait_done(app_client, sid)
+    assert state["state"] == "done", state
+    solution = state["solution"]
+    assert solution["optimal"] and solution["length"] == read_board(SAMPLES / "delta.json").par
+    assert len(solution["boards"]) == solution["length"] + 1
+    assert replay(solution["board"], solution["moves"]).is_solved()
+    for move, before in zip(solution["moves"], solution["boards"]):
+        assert move["cell"] in move["region"] and all(before[c] == before[move["cell"]] for c in move["region"])
+    assert len(set(solution["boards"][-1]) - {None}) == 1
+    board = app_client.get(f"/api/sessions/{sid}/board.json")
+    assert board.status_code == 200 and "attachment" in board.headers["content-disposition"]
+    assert json.loads(board.text)["cells"] == [list(row) for row in read_board(SAMPLES / "delta.json").cells]
+    png = app_client.get(f"/api/sessions/{sid}/overlay.png")
+    assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    gif = app_client.get(f"/api/sessions/{sid}/solution.gif")
+    assert gif.status_code == 200 and gif.content[:6] in (b"GIF89a", b"GIF87a")
+    assert app_client.get(f"/api/sessions/{sid}").json()["solved"] is True
+    app_client.post(f"/api/sessions/{sid}/edit", json={"op": "paint", "cells": [5], "color": None}, headers=POST)
+    assert app_client.get(f"/api/sessions/{sid}").json()["solved"] is False  # the answer is for the old board
+
+
+def test_the_event_stream_reports_until_the_answer(app_client):
+    sid = upload(app_client, SAMPLES / "patchwork.json").json()["id"]
+    app_client.post(f"/api/sessions/{sid}/solve", json={}, headers=POST)
+    states = []
+    with app_client.stream("GET", f"/api/sessions/{sid}/events") as events:
+        assert events.headers["content-type"].startswith("text/event-stream")
+        for line in events.iter_lines():
+            if line.startswith("data: "):
+                states.append(json.loads(line[6:]))
+    assert states and states[-1]["state"] == "done" and states[-1]["solution"]["moves"] is not None
+    assert all(s["state"] in ("queued", "running", "checking", "done") for s in states)
+
+
+def hard_board_file(tmp_path: Path) -> Path:
+    rng = random.Random(7)
+    grid = [[rng.randrange(6) for _ in range(24)] for _ in range(24)]
+    path = tmp_path / "hard.json"
+    path.write_text(json.dumps(board_to_dict(make_board(grid, lattice="square", name="hard"))))
+    return path
+
+
+def test_cancel_stops_a_long_solve_with_its_best_so_far_and_one_solve_runs_per_session(tmp_path, app_client):
+    sid = upload(app_client, hard_board_file(tmp_path)).json()["id"]
+    assert app_client.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 120}, headers=POST).status_code == 202
+    again = app_client.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 120}, headers=POST)
+    assert again.status_code == 409 and "already running" in again.json()["error"]
+    end = time.monotonic() + 30
+    while app_client.get(f"/api/sessions/{sid}/solve").json()["state"] != "running" and time.monotonic() < end:
+        time.sleep(0.1)
+    time.sleep(1.5)
+    started = time.monotonic()
+    assert app_client.post(f"/api/sessions/{sid}/cancel", headers=POST).status_code == 200
+    state = wait_done(app_client, sid, timeout=15)
+    assert time.monotonic() - started < 6
+    if state["state"] == "done":  # stopped with the best found so far, not proven
+        assert state["solution"]["interrupted"] and not state["solution"]["optimal"]
+        assert replay(state["solution"]["board"], state["solution"]["moves"]).is_solved()
+    else:
+        assert state["state"] == "cancelled"
+    nothing = app_client.post(f"/api/sessions/{sid}/cancel", headers=POST)
+    assert nothing.status_code == 409
+
+
+def test_bad_inputs_get_one_line_and_the_right_status(tmp_path, app_client):
+    not_image = tmp_path / "notes.png"
+    not_image.write_text("hello")
+    bad_board = tmp_path / "bad.json"
+    bad_board.write_text(json.dumps({"format": "kamivision.board/1", "lattice": "hexagon", "rows": 1, "columns": 1, "cells": [[0]]}))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": ')
+    for path, status, message in (
+        (not_image, 422, "notes.png: not an image file"),
+        (bad_board, 422, "bad.json"),
+        (broken, 422, "broken.json: not valid JSON"),
+    ):
+        r = upload(app_client, path)
+        assert r.status_code == status and message in r.json()["error"], r.text
+        assert "\n" not in r.json()["error"] and "Traceback" not in r.text
+    empty = app_client.post("/api/sessions", content=b"", headers={**POST, "X-Filename": "empty.png"})
+    assert empty.status_code == 400 and "empty" in empty.json()["error"]
+    sid = "no-such-session"
+    for method, path in (("get", ""), ("get", "/image"), ("get", "/solve"), ("get", "/board.json"), ("post", "/solve")):
+        r = getattr(app_client, method)(f"/api/sessions/{sid}{path}", headers=POST)
+        assert r.status_code == 404 and "unknown session" in r.json()["error"]
+    sid = upload(app_client, SAMPLES / "patchwork.json").json()["id"]
+    for body in ({"max_seconds": 0}, {"max_seconds": 10_000}, {"max_seconds": "ten"}, [1]):
+        r = app_client.post(f"/api/sessions/{sid}/solve", json=body, headers=POST)
+        assert r.status_code == 400, body
+    r = app_client.post(f"/api/sessions/{sid}/solve", content=b"{nope", headers=POST)
+    assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
+    for download in ("overlay.png", "solution.gif"):
+        r = app_client.get(f"/api/sessions/{sid}/{download}")
+        assert r.status_code == 409 and "solve the board first" in r.json()["error"]
+    assert app_client.post(f"/api/sessions/{sid}/save", json={}, headers=POST).status_code == 404
+    assert app_client.post("/api/quit", headers=POST).status_code == 404
+
+
+def test_too_large_uploads_are_refused_before_reading(tmp_path, monkeypatch):
+    with client(max_upload=10_000) as c:
+        r = upload(c, SAMPLES / "delta.jpg")
+        assert r.status_code == 413 and "larger than" in r.json()["error"]
+    import kamivision.files as files
+
+    monkeypatch.setattr(files, "MAX_PIXELS", 1000)
+    with client() as c:
+        r = upload(c, SAMPLES / "delta.jpg")
+        assert r.status_code == 422 and "too large" in r.json()["error"]
+
+
+def test_a_token_is_required_everywhere_but_the_static_files():
+    with client(token="s3cret") as c:
+        assert c.get("/static/app.js").status_code == 200
+        for headers, query in (({}, ""), ({"X-Kamivision-Token": "wrong"}, ""), ({}, "?token=wrong")):
+            r = c.get("/api/config" + query, headers=headers)
+            assert r.status_code == 403 and "token" in r.json()["error"]
+            assert c.get("/" + query, headers=headers).status_code == 403
+        assert c.get("/api/config?token=s3cret").status_code == 200
+        assert c.get("/api/config", headers={"X-Kamivision-Token": "s3cret"}).status_code == 200
+        r = c.post("/api/sessions", content=b"x", headers={"X-Filename": "a.png", "X-Kamivision-Token": "s3cret"})
+        assert r.status_code == 403 and "X-Kamivision" in r.json()["error"]  # no page header: no change
+
+
+def test_without_a_token_only_a_loopback_host_is_served():
+    with TestClient(create_app(Settings()), base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/api/config").status_code == 200
+        r = c.get("/api/config", headers={"Host": "attacker.example:8000"})
+        assert r.status_code == 403 and "loopback" in r.json()["error"]
+
+
+def test_the_store_drops_idle_sessions_first_and_refuses_when_all_are_busy():
+    store = SessionStore(max_sessions=2)
+    with client(store=store) as c:
+        ids = [upload(c, SAMPLES / "patchwork.json").json()["id"] for _ in range(3)]
+        assert len(store) == 2 and c.get(f"/api/sessions/{ids[0]}").status_code == 404
+        assert c.get(f"/api/sessions/{ids[2]}").status_code == 200
+        assert c.delete(f"/api/sessions/{ids[2]}", headers=POST).status_code == 200 and len(store) == 1
+        from kamivision.web.jobs import Job
+
+        (busy,) = store._sessions.values()
+        busy.job = Job(session=busy.id, board=busy.board, max_seconds=1)  # queued, never run
+        first = upload(c, SAMPLES / "patchwork.json").json()["id"]
+        r = upload(c, SAMPLES / "patchwork.json")  # the idle one goes, the busy one stays
+        assert r.status_code == 201 and set(store._sessions) == {busy.id, r.json()["id"]} and first not in store._sessions
+        for session in list(store._sessions.values()):
+            session.job = Job(session=session.id, board=session.board, max_seconds=1)
+        r = upload(c, SAMPLES / "patchwork.json")
+        assert r.status_code == 503 and "try again" in r.json()["error"]
+
+
+def test_review_mode_saves_to_its_file_asking_before_replacing_and_can_be_ended(tmp_path):
+    target = tmp_path / "delta.json"
+    target.write_text("precious")
+    review = open_review(SAMPLES / "delta.jpg", output=target)
+    session = Session(
+        name="delta", image=review.image, geometry=review.geometry, model=review.model, read=review.model.board,
+        recognition=review.recognition, save_to=review.output,
+    )
+    ended = []
+    with client(review=session, on_quit=lambda: ended.append(True)) as c:
+        config = c.get("/api/config").json()
+        assert config["review"] == session.id
+        described = c.get(f"/api/sessions/{session.id}").json()
+        assert described["save"] == {"name": "delta.json"}
+        c.post(f"/api/sessions/{session.id}/edit", json={"op": "paint", "cells": [0], "color": None}, headers=POST)
+        r = c.post(f"/api/sessions/{session.id}/save", json={}, headers=POST)
+        assert r.status_code == 409 and r.json()["exists"] and target.read_text() == "precious"
+        r = c.post(f"/api/sessions/{session.id}/save", json={"overwrite": True}, headers=POST)
+        assert r.status_code == 200 and read_board(target).cells[0][0] is None
+        c.post(f"/api/sessions/{session.id}/edit", json={"op": "undo"}, headers=POST)
+        assert c.post(f"/api/sessions/{session.id}/save", json={}, headers=POST).status_code == 200  # ours now
+        assert read_board(target).cells[0][0] is not None
+        r = c.delete(f"/api/sessions/{session.id}", headers=POST)
+        assert r.status_code == 409  # the review's own session stays
+        assert c.post("/api/quit", headers=POST).status_code == 200 and ended == [True]

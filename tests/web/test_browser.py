@@ -1,0 +1,170 @@
+"""The page in a real browser: Debian's Chromium driven by Selenium through chromedriver,
+against ``kamivision serve`` on a free loopback port, at a desktop size and at a phone's
+390 x 844.  Upload a rendered sample, repaint a cell by clicking, solve, step through the
+moves, download the board file and compare it; a screenshot of the page is kept.
+
+Set KAMIVISION_PAGE_SHOTS to a folder to keep the page screenshots there (the README's
+pictures are made that way)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from kamivision.board import read_board  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+DRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="no browser: install Debian's chromium and chromium-driver (.ci/run does) for the real-browser test",
+)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``kamivision serve --port 0`` in its own process; yields its URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "serve", "--port", "0", "--max-seconds", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    line = process.stdout.readline()
+    match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    if not match:
+        process.kill()
+        raise AssertionError(f"the server did not start: {line!r} {process.stderr.read()!r}")
+    yield match.group(1)
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def browser(downloads: Path, width: int, height: int, phone: bool):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={downloads.parent / ('profile-phone' if phone else 'profile-desktop')}",
+        f"--window-size={width},{height}",
+    ):
+        options.add_argument(flag)
+    if phone:  # a phone's viewport, pixel ratio and touch input
+        options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": True}}
+        )
+    options.add_experimental_option(
+        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    )
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    return driver
+
+
+def click_cell(driver, cell: int) -> None:
+    """Click cell ``cell`` in its middle (a triangle's bounding box centre lies inside it)."""
+    polygon = driver.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]')
+    polygon.click()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size):
+    phone = size == "phone"
+    width, height = (390, 844) if phone else (1280, 900)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    driver = browser(downloads, width, height, phone)
+    try:
+        wait = WebDriverWait(driver, 60)
+        driver.get(server)
+        # The file picker is a styled label; Selenium types the path into the input itself.
+        picker = driver.find_element(By.ID, "file")
+        driver.execute_script("arguments[0].style.display = 'block'", picker)
+        picker.send_keys(str(SAMPLES / "delta.jpg"))
+        driver.execute_script("arguments[0].style.display = ''", picker)
+        wait.until(EC.visibility_of_element_located((By.ID, "work")))
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#cells polygon")) == 290)
+        truth = read_board(SAMPLES / "delta.json")
+        assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None, driver.find_element(By.ID, "error-text").text
+
+        # Repaint one cell: pick another color on the palette bar, click the cell.
+        cell = 4 * truth.columns + 5
+        old = truth.colors()[cell]
+        new = (old + 1) % len(truth.palette)
+        driver.find_element(By.CSS_SELECTOR, f'#palette .swatch[data-color="{new}"]').click()
+        before = driver.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]').value_of_css_property("fill")
+        click_cell(driver, cell)
+        wait.until(
+            lambda d: d.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]').value_of_css_property("fill") != before
+        )
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) == 1)
+        assert "row 4, column 5" in driver.find_element(By.ID, "info").text
+        # Undo and redo through the page.
+        driver.find_element(By.ID, "undo").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) == 0)
+        driver.find_element(By.ID, "redo").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) == 1)
+
+        # Solve, then step through the moves to the final board.
+        driver.find_element(By.ID, "solve").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "player")))
+        verdict = driver.find_element(By.ID, "verdict").text
+        assert "proven optimal" in verdict, verdict
+        count = driver.find_element(By.ID, "step-count").text
+        moves = int(count.split("/")[1])
+        assert moves >= 1
+        text = driver.find_element(By.ID, "step-text").text
+        assert text.startswith(f"Move 1 of {moves}: tap the outlined region")
+        assert driver.find_elements(By.CSS_SELECTOR, "#marks path.region")
+        assert not driver.find_element(By.ID, "cancel").is_displayed()
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#step-palette .swatch.pick")) == 1
+        keep = os.environ.get("KAMIVISION_PAGE_SHOTS")
+        shot = tmp_path / f"page-{size}.png"
+        driver.save_screenshot(str(shot))
+        for _ in range(moves):
+            driver.find_element(By.ID, "next").click()
+        wait.until(lambda d: d.find_element(By.ID, "step-text").text.startswith("Done"))
+        colors = {
+            p.value_of_css_property("fill") for p in driver.find_elements(By.CSS_SELECTOR, "#cells polygon:not(.blank)")
+        }
+        assert len(colors) == 1, colors  # the final board is one color
+        driver.find_element(By.ID, "prev").click()
+        assert driver.find_element(By.ID, "step-text").text.startswith(f"Move {moves} of {moves}")
+        driver.find_element(By.ID, "back-to-edit").click()
+
+        # Download the board file: the repainted cell is in it, the rest as read.
+        link = driver.find_element(By.ID, "dl-board")
+        driver.execute_script("arguments[0].scrollIntoView()", link)
+        link.click()
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not list(downloads.glob("*.json")):
+            time.sleep(0.2)
+        (saved,) = downloads.glob("*.json")
+        cells = [v for row in json.loads(saved.read_text())["cells"] for v in row]
+        expected = list(truth.colors())
+        expected[cell] = new
+        assert cells == expected
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, Path(keep) / shot.name)
+        assert shot.stat().st_size > 10_000
+    finally:
+        driver.quit()
