@@ -51,6 +51,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         reason = error.strerror or str(error)
         raise KamiError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.listen(128)  # connections wait in the backlog until uvicorn takes them: the URL works once printed
     sock.set_inheritable(True)
     return sock
 

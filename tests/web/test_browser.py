@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -35,26 +32,6 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no browser: install Debian's chromium and chromium-driver (.ci/run does) for the real-browser test",
 )
-
-
-@pytest.fixture(scope="module")
-def server():
-    """``kamivision serve --port 0`` in its own process; yields its URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "serve", "--port", "0", "--max-seconds", "30"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    line = process.stdout.readline()
-    match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-    if not match:
-        process.kill()
-        raise AssertionError(f"the server did not start: {line!r} {process.stderr.read()!r}")
-    yield match.group(1)
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
 
 
 def browser(downloads: Path, width: int, height: int, phone: bool):
@@ -94,7 +71,7 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
     driver = browser(downloads, width, height, phone)
     try:
         wait = WebDriverWait(driver, 60)
-        driver.get(server)
+        driver.get(server[0])
         # The file picker is a styled label; Selenium types the path into the input itself.
         picker = driver.find_element(By.ID, "file")
         driver.execute_script("arguments[0].style.display = 'block'", picker)

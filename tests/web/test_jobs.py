@@ -1,0 +1,62 @@
+"""The solve queue: one process per solve, first come first served, cancel and close."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from kamivision.board import make_board, read_board
+from kamivision.web.jobs import Job, JobQueue, QueueFull
+
+from .test_app import SAMPLES
+
+
+def hard_board():
+    rng = random.Random(11)
+    return make_board([[rng.randrange(6) for _ in range(24)] for _ in range(24)], lattice="square")
+
+
+def wait_state(job: Job, states: tuple[str, ...], timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while job.state not in states and time.monotonic() < end:
+        time.sleep(0.05)
+    assert job.state in states, job.state
+
+
+def test_jobs_run_in_order_a_waiting_one_can_be_cancelled_and_a_running_one_stops_with_its_best():
+    queue = JobQueue(workers=1, max_waiting=2)
+    try:
+        long = queue.submit(Job(session="a", board=hard_board(), max_seconds=120))
+        wait_state(long, ("running",))
+        short = queue.submit(Job(session="b", board=read_board(SAMPLES / "patchwork.json"), max_seconds=30))
+        third = queue.submit(Job(session="c", board=read_board(SAMPLES / "patchwork.json"), max_seconds=30))
+        assert (queue.position(short), queue.position(third)) == (0, 1)
+        try:
+            queue.submit(Job(session="d", board=read_board(SAMPLES / "patchwork.json"), max_seconds=30))
+            raise AssertionError("a third waiting job was taken")
+        except QueueFull as error:
+            assert "waiting" in str(error)
+        queue.cancel(third)
+        assert third.state == "cancelled" and queue.waiting == 1
+        time.sleep(1.0)
+        assert short.state == "queued"  # one worker: it waits for the long one
+        queue.cancel(long)
+        assert queue.wait(long, 10)
+        assert long.state in ("done", "cancelled")
+        if long.state == "done":
+            assert long.solution.interrupted and not long.solution.optimal
+        assert queue.wait(short, 30) and short.state == "done" and short.solution.optimal
+        assert short.progress is not None and long.version > 2
+    finally:
+        queue.close()
+
+
+def test_closing_the_queue_kills_the_solving_processes():
+    queue = JobQueue(workers=1)
+    job = queue.submit(Job(session="a", board=hard_board(), max_seconds=300))
+    wait_state(job, ("running",))
+    time.sleep(0.5)
+    started = time.monotonic()
+    queue.close()
+    assert time.monotonic() - started < 8
+    assert job.finished and queue.running == 0

@@ -1,0 +1,114 @@
+"""``kamivision serve`` and ``kamivision review`` as commands: the socket, the token, the
+URL printed, saving from the page and ending the review from it."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from kamivision.board import read_board
+from kamivision.errors import KamiError
+from kamivision.web.server import bind, is_loopback
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def call(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    headers = {"X-Kamivision": "1", "Content-Type": "application/json"}
+    if token:
+        headers["X-Kamivision-Token"] = token
+    data = None if body is None else json.dumps(body).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_loopback_names():
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5") and not is_loopback("example.org")
+
+
+def test_a_port_in_use_is_one_clear_error():
+    taken = bind("127.0.0.1", 0)
+    try:
+        with pytest.raises(KamiError, match=r"cannot listen on 127\.0\.0\.1:\d+: Address already in use"):
+            bind("127.0.0.1", taken.getsockname()[1])
+    finally:
+        taken.close()
+
+
+def test_serving_on_the_network_prints_a_warning_and_a_link_with_a_token():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "serve", "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        warning = process.stdout.readline()
+        link = process.stdout.readline()
+        assert warning.startswith("WARNING") and "open to the network" in warning
+        match = re.search(r"http://[^:/]+:(\d+)/\?token=([\w-]{20,})", link)
+        assert match, link
+        port, token = match.groups()
+        status, body = call(f"http://127.0.0.1:{port}/api/config")
+        assert status == 403 and "token" in body["error"]
+        status, body = call(f"http://127.0.0.1:{port}/api/config?token={token}")
+        assert status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_review_serves_the_screenshot_saves_from_the_page_and_ends_from_it(tmp_path):
+    output = tmp_path / "delta.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "review", str(SAMPLES / "delta.jpg"), "-o", str(output), "--no-browser"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        lines = [process.stdout.readline() for _ in range(2)]
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=([\w-]+)", "".join(lines))
+        assert match, lines
+        base, token = match.groups()
+        assert call(base + "api/config")[0] == 403  # a review is private too
+        status, config = call(base + "api/config", token=token)
+        sid = config["review"]
+        assert status == 200 and sid
+        status, session = call(f"{base}api/sessions/{sid}", token=token)
+        assert session["save"] == {"name": "delta.json"}
+        call(f"{base}api/sessions/{sid}/edit", {"op": "paint", "cells": [0], "color": None}, token)
+        status, saved = call(f"{base}api/sessions/{sid}/save", {}, token)
+        assert status == 200 and read_board(output).cells[0][0] is None
+        assert call(base + "api/quit", {}, token)[0] == 200
+        assert process.wait(timeout=15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_review_refuses_a_bad_screenshot_with_one_line(tmp_path):
+    bad = tmp_path / "shot.png"
+    bad.write_text("not a picture")
+    done = subprocess.run(
+        [sys.executable, "-m", "kamivision", "review", str(bad), "--no-browser"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "shot.png" in done.stderr
+    assert not (tmp_path / "shot.json").exists()
+
+
+def test_the_socket_is_listening_when_the_url_is_printed():
+    sock = bind("127.0.0.1", 0)
+    try:
+        client = socket.create_connection(sock.getsockname(), timeout=5)  # accepted into the backlog
+        client.close()
+    finally:
+        sock.close()
