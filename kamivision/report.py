@@ -139,7 +139,7 @@ def describe_changes(board: Board, changes) -> str:
 
 
 def progress_line(info: dict) -> str:
-    """One line for a solve's progress report (the CLI's and the review window's): the
+    """One line for a solve's progress report on the command line: the
     states searched, the lower bound proven and the shortest solution known, or, once a
     limit stopped the proof, the beam's best so far."""
     if "best" in info:  # the proof stopped; a better unproven answer is being looked for

@@ -59,6 +59,15 @@ log = logging.getLogger("kamivision.web")
 
 STATIC = Path(__file__).parent / "static"
 
+#: Sent with every answer: the page runs only its own script, is not framed by another
+#: site, and never sends its address (which may carry the token) to another.
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
 
 @dataclass
 class Settings:
@@ -92,11 +101,17 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
+            await send(message)
+
         problem = self._problem(scope)
         if problem is not None:
             status, message = problem
-            return await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
-        return await self.app(scope, receive, send)
+            return await JSONResponse({"error": message}, status_code=status)(scope, receive, send_with_headers)
+        return await self.app(scope, receive, send_with_headers)
 
     def _problem(self, scope) -> Optional[tuple[int, str]]:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}

@@ -48,6 +48,7 @@ def browser(downloads: Path, width: int, height: int, phone: bool):
         options.add_experimental_option(
             "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": True}}
         )
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.add_experimental_option(
         "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
     )
@@ -125,6 +126,11 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
         assert len(colors) == 1, colors  # the final board is one color
         driver.find_element(By.ID, "prev").click()
         assert driver.find_element(By.ID, "step-text").text.startswith(f"Move {moves} of {moves}")
+        # The overlay picture, shown in the page.
+        summary = driver.find_element(By.CSS_SELECTOR, "#overlay-box summary")
+        driver.execute_script("arguments[0].scrollIntoView()", summary)
+        summary.click()
+        wait.until(lambda d: d.execute_script("return document.getElementById('overlay-picture').naturalWidth") > 0)
         driver.find_element(By.ID, "back-to-edit").click()
 
         # Download the board file: the repainted cell is in it, the rest as read.
@@ -139,6 +145,8 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
         expected = list(truth.colors())
         expected[cell] = new
         assert cells == expected
+        problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not problems, problems  # no script error, no blocked resource
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, Path(keep) / shot.name)

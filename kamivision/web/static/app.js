@@ -71,6 +71,7 @@ async function openFile(file) {
     return;
   }
   $("title").textContent = `reading ${file.name}…`;
+  busy(`Reading ${file.name}…`);
   try {
     const session = await api("/api/sessions", {
       method: "POST",
@@ -85,7 +86,14 @@ async function openFile(file) {
   } catch (error) {
     $("title").textContent = S.session ? S.session.name : "";
     showError(error.message);
+  } finally {
+    busy(null);
   }
+}
+
+function busy(text) {
+  $("busy").hidden = !text;
+  $("busy").textContent = text || "";
 }
 
 function show(session) {
@@ -101,6 +109,7 @@ function show(session) {
   $("start").hidden = true;
   $("work").hidden = false;
   $("review-panel").hidden = !session.save;
+  $("open-label").hidden = Boolean(session.save);  // a review saves its own screenshot's board
   if (session.save) $("save").textContent = `Save ${session.save.name}`;
   $("dl-board").href = withToken(sessionPath("/board.json"));
   $("dl-overlay").href = withToken(sessionPath("/overlay.png"));
@@ -653,6 +662,8 @@ async function cancel() {
 
 function showSolution(solution) {
   S.solution = solution;
+  $("overlay-picture").removeAttribute("src");
+  $("overlay-box").open = false;
   buildPalette($("step-palette"), false);
   S.step = 0;
   refresh();
@@ -711,7 +722,10 @@ async function save(overwrite = false) {
 async function finish() {
   if (S.session.dirty && !confirm("The board has changes that are not saved. Finish anyway?")) return;
   try { await post("/api/quit"); } catch (error) { /* the server is going away */ }
-  document.body.innerHTML = "<p style='padding:20px'>The review has ended: you can close this tab.</p>";
+  const ended = document.createElement("p");
+  ended.className = "ended";
+  ended.textContent = "The review has ended: you can close this tab.";
+  document.body.replaceChildren(ended);
 }
 
 // ------------------------------------------------------------------ wiring
@@ -752,6 +766,14 @@ function wire() {
   $("next").addEventListener("click", () => step(1));
   $("back-to-edit").addEventListener("click", leavePlayer);
   $("save").addEventListener("click", () => save(false));
+  $("overlay-box").addEventListener("toggle", () => {
+    if ($("overlay-box").open && S.solution && !$("overlay-picture").getAttribute("src")) {
+      $("overlay-picture").src = withToken(sessionPath(`/overlay.png?v=${S.solution.seconds}-${S.solution.length}`));
+    }
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (S.session && S.session.save && S.session.dirty) { event.preventDefault(); event.returnValue = ""; }
+  });
   $("finish").addEventListener("click", finish);
   for (const link of [$("dl-overlay"), $("dl-gif")]) {
     link.addEventListener("click", (event) => { if (!S.solution) event.preventDefault(); });
