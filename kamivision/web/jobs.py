@@ -103,8 +103,11 @@ class JobQueue:
     def __init__(self, workers: int = 1, max_waiting: int = 64):
         self.workers = workers
         self.max_waiting = max_waiting
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["kamivision.solver", "kamivision.parcheck"])
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            self._context = multiprocessing.get_context("forkserver")
+            self._context.set_forkserver_preload(["kamivision.solver", "kamivision.parcheck"])
+        else:  # Windows: a fresh interpreter per solve (and a cancel there ends it without an answer)
+            self._context = multiprocessing.get_context("spawn")
         self._changed = threading.Condition()
         self._waiting: deque[Job] = deque()
         self._processes: dict[int, Any] = {}
