@@ -1,4 +1,5 @@
-"""Build the optional compiled A* core; everything else is in pyproject.toml.
+"""Build the optional compiled parts (the KAMI A* core, the sliding puzzle's pattern
+databases); everything else is in pyproject.toml.
 
 The extension is optional: without a C compiler the install still succeeds and the solver
 runs its pure-Python search (same results, about a thousand times slower).
@@ -22,6 +23,13 @@ setup(
             extra_compile_args=FLAGS + THREADS,
             extra_link_args=THREADS,
             optional=True,
-        )
+        ),
+        # The 4 x 4 sliding puzzle's pattern databases and IDA* (kamivision.puzzles.patterns).
+        Extension(
+            "kamivision.puzzles._patterns",
+            ["kamivision/puzzles/_patterns.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        ),
     ]
 )

@@ -165,9 +165,18 @@ def solve_command(
             _clear(progress)
             _solve_collection(source, max_seconds, jobs, beam, as_json)
             return
+        if rules is None and source.suffix.lower() == ".txt":
+            _clear(progress)
+            _solve_slide_collection(source, max_seconds, max_nodes, as_json)
+            return
         if source.suffix.lower() in BOARD_SUFFIXES:
             if output is not None or steps is not None or gif is not None:
                 raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
+            from .puzzles import puzzle_format
+
+            if puzzle_format(source) is not None:
+                _solve_puzzle(source, max_seconds, max_nodes, progress, as_json)
+                return
             board = read_board(source)
             if rules is not None and rules != board.rules:
                 board = dataclasses.replace(board, rules=rules)
@@ -388,6 +397,74 @@ def export_command(
     board = recognition.board
     par = f"par {board.par}" if board.par is not None else "par not read"
     typer.echo(f"wrote {output}: {len(board.palette or [])} colors, {par}, {_uncertain_note(recognition)}")
+
+
+def _solve_puzzle(source: Path, max_seconds, max_nodes, progress, as_json: bool) -> None:
+    """A Safe Zone or tile-sliding board: the moves, the verdict, the checks of the file's
+    par and optimum; exit 3 when there is no solution, 1 when the file's optimum is wrong."""
+    from .puzzles import read_puzzle, report, result_to_json, solve_puzzle
+    from .puzzles.search import Limits
+
+    puzzle = read_puzzle(source)
+    result = solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress))
+    _clear(progress)
+    verdict = report(puzzle, result)
+    if as_json:
+        typer.echo(json.dumps(result_to_json(puzzle, result)))
+    else:
+        typer.echo("\n".join(verdict.lines))
+    for error in verdict.errors:
+        typer.echo(f"kamivision: {source}: {error}", err=True)
+    if verdict.status:
+        raise typer.Exit(verdict.status)
+
+
+def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool) -> None:
+    """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals."""
+    import resource
+    import time
+
+    from .puzzles import result_to_json
+    from .puzzles.search import Limits
+    from .puzzles.slide import read_collection, solve_slide
+
+    boards = read_collection(source)
+    started = time.perf_counter()
+    rows, moves, known, wrong, unproven = [], 0, 0, [], 0
+    if not as_json:
+        typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
+    for name, board in boards:
+        result = solve_slide(board, Limits(max_seconds=max_seconds, max_nodes=max_nodes))
+        stored = board.optimal if isinstance(board.optimal, int) else None
+        length = result.length
+        moves += length or 0
+        known += stored or 0
+        unproven += not (result.optimal and length is not None)
+        if stored is not None and result.optimal and length != stored:
+            wrong.append(name)
+        if as_json:
+            rows.append({"name": name, **result_to_json(board, result)})
+        else:
+            shown = "-" if length is None else str(length)
+            typer.echo(
+                f"{safe_text(name, 6):>6} {shown:>6} {stored if stored is not None else '-':>6} "
+                f"{'yes' if result.optimal and length is not None else 'NO':>7} {result.expanded:>14,} {result.seconds:>9.2f}"
+            )
+        if result.stopped == "interrupted":
+            break
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if as_json:
+        typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": round(peak)}))
+    else:
+        typer.echo(
+            f"{len(rows) or len(boards)} boards: {moves} moves in all (the file: {known}); {len(boards) - unproven} proven optimal; "
+            f"{seconds:.1f} s; peak memory {peak:.0f} MB"
+        )
+    for name in wrong:
+        typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
+    if wrong:
+        raise typer.Exit(1)
 
 
 def _uncertain_note(recognition) -> str:

@@ -1,0 +1,367 @@
+/* Additive pattern databases and IDA* for the 4 x 4 sliding puzzle (Korf and Felner 2002).
+ *
+ * The goal has tile t on cell t (cell = 4 * row + column), the empty cell on cell 0.
+ * A pattern is a set of k tiles; its database gives, for every placement of those k
+ * tiles, the fewest moves OF PATTERN TILES that bring them to their goal cells, the other
+ * tiles being indistinguishable and their moves free.  Moves of tiles of disjoint
+ * patterns are different moves, so the sum over a partition of the tiles is admissible;
+ * so is the sum of the same tables looked up on the board reflected about the main
+ * diagonal (the goal is its own reflection), and the larger of the two.
+ *
+ * build(goal_cells) -> bytes: the database of the pattern whose tiles are goal_cells
+ *   (their own goal cells), indexed by rank() of the tiles' cells.  It is a breadth-
+ *   first search from the goal placement over (placement, empty cell), where moving a
+ *   pattern tile costs 1 and moving the empty cell over a free cell costs 0: each level
+ *   is closed under the free moves before the next is made.  Every empty cell is a start
+ *   (the empty cell's goal is not constrained: a relaxation, still a lower bound).
+ * ida(tiles, tables, max_seconds, max_nodes) -> (status, path, expanded, bound):
+ *   IDA* with h = max(sum, reflected sum); path = the empty cell's cells, move by move.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CELLS 16
+#define MAX_K 7
+#define MAX_GROUPS 8
+
+static int neighbours[CELLS][4];
+static int neighbour_count[CELLS];
+static int reflected[CELLS];
+
+static void init_tables(void) {
+    for (int cell = 0; cell < CELLS; cell++) {
+        int r = cell / 4, c = cell % 4, n = 0;
+        if (r > 0) neighbours[cell][n++] = cell - 4;
+        if (r < 3) neighbours[cell][n++] = cell + 4;
+        if (c > 0) neighbours[cell][n++] = cell - 1;
+        if (c < 3) neighbours[cell][n++] = cell + 1;
+        neighbour_count[cell] = n;
+        reflected[cell] = c * 4 + r;
+    }
+}
+
+static uint64_t placements(int k) {
+    uint64_t size = 1;
+    for (int i = 0; i < k; i++) size *= (uint64_t)(CELLS - i);
+    return size;
+}
+
+/* Mixed-radix rank of k distinct cells: digit i is the cell's rank among the cells not
+   used by tiles 0..i-1, in base 16 - i. */
+static inline uint32_t rank(const uint8_t *cells, int k) {
+    uint32_t r = 0;
+    for (int i = 0; i < k; i++) {
+        int smaller = 0;
+        for (int j = 0; j < i; j++) smaller += cells[j] < cells[i];
+        r = r * (uint32_t)(CELLS - i) + (uint32_t)(cells[i] - smaller);
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------- building */
+
+typedef struct {
+    uint32_t *items;
+    size_t count, capacity;
+} Queue;
+
+static int push(Queue *q, uint32_t item) {
+    if (q->count == q->capacity) {
+        size_t capacity = q->capacity ? q->capacity * 2 : 1 << 20;
+        uint32_t *items = realloc(q->items, capacity * sizeof(uint32_t));
+        if (!items) return -1;
+        q->items = items;
+        q->capacity = capacity;
+    }
+    q->items[q->count++] = item;
+    return 0;
+}
+
+/* A queue entry packs the k cells (4 bits each) and the empty cell (4 bits). */
+static inline uint32_t pack(const uint8_t *cells, int k, int blank) {
+    uint32_t item = (uint32_t)blank;
+    for (int i = 0; i < k; i++) item |= (uint32_t)cells[i] << (4 * (i + 1));
+    return item;
+}
+
+static inline int unpack(uint32_t item, uint8_t *cells, int k) {
+    for (int i = 0; i < k; i++) cells[i] = (item >> (4 * (i + 1))) & 15;
+    return item & 15;
+}
+
+static PyObject *build(PyObject *self, PyObject *args) {
+    const uint8_t *goal;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "y#", &goal, &k)) return NULL;
+    if (k < 1 || k > MAX_K) return PyErr_Format(PyExc_ValueError, "a pattern has 1 to %d tiles", MAX_K);
+    for (int i = 0; i < k; i++)
+        if (goal[i] < 1 || goal[i] >= CELLS) return PyErr_Format(PyExc_ValueError, "pattern tiles are 1 to 15");
+    uint64_t size = placements((int)k);
+    uint8_t *dist = malloc(size * CELLS);
+    if (!dist) return PyErr_NoMemory();
+    memset(dist, 255, size * CELLS);
+    Queue now = {0}, next = {0};
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    uint8_t cells[MAX_K];
+    memcpy(cells, goal, k);
+    int used = 0;
+    for (int i = 0; i < k; i++) used |= 1 << goal[i];
+    uint32_t start = rank(cells, (int)k);
+    for (int blank = 0; blank < CELLS; blank++) {
+        if (used >> blank & 1) continue;
+        dist[(uint64_t)start * CELLS + blank] = 0;
+        if (push(&now, pack(cells, (int)k, blank))) failed = 1;
+    }
+    for (int depth = 0; now.count && !failed; depth++) {
+        for (size_t at = 0; at < now.count && !failed; at++) {  /* grows while the level closes */
+            uint32_t item = now.items[at];
+            int blank = unpack(item, cells, (int)k);
+            uint32_t r = rank(cells, (int)k);
+            if (dist[(uint64_t)r * CELLS + blank] != depth) continue;  /* lowered since */
+            int occupied[CELLS];
+            for (int c = 0; c < CELLS; c++) occupied[c] = -1;
+            for (int i = 0; i < k; i++) occupied[cells[i]] = i;
+            for (int n = 0; n < neighbour_count[blank]; n++) {
+                int cell = neighbours[blank][n];
+                int tile = occupied[cell];
+                if (tile < 0) {  /* the empty cell moves over a free cell: no cost */
+                    uint8_t *d = &dist[(uint64_t)r * CELLS + cell];
+                    if (*d > depth) {
+                        *d = (uint8_t)depth;
+                        if (push(&now, pack(cells, (int)k, cell))) failed = 1;
+                    }
+                } else {  /* a pattern tile moves into the empty cell: one move */
+                    cells[tile] = (uint8_t)blank;
+                    uint32_t moved = rank(cells, (int)k);
+                    uint8_t *d = &dist[(uint64_t)moved * CELLS + cell];
+                    if (*d == 255) {
+                        *d = (uint8_t)(depth + 1);
+                        if (push(&next, pack(cells, (int)k, cell))) failed = 1;
+                    }
+                    cells[tile] = (uint8_t)cell;
+                }
+            }
+        }
+        Queue swap = now;
+        now = next;
+        next = swap;
+        next.count = 0;
+    }
+    Py_END_ALLOW_THREADS
+    free(now.items);
+    free(next.items);
+    if (failed) {
+        free(dist);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (!out) {
+        free(dist);
+        return NULL;
+    }
+    uint8_t *table = (uint8_t *)PyBytes_AS_STRING(out);
+    for (uint64_t r = 0; r < size; r++) {
+        uint8_t best = 255;
+        for (int blank = 0; blank < CELLS; blank++)
+            if (dist[r * CELLS + blank] < best) best = dist[r * CELLS + blank];
+        table[r] = best;
+    }
+    free(dist);
+    return out;
+}
+
+/* ---------------------------------------------------------------- IDA* */
+
+typedef struct {
+    int groups;
+    int k[MAX_GROUPS];
+    uint8_t tiles[MAX_GROUPS][MAX_K];  /* each group's tiles */
+    const uint8_t *table[MAX_GROUPS];
+    int group_of[CELLS], index_of[CELLS];  /* a tile's group and place in it */
+    uint8_t cell_of[CELLS];  /* where each tile is */
+    uint8_t tile_at[CELLS];
+    int part[MAX_GROUPS], mirror[MAX_GROUPS];  /* each group's value, direct and reflected */
+    int sum, mirror_sum;
+    uint8_t path[256];
+    int length;
+    uint64_t expanded, max_nodes;
+    double deadline;
+    int status;  /* 0 running, 2 limit, 3 interrupted */
+} Search;
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static inline int group_value(const Search *s, int g) {
+    uint8_t cells[MAX_K];
+    for (int i = 0; i < s->k[g]; i++) cells[i] = s->cell_of[s->tiles[g][i]];
+    return s->table[g][rank(cells, s->k[g])];
+}
+
+/* The group's value on the reflected board: its tile t stands where tile reflected[t]
+   stands, reflected. */
+static inline int mirror_value(const Search *s, int g) {
+    uint8_t cells[MAX_K];
+    for (int i = 0; i < s->k[g]; i++) cells[i] = (uint8_t)reflected[s->cell_of[reflected[s->tiles[g][i]]]];
+    return s->table[g][rank(cells, s->k[g])];
+}
+
+static inline int heuristic(const Search *s) {
+    return s->sum > s->mirror_sum ? s->sum : s->mirror_sum;
+}
+
+/* Returns -1 when the goal is reached, else the least f above the bound (or 1000). */
+static int dfs(Search *s, int blank, int previous, int g, int bound) {
+    int h = heuristic(s);
+    int f = g + h;
+    if (f > bound) return f;
+    if (h == 0) {
+        int solved = 1;
+        for (int t = 1; t < CELLS && solved; t++) solved = s->cell_of[t] == t;
+        if (solved) {
+            s->length = g;
+            return -1;
+        }
+    }
+    if ((++s->expanded & 0xFFFFF) == 0) {
+        if (s->max_nodes && s->expanded > s->max_nodes) s->status = 2;
+        if (s->deadline > 0 && now_seconds() > s->deadline) s->status = 2;
+        PyGILState_STATE state = PyGILState_Ensure();
+        if (PyErr_CheckSignals()) {
+            PyErr_Clear();
+            s->status = 3;
+        }
+        PyGILState_Release(state);
+    }
+    if (s->status) return 1000;
+    int least = 1000;
+    for (int n = 0; n < neighbour_count[blank]; n++) {
+        int cell = neighbours[blank][n];
+        if (cell == previous) continue;
+        int tile = s->tile_at[cell];
+        int g1 = s->group_of[tile], g2 = s->group_of[reflected[tile]];
+        int old1 = s->part[g1], old2 = s->mirror[g2];
+        /* the tile moves into the empty cell */
+        s->tile_at[blank] = (uint8_t)tile;
+        s->tile_at[cell] = 0;
+        s->cell_of[tile] = (uint8_t)blank;
+        s->part[g1] = group_value(s, g1);
+        s->mirror[g2] = mirror_value(s, g2);
+        s->sum += s->part[g1] - old1;
+        s->mirror_sum += s->mirror[g2] - old2;
+        s->path[g] = (uint8_t)cell;
+        int found = dfs(s, cell, blank, g + 1, bound);
+        s->sum -= s->part[g1] - old1;
+        s->mirror_sum -= s->mirror[g2] - old2;
+        s->part[g1] = old1;
+        s->mirror[g2] = old2;
+        s->cell_of[tile] = (uint8_t)cell;
+        s->tile_at[cell] = (uint8_t)tile;
+        s->tile_at[blank] = 0;
+        if (found == -1) return -1;
+        if (found < least) least = found;
+        if (s->status) return 1000;
+    }
+    return least;
+}
+
+static PyObject *ida(PyObject *self, PyObject *args) {
+    const uint8_t *tiles;
+    Py_ssize_t count;
+    PyObject *groups;
+    double max_seconds;
+    unsigned long long max_nodes;
+    if (!PyArg_ParseTuple(args, "y#O!dK", &tiles, &count, &PyList_Type, &groups, &max_seconds, &max_nodes)) return NULL;
+    if (count != CELLS) return PyErr_Format(PyExc_ValueError, "16 tiles expected");
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) return PyErr_NoMemory();
+    s->groups = (int)PyList_GET_SIZE(groups);
+    if (s->groups < 1 || s->groups > MAX_GROUPS) {
+        free(s);
+        return PyErr_Format(PyExc_ValueError, "1 to %d groups", MAX_GROUPS);
+    }
+    int seen = 0;
+    for (int c = 0; c < CELLS; c++) s->group_of[c] = -1;
+    for (int g = 0; g < s->groups; g++) {
+        const uint8_t *members, *table;
+        Py_ssize_t k, size;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(groups, g), "y#y#", &members, &k, &table, &size)) {
+            free(s);
+            return NULL;
+        }
+        if (k < 1 || k > MAX_K || (uint64_t)size != placements((int)k)) {
+            free(s);
+            return PyErr_Format(PyExc_ValueError, "group %d: its table does not fit its tiles", g);
+        }
+        s->k[g] = (int)k;
+        s->table[g] = table;
+        for (int i = 0; i < k; i++) {
+            int t = members[i];
+            if (t < 1 || t >= CELLS || (seen >> t & 1)) {
+                free(s);
+                return PyErr_Format(PyExc_ValueError, "the groups must share out the tiles 1 to 15");
+            }
+            seen |= 1 << t;
+            s->tiles[g][i] = (uint8_t)t;
+            s->group_of[t] = g;
+            s->index_of[t] = i;
+        }
+    }
+    if (seen != 0xFFFE) {
+        free(s);
+        return PyErr_Format(PyExc_ValueError, "the groups must share out the tiles 1 to 15");
+    }
+    int blank = -1, check = 0;
+    for (int c = 0; c < CELLS; c++) {
+        s->tile_at[c] = tiles[c];
+        if (tiles[c] >= CELLS || (check >> tiles[c] & 1)) {
+            free(s);
+            return PyErr_Format(PyExc_ValueError, "the tiles must be 0 to 15, each once");
+        }
+        check |= 1 << tiles[c];
+        s->cell_of[tiles[c]] = (uint8_t)c;
+        if (tiles[c] == 0) blank = c;
+    }
+    for (int g = 0; g < s->groups; g++) {
+        s->part[g] = group_value(s, g);
+        s->mirror[g] = mirror_value(s, g);
+        s->sum += s->part[g];
+        s->mirror_sum += s->mirror[g];
+    }
+    s->max_nodes = max_nodes;
+    s->deadline = max_seconds > 0 ? now_seconds() + max_seconds : 0;
+    int bound = heuristic(s), found = 1000;
+    Py_BEGIN_ALLOW_THREADS
+    while (1) {
+        found = dfs(s, blank, -1, 0, bound);
+        if (found == -1 || s->status || found >= 1000 || found > 200) break;
+        bound = found;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *path = found == -1 ? PyBytes_FromStringAndSize((const char *)s->path, s->length) : Py_NewRef(Py_None);
+    int status = found == -1 ? 0 : (s->status ? s->status : 1);
+    PyObject *out = Py_BuildValue("(iNKi)", status, path, (unsigned long long)s->expanded, found == -1 ? s->length : bound);
+    free(s);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"build", build, METH_VARARGS, "build(goal_cells) -> bytes: a pattern database of the 4 x 4 puzzle"},
+    {"ida", ida, METH_VARARGS, "ida(tiles, [(tiles, table), ...], max_seconds, max_nodes) -> (status, path, expanded, bound)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_patterns", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__patterns(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}

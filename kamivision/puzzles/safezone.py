@@ -1,0 +1,377 @@
+"""Safe Zone (MentalBlocker): identical blocks slide until an edge, a hole or another
+block stops them, until every safe zone holds a block.
+
+The rules and the file format ``kamivision.safezone/1`` are those of
+``../shared/spec/safe-zone.md``: a move slides one block up, down, left or right as far
+as it goes (a slide of no cell is no move); holes act as the board's edge; blocks never
+push; a safe zone does not stop a block unless ``rules`` is ``slide-stop-on-zone``; the
+puzzle is solved when every zone holds a block (helper blocks end anywhere).
+
+A state is the set of cells holding blocks, one integer bitset (``cell = r * columns +
+c``): identical blocks make equal sets, so duplicate states are found by the set itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import deque
+from dataclasses import dataclass
+from itertools import permutations
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from ..errors import BoardFileError
+from .search import Limits, Result, astar
+
+FORMAT = "kamivision.safezone/1"
+HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE = 0, 1, 2, 4, 6
+RULES = ("slide", "slide-stop-on-zone")
+#: Directions in the order moves are tried: (name, row step, column step).
+DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
+WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
+ABSENT = object()  # an optional field that the file does not have
+
+
+@dataclass(frozen=True)
+class SafeZone:
+    """One level: the floor (cells that are not holes), the zones, the blocks."""
+
+    rows: int
+    columns: int
+    floor: int  # bitset of the cells that are tiles (not holes)
+    zones: int  # bitset of the safe zones
+    blocks: int  # bitset of the cells holding a block at the start
+    name: Optional[str] = None
+    par: Optional[int] = None
+    optimal: Any = ABSENT  # int, None (proven unsolvable) or ABSENT
+    rules: str = "slide"
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.columns
+
+    def code(self, cell: int, blocks: Optional[int] = None) -> int:
+        """The file's code for ``cell`` with ``blocks`` (default: the start)."""
+        blocks = self.blocks if blocks is None else blocks
+        if not self.floor >> cell & 1:
+            return HOLE
+        return (BLOCK if blocks >> cell & 1 else 0) + (ZONE if self.zones >> cell & 1 else 0) or TILE
+
+
+# ---------------------------------------------------------------- the file format
+
+
+def read_safezone(path: str | Path) -> SafeZone:
+    from ..files import check_input
+
+    path = check_input(path, BoardFileError)
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise BoardFileError(f"{path}: not a text file (UTF-8)") from None
+    except (ValueError, RecursionError) as error:
+        raise BoardFileError(f"{path}: not valid JSON ({str(error).splitlines()[0][:80]})") from None
+    return safezone_from_dict(obj, str(path))
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def safezone_from_dict(obj: Any, origin: str = "<safezone>") -> SafeZone:
+    """Validate a ``kamivision.safezone/1`` object; every problem is one
+    :class:`BoardFileError` line that names ``origin`` and the place."""
+
+    def fail(problem: str) -> BoardFileError:
+        return BoardFileError(f"{origin}: {problem}")
+
+    if not isinstance(obj, dict):
+        raise fail("a Safe Zone file must be a JSON object")
+    if obj.get("format") != FORMAT:
+        raise fail(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
+    sizes = {}
+    for key in ("rows", "columns"):
+        value = obj.get(key)
+        if not _integer(value) or value < 1:
+            raise fail(f"{key} must be an integer of at least 1, not {value!r}")
+        sizes[key] = value
+    rows, columns = sizes["rows"], sizes["columns"]
+    if rows * columns > 4096:
+        raise fail(f"{rows} x {columns} is too large (at most 4096 cells)")
+    cells = obj.get("cells")
+    if not isinstance(cells, list) or len(cells) != rows:
+        count = len(cells) if isinstance(cells, list) else "no list of"
+        raise fail(f"cells has {count} rows, expected {rows}")
+    floor = zones = blocks = 0
+    for r, row in enumerate(cells):
+        if not isinstance(row, list) or len(row) != columns:
+            count = len(row) if isinstance(row, list) else "no list of"
+            raise fail(f"row {r} has {count} cells, expected {columns}")
+        for c, value in enumerate(row):
+            if not _integer(value) or value not in (HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE):
+                raise fail(f"cell ({r},{c}) is {json.dumps(value)}: expected 0 (hole), 1 (tile), 2 (block), 4 (safe zone) or 6 (block on a safe zone)")
+            bit = 1 << (r * columns + c)
+            if value != HOLE:
+                floor |= bit
+            if value in (ZONE, BLOCK_ON_ZONE):
+                zones |= bit
+            if value in (BLOCK, BLOCK_ON_ZONE):
+                blocks |= bit
+    if not zones:
+        raise fail("the level has no safe zone (code 4 or 6)")
+    if blocks.bit_count() < zones.bit_count():
+        raise fail(f"{blocks.bit_count()} block(s) for {zones.bit_count()} safe zones: it can never be solved")
+    par = obj.get("par")
+    if par is not None and (not _integer(par) or par < 0):
+        raise fail(f"par must be a non-negative integer, not {par!r}")
+    optimal = obj.get("optimal", ABSENT)
+    if optimal is not ABSENT and optimal is not None and (not _integer(optimal) or optimal < 0):
+        raise fail(f"optimal must be a non-negative integer or null (unsolvable), not {optimal!r}")
+    rules = obj.get("rules", "slide")
+    if rules not in RULES:
+        raise fail(f"rules is {rules!r}, expected one of {', '.join(map(repr, RULES))}")
+    name = obj.get("name")
+    if name is not None and not isinstance(name, str):
+        raise fail("name must be text")
+    return SafeZone(rows, columns, floor, zones, blocks, name, par, optimal, rules)
+
+
+def safezone_to_dict(level: SafeZone, blocks: Optional[int] = None) -> dict:
+    out: dict[str, Any] = {"format": FORMAT}
+    if level.name is not None:
+        out["name"] = level.name
+    out.update(rows=level.rows, columns=level.columns)
+    out["cells"] = [[level.code(r * level.columns + c, blocks) for c in range(level.columns)] for r in range(level.rows)]
+    if level.rules != "slide":
+        out["rules"] = level.rules
+    if level.par is not None:
+        out["par"] = level.par
+    if level.optimal is not ABSENT:
+        out["optimal"] = level.optimal
+    return out
+
+
+# ---------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One block from ``start`` to ``end`` (cells) in direction ``direction``."""
+
+    start: int
+    direction: str
+    end: int
+
+    def describe(self, columns: int) -> str:
+        (r0, c0), (r1, c1) = divmod(self.start, columns), divmod(self.end, columns)
+        return f"block at ({r0}, {c0}) slides {WORDS[self.direction]} to ({r1}, {c1})"
+
+    def to_json(self, columns: int) -> dict:
+        return {"from": list(divmod(self.start, columns)), "dir": self.direction, "to": list(divmod(self.end, columns))}
+
+
+class SafeZoneProblem:
+    """The level as a search problem: states are bitsets of block cells."""
+
+    def __init__(self, level: SafeZone):
+        self.level = level
+        n, columns = level.size, level.columns
+        # steps[d][cell]: the cell one step in direction d, or -1 off the floor.
+        self.steps = []
+        for _, dr, dc in DIRECTIONS:
+            table = []
+            for cell in range(n):
+                r, c = divmod(cell, columns)
+                rr, cc = r + dr, c + dc
+                inside = 0 <= rr < level.rows and 0 <= cc < columns
+                nxt = rr * columns + cc if inside else -1
+                table.append(nxt if nxt >= 0 and level.floor >> nxt & 1 else -1)
+            self.steps.append(table)
+        self.stop_on_zone = level.rules == "slide-stop-on-zone"
+
+    def start(self) -> int:
+        return self.level.blocks
+
+    def is_goal(self, state: int) -> bool:
+        return self.level.zones & ~state == 0
+
+    def moves(self, state: int) -> Iterator[tuple[Slide, int]]:
+        """Blocks in row-major order, then U, D, L, R (the spec's deterministic order)."""
+        zones = self.level.zones
+        rest = state
+        while rest:
+            low = rest & -rest
+            cell = low.bit_length() - 1
+            rest ^= low
+            for (name, _, _), table in zip(DIRECTIONS, self.steps):
+                at = cell
+                while True:
+                    nxt = table[at]
+                    if nxt < 0 or state >> nxt & 1:
+                        break
+                    at = nxt
+                    if self.stop_on_zone and zones >> at & 1:
+                        break
+                if at != cell:
+                    yield Slide(cell, name, at), state ^ low | (1 << at)
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def uncovered_zones(level: SafeZone):
+    """H0: the safe zones without a block.
+
+    Admissible: a move relocates one block to one cell, so it covers at most one more
+    zone; the count falls by at most 1 a move and is 0 exactly when solved (and
+    consistent for the same reason)."""
+    zones = level.zones
+
+    def h(state: int) -> int:
+        return (zones & ~state).bit_count()
+
+    return h
+
+
+def segment_distances(level: SafeZone) -> dict[int, list[Optional[int]]]:
+    """For every zone z, ``d[z][p]``: the fewest straight segments from floor cell p to z,
+    a segment running any length of at least 1 over floor cells, ignoring blocks and
+    stopping anywhere (a breadth-first search of rook moves over the floor)."""
+    out = {}
+    columns = level.columns
+    for z in _bits(level.zones):
+        d: list[Optional[int]] = [None] * level.size
+        d[z] = 0
+        queue = deque([z])
+        while queue:
+            cell = queue.popleft()
+            r, c = divmod(cell, columns)
+            for _, dr, dc in DIRECTIONS:
+                rr, cc = r + dr, c + dc
+                while 0 <= rr < level.rows and 0 <= cc < columns and level.floor >> (rr * columns + cc) & 1:
+                    other = rr * columns + cc
+                    if d[other] is None:
+                        d[other] = d[cell] + 1
+                        queue.append(other)
+                    rr, cc = rr + dr, cc + dc
+        out[z] = d
+    return out
+
+
+def assignment_bound(level: SafeZone):
+    """H1: the least total, over assignments of distinct blocks to the zones, of each
+    block's segment distance to its zone (:func:`segment_distances`); ``None`` when no
+    assignment is finite (a dead end).
+
+    Admissible: every real slide runs straight over floor cells and ends on one, so it is
+    one relaxed segment (the stoppers only restrict real slides).  Follow each block
+    through an optimal solution: the blocks that end on zones give an assignment, a block
+    ending on zone z made at least d(start, z) slides, and slides of different blocks are
+    different moves; so the solution has at least the assignment's total, which is at
+    least the least total.  Consistent: a move changes one block's cell from p to q and
+    d(p, z) <= 1 + d(q, z), so the next state's best assignment, used here, is at most 1
+    lower.  It dominates H0 (a zone without a block needs a block at distance >= 1).
+    The minimum is taken by the Hungarian method (SciPy) when there are more than three
+    zones, else over every assignment.  Values are remembered per state."""
+    distances = segment_distances(level)
+    zones = list(distances)
+    memo: dict[int, Optional[int]] = {}
+    big = 10**6
+
+    def h(state: int) -> Optional[int]:
+        known = memo.get(state, ABSENT)
+        if known is not ABSENT:
+            return known
+        blocks = list(_bits(state))
+        table = [[distances[z][b] for b in blocks] for z in zones]
+        if len(zones) <= 3:
+            best = None
+            for chosen in permutations(range(len(blocks)), len(zones)):
+                total = 0
+                for row, b in zip(table, chosen):
+                    if row[b] is None:
+                        break
+                    total += row[b]
+                else:
+                    best = total if best is None else min(best, total)
+        else:
+            from scipy.optimize import linear_sum_assignment
+
+            cost = [[big if v is None else v for v in row] for row in table]
+            picked_rows, picked_columns = linear_sum_assignment(cost)
+            total = sum(cost[i][j] for i, j in zip(picked_rows, picked_columns))
+            best = None if total >= big else int(total)
+        if len(memo) < 2_000_000:
+            memo[state] = best
+        return best
+
+    return h
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# ---------------------------------------------------------------- solving and showing
+
+
+def solve_safezone(level: SafeZone, limits: Limits = Limits(), heuristic: str = "assignment") -> Result:
+    """The fewest slides, by A* with H1 (or H0 with ``heuristic="zones"``)."""
+    h = assignment_bound(level) if heuristic == "assignment" else uncovered_zones(level)
+    return astar(SafeZoneProblem(level), h, limits)
+
+
+def draw(level: SafeZone, blocks: Optional[int] = None) -> str:
+    """``#`` block, ``o`` empty safe zone, ``@`` block on a safe zone, ``.`` tile, a
+    space for a hole; a border shows the board's edge."""
+    glyph = {HOLE: " ", TILE: ".", BLOCK: "#", ZONE: "o", BLOCK_ON_ZONE: "@"}
+    lines = ["+" + "-" * (2 * level.columns + 1) + "+"]
+    for r in range(level.rows):
+        row = " ".join(glyph[level.code(r * level.columns + c, blocks)] for c in range(level.columns))
+        lines.append(f"| {row} |")
+    lines.append(lines[0])
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- making levels
+
+
+def generate(
+    rng: random.Random,
+    rows: int,
+    columns: int,
+    zones: int,
+    helpers: int = 0,
+    holes: float = 0.12,
+    min_moves: int = 3,
+    tries: int = 200,
+    limits: Limits = Limits(max_seconds=20),
+) -> Optional[tuple[SafeZone, Result]]:
+    """A random solvable level (``zones`` zones, as many blocks plus ``helpers``) whose
+    proven optimum is at least ``min_moves``, with its solution; ``None`` when ``tries``
+    random boards gave none."""
+    n = rows * columns
+    for _ in range(tries):
+        floor_cells = [cell for cell in range(n) if rng.random() >= holes]
+        if len(floor_cells) < 2 * zones + helpers + 2:
+            continue
+        chosen = rng.sample(floor_cells, 2 * zones + helpers)
+        zone_cells, block_cells = chosen[:zones], chosen[zones:]
+        level = SafeZone(
+            rows, columns,
+            floor=sum(1 << cell for cell in floor_cells),
+            zones=sum(1 << cell for cell in zone_cells),
+            blocks=sum(1 << cell for cell in block_cells),
+        )
+        h = assignment_bound(level)
+        if h(level.blocks) is None:
+            continue
+        result = astar(SafeZoneProblem(level), h, limits)
+        if result.moves is not None and len(result.moves) >= min_moves:
+            return dataclasses.replace(level, optimal=len(result.moves)), result
+    return None

@@ -1,0 +1,549 @@
+"""Tile sliding (ken-ken-showdown, the 8- and 15-puzzles): tiles slide one at a time into
+the one empty cell until the grid equals the goal.
+
+The rules and the file format ``kamivision.slide/1`` are those of
+``../shared/spec/tile-slide.md``: one move takes a tile next to the empty cell into it
+(named by the direction the tile travels); the board is solved when it equals the goal
+cell for cell; labels may repeat (a KenKen goal), and equal labels are interchangeable,
+so a state is simply the tuple of labels, row by row, with 0 for the empty cell.
+Unsolvable boards are recognised before any search (:func:`solvable`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+from ..errors import BoardFileError
+from .search import Limits, Result, astar, idastar
+
+FORMAT = "kamivision.slide/1"
+ABSENT = object()
+#: (name, row step, column step) of the tile's travel, in the order moves are tried.
+DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
+WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
+OPS = {"+": "+", "-": "-", "×": "×", "÷": "÷", "*": "×", "/": "÷", None: None}
+
+
+@dataclass(frozen=True)
+class SlideBoard:
+    """A start and the goal it must reach, both row by row (0: the empty cell)."""
+
+    rows: int
+    columns: int
+    cells: tuple[int, ...]
+    goal: tuple[int, ...]
+    name: Optional[str] = None
+    par: Optional[int] = None
+    optimal: Any = ABSENT  # int, None (proven unsolvable) or ABSENT
+    cages: Optional[tuple] = None
+
+    @property
+    def distinct(self) -> bool:
+        """Every tile label differs (the classic puzzles)."""
+        labels = [v for v in self.cells if v]
+        return len(set(labels)) == len(labels)
+
+
+def default_goal(cells: list[int]) -> list[int]:
+    """The labels sorted ascending, row by row, the empty cell last."""
+    return sorted(v for v in cells if v) + [0]
+
+
+# ---------------------------------------------------------------- the file format
+
+
+def read_slide(path: str | Path) -> SlideBoard:
+    from ..files import check_input
+
+    path = check_input(path, BoardFileError)
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise BoardFileError(f"{path}: not a text file (UTF-8)") from None
+    except (ValueError, RecursionError) as error:
+        raise BoardFileError(f"{path}: not valid JSON ({str(error).splitlines()[0][:80]})") from None
+    return slide_from_dict(obj, str(path))
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def slide_from_dict(obj: Any, origin: str = "<slide>") -> SlideBoard:
+    """Validate a ``kamivision.slide/1`` object; every problem is one
+    :class:`BoardFileError` line naming ``origin`` and the place."""
+
+    def fail(problem: str) -> BoardFileError:
+        return BoardFileError(f"{origin}: {problem}")
+
+    if not isinstance(obj, dict):
+        raise fail("a tile-slide file must be a JSON object")
+    if obj.get("format") != FORMAT:
+        raise fail(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
+    sizes = {}
+    for key in ("rows", "columns"):
+        value = obj.get(key)
+        if not _integer(value) or value < 1:
+            raise fail(f"{key} must be an integer of at least 1, not {value!r}")
+        sizes[key] = value
+    rows, columns = sizes["rows"], sizes["columns"]
+    if rows * columns < 2:
+        raise fail("the board needs at least 2 cells")
+    if rows * columns > 400:
+        raise fail(f"{rows} x {columns} is too large (at most 400 cells)")
+
+    def grid(key: str) -> list[int]:
+        value = obj.get(key)
+        if not isinstance(value, list) or len(value) != rows:
+            count = len(value) if isinstance(value, list) else "no list of"
+            raise fail(f"{key} has {count} rows, expected {rows}")
+        flat = []
+        for r, row in enumerate(value):
+            if not isinstance(row, list) or len(row) != columns:
+                count = len(row) if isinstance(row, list) else "no list of"
+                raise fail(f"{key} row {r} has {count} cells, expected {columns}")
+            for c, v in enumerate(row):
+                if not _integer(v) or v < 0:
+                    raise fail(f"{key} cell ({r},{c}) is {json.dumps(v)}: expected 0 (the empty cell) or a positive integer label")
+                flat.append(v)
+        blanks = flat.count(0)
+        if blanks != 1:
+            raise fail(f"{key} has {blanks} empty cells (0), expected exactly 1")
+        return flat
+
+    cells = grid("cells")
+    goal = grid("goal") if "goal" in obj else default_goal(cells)
+    if Counter(cells) != Counter(goal):
+        extra = sorted((Counter(cells) - Counter(goal)).elements())
+        missing = sorted((Counter(goal) - Counter(cells)).elements())
+        raise fail(f"cells and goal hold different labels: cells have {extra or 'nothing'} more, the goal {missing or 'nothing'} more")
+    par = obj.get("par")
+    if par is not None and (not _integer(par) or par < 0):
+        raise fail(f"par must be a non-negative integer, not {par!r}")
+    optimal = obj.get("optimal", ABSENT)
+    if optimal is not ABSENT and optimal is not None and (not _integer(optimal) or optimal < 0):
+        raise fail(f"optimal must be a non-negative integer or null (unsolvable), not {optimal!r}")
+    name = obj.get("name")
+    if name is not None and not isinstance(name, str):
+        raise fail("name must be text")
+    cages = _cages(obj.get("cages"), rows, columns, goal, fail) if "cages" in obj else None
+    return SlideBoard(rows, columns, tuple(cells), tuple(goal), name, par, optimal, cages)
+
+
+def _cages(value: Any, rows: int, columns: int, goal: list[int], fail) -> tuple:
+    """Check KenKen cages against the goal: cells on the board, in one cage each, no
+    empty cell, connected, every tile covered, and each operation's value."""
+    if not isinstance(value, list):
+        raise fail("cages must be a list")
+    owner: dict[int, int] = {}
+    out = []
+    for i, cage in enumerate(value):
+        where = f"cage {i}"
+        if not isinstance(cage, dict) or not isinstance(cage.get("cells"), list) or not cage["cells"]:
+            raise fail(f"{where} must be an object with a non-empty list of cells")
+        cells = []
+        for entry in cage["cells"]:
+            if not (isinstance(entry, list) and len(entry) == 2 and all(_integer(v) for v in entry)):
+                raise fail(f"{where}: a cell must be [row, column], not {json.dumps(entry)[:40]}")
+            r, c = entry
+            if not (0 <= r < rows and 0 <= c < columns):
+                raise fail(f"{where}: cell ({r},{c}) is off the board")
+            cell = r * columns + c
+            if cell in owner:
+                raise fail(f"{where}: cell ({r},{c}) is also in cage {owner[cell]}")
+            if goal[cell] == 0:
+                raise fail(f"{where}: cell ({r},{c}) is the goal's empty cell")
+            owner[cell] = i
+            cells.append(cell)
+        if not _connected(cells, columns):
+            raise fail(f"{where} is not connected (cells must touch side to side)")
+        op = cage.get("op")
+        if op not in OPS:
+            raise fail(f"{where}: op is {op!r}, expected one of + - × ÷ * / or null")
+        op = OPS[op]
+        labels = [goal[cell] for cell in cells]
+        if op is None and len(cells) != 1:
+            raise fail(f"{where}: a cage without an operation must have one cell, not {len(cells)}")
+        if op is not None and len(cells) == 1:
+            raise fail(f"{where}: a one-cell cage has no operation (op null)")
+        if op in ("-", "÷") and len(cells) != 2:
+            raise fail(f"{where}: {op} needs exactly 2 cells, not {len(cells)}")
+        if op == "÷" and max(labels) % min(labels):
+            raise fail(f"{where}: {max(labels)} ÷ {min(labels)} is not a whole number")
+        expected = {
+            None: labels[0],
+            "+": sum(labels),
+            "×": math.prod(labels),
+            "-": max(labels) - min(labels),
+            "÷": max(labels) // min(labels),
+        }[op]
+        value_given = cage.get("value")
+        if not _integer(value_given) or value_given != expected:
+            raise fail(f"{where}: value is {value_given!r}, but the goal's labels give {expected}")
+        out.append({"cells": [list(divmod(cell, columns)) for cell in cells], "op": op, "value": value_given})
+    uncovered = [cell for cell, v in enumerate(goal) if v and cell not in owner]
+    if uncovered:
+        r, c = divmod(uncovered[0], columns)
+        raise fail(f"goal cell ({r},{c}) is in no cage")
+    return tuple(out)
+
+
+def _connected(cells: list[int], columns: int) -> bool:
+    rest, stack = set(cells[1:]), [cells[0]]
+    while stack:
+        r, c = divmod(stack.pop(), columns)
+        for other in ((r - 1) * columns + c, (r + 1) * columns + c, r * columns + c - 1, r * columns + c + 1):
+            if other in rest and (other // columns == r or other % columns == c):
+                rest.discard(other)
+                stack.append(other)
+    return not rest
+
+
+def slide_to_dict(board: SlideBoard, cells: Optional[tuple] = None) -> dict:
+    cells = board.cells if cells is None else cells
+    fold = lambda flat: [list(flat[r * board.columns:(r + 1) * board.columns]) for r in range(board.rows)]  # noqa: E731
+    out: dict[str, Any] = {"format": FORMAT}
+    if board.name is not None:
+        out["name"] = board.name
+    out.update(rows=board.rows, columns=board.columns, cells=fold(cells), goal=fold(board.goal))
+    if board.cages is not None:
+        out["cages"] = list(board.cages)
+    if board.par is not None:
+        out["par"] = board.par
+    if board.optimal is not ABSENT:
+        out["optimal"] = board.optimal
+    return out
+
+
+# ---------------------------------------------------------------- solvability
+
+
+def solvable(board: SlideBoard) -> bool:
+    """Whether the goal can be reached (the spec's rules, 1.6), without searching.
+
+    A single row or column: tiles never pass each other, so the labels must come in the
+    same order.  2 x 2: the three tiles only turn around the cycle, so their cyclic
+    orders must match.  Otherwise, with distinct labels: the parity of the permutation
+    taking start cells to goal cells (empty cell included) must equal the parity of the
+    empty cell's Manhattan displacement (each move is one transposition and one step of
+    the empty cell on a bipartite grid).  With a label repeated, always: the tiles reach
+    every even permutation with the empty cell fixed (Wilson 1974), and swapping two
+    equal tiles, an odd permutation, changes nothing visible."""
+    start, goal, rows, columns = board.cells, board.goal, board.rows, board.columns
+    if rows == 1 or columns == 1:
+        return [v for v in start if v] == [v for v in goal if v]
+    if rows == 2 and columns == 2:
+        ring = (0, 1, 3, 2)
+        a = [start[i] for i in ring if start[i]]
+        b = [goal[i] for i in ring if goal[i]]
+        return any(a[k:] + a[:k] == b for k in range(3))
+    if not board.distinct:
+        return True
+    where = {v: i for i, v in enumerate(goal)}
+    permutation = [where[v] for v in start]
+    seen, parity = [False] * len(permutation), 0
+    for i in range(len(permutation)):  # parity from the cycle lengths
+        length = 0
+        while not seen[i]:
+            seen[i] = True
+            i = permutation[i]
+            length += 1
+        if length:
+            parity ^= (length - 1) & 1
+    blank, target = start.index(0), goal.index(0)
+    distance = abs(blank // columns - target // columns) + abs(blank % columns - target % columns)
+    return parity == distance & 1
+
+
+# ---------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class TileMove:
+    """Tile ``tile`` at cell ``start`` slides one cell in ``direction`` into the empty cell."""
+
+    tile: int
+    start: int
+    direction: str
+
+    def describe(self, columns: int) -> str:
+        r, c = divmod(self.start, columns)
+        return f"tile {self.tile} at ({r}, {c}) slides {WORDS[self.direction]}"
+
+    def to_json(self, columns: int) -> dict:
+        return {"tile": self.tile, "from": list(divmod(self.start, columns)), "dir": self.direction}
+
+
+class SlideProblem:
+    """The board as a search problem: a state is the tuple of labels, row by row."""
+
+    def __init__(self, board: SlideBoard):
+        self.board = board
+        rows, columns = board.rows, board.columns
+        # For each empty cell: (tile's cell, direction the tile travels) for U, D, L, R.
+        self.sources = []
+        for blank in range(rows * columns):
+            r, c = divmod(blank, columns)
+            options = []
+            for name, dr, dc in DIRECTIONS:
+                rr, cc = r - dr, c - dc  # the tile comes from the opposite side
+                if 0 <= rr < rows and 0 <= cc < columns:
+                    options.append((rr * columns + cc, name))
+            self.sources.append(tuple(options))
+
+    def start(self) -> tuple[int, ...]:
+        return self.board.cells
+
+    def is_goal(self, state: tuple[int, ...]) -> bool:
+        return state == self.board.goal
+
+    def moves(self, state: tuple[int, ...]) -> Iterator[tuple[TileMove, tuple[int, ...]]]:
+        blank = state.index(0)
+        for source, name in self.sources[blank]:
+            child = list(state)
+            child[blank], child[source] = child[source], 0
+            yield TileMove(state[source], source, name), tuple(child)
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def readme_misplaced(board: SlideBoard) -> Callable:
+    """The README's h, for comparison only: cells that differ from the goal, the empty
+    cell included.  NOT admissible: one move from the goal it says 2."""
+    goal = board.goal
+    return lambda state: sum(1 for a, b in zip(state, goal) if a != b)
+
+
+def misplaced(board: SlideBoard) -> Callable:
+    """Tiles (not the empty cell) on a cell whose goal label differs.
+
+    Admissible: each must move at least once, and a move moves one tile.  Consistent: a
+    move changes the status of one tile only."""
+    goal = board.goal
+    return lambda state: sum(1 for a, b in zip(state, goal) if a and a != b)
+
+
+def _goal_cells(board: SlideBoard) -> dict[int, list[int]]:
+    cells: dict[int, list[int]] = {}
+    for i, v in enumerate(board.goal):
+        if v:
+            cells.setdefault(v, []).append(i)
+    return cells
+
+
+def manhattan(board: SlideBoard) -> Callable:
+    """Manhattan distance, generalised to repeated labels: for each label, the least
+    total distance of a matching of the cells holding it to its goal cells.
+
+    Admissible: follow each tile through an optimal solution; the cells where the tiles
+    of one label end form a bijection onto that label's goal cells, a tile needs at least
+    its Manhattan distance to its end cell, and a move moves one tile one cell; so a
+    solution is at least that bijection's total, which is at least the least one.
+    Consistent: a move changes one tile's cell by one step.  With distinct labels it is
+    the ordinary Manhattan distance."""
+    columns = board.columns
+    targets = _goal_cells(board)
+
+    def distance(a: int, b: int) -> int:
+        return abs(a // columns - b // columns) + abs(a % columns - b % columns)
+
+    if board.distinct:
+        where = {v: cells[0] for v, cells in targets.items()}
+        return lambda state: sum(distance(i, where[v]) for i, v in enumerate(state) if v)
+
+    def h(state: tuple[int, ...]) -> int:
+        held: dict[int, list[int]] = {}
+        for i, v in enumerate(state):
+            if v:
+                held.setdefault(v, []).append(i)
+        return sum(_matching(held[v], targets[v], distance) for v in targets)
+
+    return h
+
+
+def _matching(sources: list[int], targets: list[int], distance) -> int:
+    """The least total distance of a bijection (every one tried up to 6 cells, then the
+    Hungarian method)."""
+    if len(sources) <= 6:
+        return min(sum(distance(a, b) for a, b in zip(sources, order)) for order in itertools.permutations(targets))
+    from scipy.optimize import linear_sum_assignment
+
+    cost = [[distance(a, b) for b in targets] for a in sources]
+    rows, cols = linear_sum_assignment(cost)
+    return int(sum(cost[i][j] for i, j in zip(rows, cols)))
+
+
+def _line_conflicts(goal_of: list[int], columns: int, rows: int) -> int:
+    """Linear conflicts for a fixed goal cell per tile (``goal_of[cell]``, -1 for the empty
+    cell): in each row, of the tiles standing in it whose goal is in it, how many must
+    leave so that the rest are in increasing order of goal column (their number less the
+    longest increasing subsequence); the same for columns.  Each such tile leaves its
+    line and comes back: 2 moves Manhattan does not count, and the rows' extra moves are
+    vertical while the columns' are horizontal, so they add up (Hansson, Mayer and Yung
+    1992; the 'remove k tiles' form, since 2 per conflicting pair overestimates when
+    three tiles conflict)."""
+    total = 0
+    for r in range(rows):
+        line = [goal_of[r * columns + c] % columns for c in range(columns)
+                if goal_of[r * columns + c] >= 0 and goal_of[r * columns + c] // columns == r]
+        total += len(line) - _longest_increasing(line)
+    for c in range(columns):
+        line = [goal_of[r * columns + c] // columns for r in range(rows)
+                if goal_of[r * columns + c] >= 0 and goal_of[r * columns + c] % columns == c]
+        total += len(line) - _longest_increasing(line)
+    return total
+
+
+def _longest_increasing(values: list[int]) -> int:
+    import bisect
+
+    tails: list[int] = []
+    for v in values:
+        i = bisect.bisect_left(tails, v)
+        if i == len(tails):
+            tails.append(v)
+        else:
+            tails[i] = v
+    return len(tails)
+
+
+#: Above this many bijections of tiles to goal cells, repeated labels get Manhattan only.
+MAX_BIJECTIONS = 720
+
+
+def manhattan_conflicts(board: SlideBoard) -> Callable:
+    """Manhattan distance plus two moves per linear conflict (:func:`_line_conflicts`).
+
+    Distinct labels: each tile's goal cell is fixed, and the bound is Hansson, Mayer and
+    Yung's.  Repeated labels: a tile's goal cell is not fixed, but the argument holds
+    for any fixed bijection of tiles to goal cells; following the tiles through an
+    optimal solution gives one bijection, so the least, over bijections, of Manhattan
+    plus 2 x conflicts is admissible.  They are enumerated when there are at most
+    :data:`MAX_BIJECTIONS` (3 x 3 KenKen: 72); above that the bound is Manhattan alone
+    (:func:`manhattan`), admissible and weaker.  (Giving each tile its nearest goal
+    cell and adding conflicts is NOT admissible: the spec's counterexample.)  Values are
+    remembered per state."""
+    columns, rows, n = board.columns, board.rows, board.rows * board.columns
+    targets = _goal_cells(board)
+    memo: dict = {}
+    if board.distinct:
+        where = {v: cells[0] for v, cells in targets.items()}
+
+        def h(state: tuple[int, ...]) -> int:
+            known = memo.get(state)
+            if known is not None:
+                return known
+            goal_of = [where[v] if v else -1 for v in state]
+            total = sum(abs(i // columns - g // columns) + abs(i % columns - g % columns) for i, g in enumerate(goal_of) if g >= 0)
+            value = total + 2 * _line_conflicts(goal_of, columns, rows)
+            if len(memo) < 4_000_000:
+                memo[state] = value
+            return value
+
+        return h
+    bijections = math.prod(math.factorial(len(cells)) for cells in targets.values())
+    if bijections > MAX_BIJECTIONS:
+        return manhattan(board)
+    labels = sorted(targets)
+
+    def h(state: tuple[int, ...]) -> int:
+        known = memo.get(state)
+        if known is not None:
+            return known
+        held = {v: [i for i, w in enumerate(state) if w == v] for v in labels}
+        best = None
+        for orders in itertools.product(*(itertools.permutations(targets[v]) for v in labels)):
+            goal_of = [-1] * n
+            distance = 0
+            for v, order in zip(labels, orders):
+                for a, b in zip(held[v], order):
+                    goal_of[a] = b
+                    distance += abs(a // columns - b // columns) + abs(a % columns - b % columns)
+            if best is not None and distance >= best:
+                continue  # conflicts only add
+            value = distance + 2 * _line_conflicts(goal_of, columns, rows)
+            if best is None or value < best:
+                best = value
+        memo[state] = best
+        return best
+
+    return h
+
+
+HEURISTICS = {
+    "misplaced": misplaced,
+    "manhattan": manhattan,
+    "conflicts": manhattan_conflicts,
+}
+
+
+# ---------------------------------------------------------------- solving and showing
+
+
+def solve_slide(board: SlideBoard, limits: Limits = Limits(), heuristic: str = "best") -> Result:
+    """The fewest moves.  Unsolvable boards are answered at once.  A 4 x 4 board with
+    distinct labels and the empty cell's goal in a corner goes to the compiled IDA* with
+    additive pattern databases (:mod:`kamivision.puzzles.patterns`) when it is built;
+    other boards to A* with Manhattan distance and linear conflicts (IDA* above 3 x 3,
+    where A*'s closed set would fill the memory)."""
+    if not solvable(board):
+        return Result(None, True, 0, 0, 0.0, unsolvable=True)
+    if heuristic == "best":
+        from . import patterns
+
+        if patterns.suits(board):
+            return patterns.solve(board, limits)
+        heuristic = "conflicts"
+    h = HEURISTICS[heuristic](board)
+    problem = SlideProblem(board)
+    if board.rows * board.columns > 9 and board.distinct:
+        return idastar(problem, h, limits)
+    return astar(problem, h, limits)
+
+
+def draw(board: SlideBoard, cells: Optional[tuple] = None) -> str:
+    """The board beside its goal: labels in a grid, ``.`` for the empty cell."""
+    cells = board.cells if cells is None else cells
+    width = max(len(str(v)) for v in board.goal)
+    lines = []
+    for r in range(board.rows):
+        now = " ".join(str(v or ".").rjust(width) for v in cells[r * board.columns:(r + 1) * board.columns])
+        goal = " ".join(str(v or ".").rjust(width) for v in board.goal[r * board.columns:(r + 1) * board.columns])
+        lines.append(f"{now}    {goal}" if r else f"{now}    {goal}   <- goal")
+    return "\n".join(lines)
+
+
+def read_collection(path: str | Path) -> list[tuple[str, SlideBoard]]:
+    """A collection, one board a line: ``id optimal nodes t1 .. tN`` (Korf's file) or just
+    the N tiles (N a square), row by row, 0 the empty cell; ``#`` starts a comment.  The
+    goal is Korf's: 0 1 2 .. N-1, the empty cell at the top left."""
+    from ..files import check_input
+
+    path = check_input(path, BoardFileError)
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            values = [int(v) for v in text.split()]
+        except ValueError:
+            raise BoardFileError(f"{path}: line {number} is not a list of integers") from None
+        side = next((s for s in range(2, 21) if len(values) - s * s in (0, 3)), None)
+        if side is None:
+            raise BoardFileError(f"{path}: line {number} has {len(values)} numbers: expected N tiles (N a square), or an id, the optimum and a node count before them")
+        tiles = values[-side * side:]
+        if sorted(tiles) != list(range(side * side)):
+            raise BoardFileError(f"{path}: line {number}: the tiles must be 0 to {side * side - 1}, each once")
+        name, optimal = (str(values[0]), values[1]) if len(values) > side * side else (str(len(out) + 1), ABSENT)
+        out.append((name, SlideBoard(side, side, tuple(tiles), tuple(range(side * side)), name=name, optimal=optimal)))
+    if not out:
+        raise BoardFileError(f"{path}: no board in the file")
+    return out
