@@ -329,6 +329,44 @@ def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]
 
 
 @app.command(
+    "generate",
+    epilog="""\b
+Example:
+  kamivision generate -o level.json --rows 6 --columns 6 --zones 3 --helpers 1 --seed 4""",
+)
+def generate_command(
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The Safe Zone level to write (.json).", show_default=False)],
+    rows: Annotated[int, typer.Option(min=2, max=16, metavar="N", help="Rows.")] = 6,
+    columns: Annotated[int, typer.Option(min=2, max=16, metavar="N", help="Columns.")] = 6,
+    zones: Annotated[int, typer.Option(min=1, max=8, metavar="N", help="Safe zones (and as many blocks).")] = 2,
+    helpers: Annotated[int, typer.Option(min=0, max=4, metavar="N", help="Helper blocks besides.")] = 0,
+    min_moves: Annotated[int, typer.Option(min=1, metavar="N", help="Shortest optimum accepted.")] = 4,
+    seed: Annotated[int, typer.Option(metavar="N", help="Random seed.")] = 0,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Make a random Safe Zone level and write it with its proven optimum."""
+    import random
+
+    from .files import check_output
+    from .puzzles.safezone import generate, safezone_to_dict
+
+    try:
+        check_output(output, force)
+        made = generate(random.Random(seed), rows, columns, zones, helpers, min_moves=min_moves)
+        if made is None:
+            raise KamiError(f"no level of {rows} x {columns} with {zones} zone(s) needs {min_moves} moves or more in 200 tries: ask for fewer moves")
+        level, result = made
+        obj = safezone_to_dict(level)
+        obj["name"] = f"generated {rows}x{columns}, {zones} zone(s), {helpers} helper(s), seed {seed}"
+        obj["solution"] = [m.to_json(level.columns) for m in result.moves]
+        write_atomic(output, (json.dumps(obj, indent=1) + "\n").encode("utf-8"), overwrite=force)
+    except KamiError as error:
+        _fail(error)
+        return
+    typer.echo(f"wrote {output}: optimum {len(result.moves)} moves, proven ({result.expanded} states searched)")
+
+
+@app.command(
     "render",
     epilog="""\b
 Example:

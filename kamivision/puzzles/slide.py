@@ -11,6 +11,7 @@ Unsolvable boards are recognised before any search (:func:`solvable`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -471,7 +472,8 @@ def manhattan_conflicts(board: SlideBoard) -> Callable:
             value = distance + 2 * _line_conflicts(goal_of, columns, rows)
             if best is None or value < best:
                 best = value
-        memo[state] = best
+        if len(memo) < 4_000_000:
+            memo[state] = best
         return best
 
     return h
@@ -501,11 +503,18 @@ def solve_slide(board: SlideBoard, limits: Limits = Limits(), heuristic: str = "
         if patterns.suits(board):
             return patterns.solve(board, limits)
         heuristic = "conflicts"
-    h = HEURISTICS[heuristic](board)
+    h = _heuristic(heuristic, board.rows, board.columns, board.goal)
     problem = SlideProblem(board)
     if board.rows * board.columns > 9 and board.distinct:
         return idastar(problem, h, limits)
     return astar(problem, h, limits)
+
+
+@functools.lru_cache(maxsize=8)
+def _heuristic(name: str, rows: int, columns: int, goal: tuple[int, ...]) -> Callable:
+    """The bound for a goal, kept for the next board with the same goal (a collection, or
+    every start of a KenKen goal): the values it remembers stay valid."""
+    return HEURISTICS[name](SlideBoard(rows, columns, goal, goal))
 
 
 def draw(board: SlideBoard, cells: Optional[tuple] = None) -> str:

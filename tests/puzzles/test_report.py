@@ -76,3 +76,15 @@ def test_a_collection_gives_a_table_and_totals(tmp_path):
     path.write_text("1 2 0 1 0 2 3 4 5 6 7 8\n")
     result = runner.invoke(app, ["solve", str(path)])
     assert result.exit_code == 1 and "board 1: the proven optimum differs" in result.stderr
+
+
+def test_generate_writes_a_level_with_its_proven_optimum_and_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "level.json"
+    result = runner.invoke(app, ["generate", "-o", str(out), "--rows", "5", "--columns", "5", "--zones", "2", "--seed", "1", "--min-moves", "3"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(out.read_text())
+    assert obj["format"] == "kamivision.safezone/1" and obj["optimal"] >= 3 and len(obj["solution"]) == obj["optimal"]
+    solved = runner.invoke(app, ["solve", str(out), "--json"])
+    assert solved.exit_code == 0 and json.loads(solved.stdout)["length"] == obj["optimal"]
+    again = runner.invoke(app, ["generate", "-o", str(out)])
+    assert again.exit_code == 1 and "exists" in again.stderr and json.loads(out.read_text()) == obj

@@ -1,0 +1,145 @@
+"""The sliding puzzles' benchmarks (issue 29): Korf's 100 15-puzzles, every start of three
+3 x 3 KenKen goals, the Safe Zone examples and generated levels.
+
+    python benchmarks/puzzles.py [--korf ../shared/data/slide/korf100.txt] [--fresh-tables]
+                                 [--levels 100] [--only korf|kenken|safezone]
+
+Prints one table per part: states searched, seconds, every answer checked (Korf's against
+the file; KenKen against breadth-first search; Safe Zone levels proven).  --fresh-tables
+builds the pattern databases in a temporary folder to time the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections import deque
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from kamivision.puzzles import patterns  # noqa: E402
+from kamivision.puzzles.safezone import generate, read_safezone, solve_safezone  # noqa: E402
+from kamivision.puzzles.search import Limits  # noqa: E402
+from kamivision.puzzles.slide import SlideBoard, SlideProblem, read_collection, solve_slide  # noqa: E402
+
+KENKEN_GOALS = ((1, 2, 3, 2, 3, 1, 3, 1, 0), (2, 3, 1, 1, 2, 3, 3, 1, 0), (1, 3, 2, 3, 2, 1, 2, 1, 0))
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def korf(path: Path, fresh: bool) -> None:
+    boards = read_collection(path)
+    if fresh:
+        os.environ["KAMIVISION_CACHE"] = tempfile.mkdtemp(prefix="kamivision-pdb-")
+    started = time.perf_counter()
+    tables = patterns.tables(announce=lambda text: None)
+    built = time.perf_counter() - started
+    size = sum(len(t) for t in tables) / 1e6
+    print(f"pattern databases 6-6-3: {size:.1f} MB, {'built' if fresh else 'loaded'} in {built:.1f} s")
+    print()
+    print("| instances | proven | equal to the file | moves | states | seconds | slowest | peak MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    started = time.perf_counter()
+    proven = equal = moves = states = 0
+    slowest = (0.0, "")
+    for name, board in boards:
+        result = solve_slide(board)
+        proven += result.optimal and result.moves is not None
+        equal += result.length == board.optimal
+        moves += result.length or 0
+        states += result.expanded
+        slowest = max(slowest, (result.seconds, name))
+    total = time.perf_counter() - started
+    print(f"| {len(boards)} | {proven} | {equal} | {moves:,} | {states:,} | {total:.1f} | #{slowest[1]} {slowest[0]:.1f} s | {peak_mb():.0f} |")
+
+
+def kenken() -> None:
+    print("| goal | starts | solved at the BFS optimum | mean moves | max | states | seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for goal in KENKEN_GOALS:
+        reference = SlideBoard(3, 3, goal, goal)
+        problem = SlideProblem(reference)
+        distance = {goal: 0}
+        queue = deque([goal])
+        while queue:
+            state = queue.popleft()
+            for _, child in problem.moves(state):
+                if child not in distance:
+                    distance[child] = distance[state] + 1
+                    queue.append(child)
+        started = time.perf_counter()
+        right = states = 0
+        lengths = []
+        for start in distance:
+            result = solve_slide(SlideBoard(3, 3, start, goal))
+            right += result.optimal and result.length == distance[start]
+            states += result.expanded
+            lengths.append(result.length)
+        seconds = time.perf_counter() - started
+        print(
+            f"| {''.join(map(str, goal[:3]))}/{''.join(map(str, goal[3:6]))}/{''.join(map(str, goal[6:]))} | {len(distance)} | "
+            f"{right} | {statistics.mean(lengths):.2f} | {max(lengths)} | {states:,} | {seconds:.1f} |"
+        )
+
+
+def safezone(levels: int) -> None:
+    examples = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+    if examples.is_dir():
+        print("| example | optimum | file | states | seconds |")
+        print("| --- | --- | --- | --- | --- |")
+        for path in sorted(examples.glob("sz-*.json")):
+            level = read_safezone(path)
+            result = solve_safezone(level)
+            stored = level.optimal if isinstance(level.optimal, int) or level.optimal is None else "-"
+            print(f"| {path.name} | {result.length if result.length is not None else 'none'} | {stored} | {result.expanded} | {result.seconds:.3f} |")
+        print()
+    print(f"| size | zones + helpers | levels | proven | optimum mean / max | states mean / max | seconds mean / max | generating s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    rng = random.Random(2026)
+    for size, zones, helpers in ((5, 2, 0), (6, 3, 0), (6, 2, 1), (7, 3, 1), (8, 4, 0), (8, 3, 1)):
+        made_started = time.perf_counter()
+        rows = []
+        for _ in range(levels):
+            made = generate(rng, size, size, zones, helpers, min_moves=3, limits=Limits(max_seconds=60))
+            if made is not None:
+                rows.append(made[0])
+        made_seconds = time.perf_counter() - made_started
+        results = [solve_safezone(level, Limits(max_seconds=60)) for level in rows]
+        proven = sum(r.optimal and r.length == level.optimal for r, level in zip(results, rows))
+        lengths = [r.length for r in results]
+        states = [r.expanded for r in results]
+        seconds = [r.seconds for r in results]
+        print(
+            f"| {size}x{size} | {zones} + {helpers} | {len(rows)} | {proven} | {statistics.mean(lengths):.1f} / {max(lengths)} | "
+            f"{statistics.mean(states):,.0f} / {max(states):,} | {statistics.mean(seconds):.2f} / {max(seconds):.2f} | {made_seconds:.0f} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--korf", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/slide/korf100.txt")
+    parser.add_argument("--fresh-tables", action="store_true")
+    parser.add_argument("--levels", type=int, default=100)
+    parser.add_argument("--only", choices=["korf", "kenken", "safezone"])
+    args = parser.parse_args()
+    if args.only in (None, "korf"):
+        korf(args.korf, args.fresh_tables)
+        print()
+    if args.only in (None, "kenken"):
+        kenken()
+        print()
+    if args.only in (None, "safezone"):
+        safezone(args.levels)
+
+
+if __name__ == "__main__":
+    main()
