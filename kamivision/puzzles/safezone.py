@@ -18,9 +18,8 @@ import json
 import random
 from collections import deque
 from dataclasses import dataclass
-from itertools import permutations
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, NamedTuple, Optional
 
 from ..errors import BoardFileError
 from .search import Limits, Result, astar
@@ -156,9 +155,9 @@ def safezone_to_dict(level: SafeZone, blocks: Optional[int] = None) -> dict:
 # ---------------------------------------------------------------- moves
 
 
-@dataclass(frozen=True)
-class Slide:
-    """One block from ``start`` to ``end`` (cells) in direction ``direction``."""
+class Slide(NamedTuple):
+    """One block from ``start`` to ``end`` (cells) in direction ``direction`` (a named
+    tuple: search makes millions of them)."""
 
     start: int
     direction: str
@@ -273,10 +272,12 @@ def assignment_bound(level: SafeZone):
     least the least total.  Consistent: a move changes one block's cell from p to q and
     d(p, z) <= 1 + d(q, z), so the next state's best assignment, used here, is at most 1
     lower.  It dominates H0 (a zone without a block needs a block at distance >= 1).
-    The minimum is taken by the Hungarian method (SciPy) when there are more than three
-    zones, else over every assignment.  Values are remembered per state."""
+    The minimum is taken over every assignment up to four zones (depth first, cut when
+    the partial total reaches the best), else by the Hungarian method (SciPy).  Values
+    are remembered per state."""
     distances = segment_distances(level)
     zones = list(distances)
+    rows = [distances[z] for z in zones]
     memo: dict[int, Optional[int]] = {}
     big = 10**6
 
@@ -285,17 +286,9 @@ def assignment_bound(level: SafeZone):
         if known is not ABSENT:
             return known
         blocks = list(_bits(state))
-        table = [[distances[z][b] for b in blocks] for z in zones]
-        if len(zones) <= 3:
-            best = None
-            for chosen in permutations(range(len(blocks)), len(zones)):
-                total = 0
-                for row, b in zip(table, chosen):
-                    if row[b] is None:
-                        break
-                    total += row[b]
-                else:
-                    best = total if best is None else min(best, total)
+        table = [[row[b] for b in blocks] for row in rows]
+        if len(zones) <= 4:
+            best = _least_assignment(table, 0, 0)
         else:
             from scipy.optimize import linear_sum_assignment
 
@@ -308,6 +301,19 @@ def assignment_bound(level: SafeZone):
         return best
 
     return h
+
+
+def _least_assignment(table: list[list[Optional[int]]], row: int, used: int, spent: int = 0, best: Optional[int] = None) -> Optional[int]:
+    """The least total picking one distinct column per row (None entries forbidden)."""
+    if row == len(table):
+        return spent
+    for column, value in enumerate(table[row]):
+        if value is None or used >> column & 1 or (best is not None and spent + value >= best):
+            continue
+        found = _least_assignment(table, row + 1, used | 1 << column, spent + value, best)
+        if found is not None and (best is None or found < best):
+            best = found
+    return best
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -351,10 +357,14 @@ def generate(
     min_moves: int = 3,
     tries: int = 200,
     limits: Limits = Limits(max_seconds=20),
+    counts: Optional[dict] = None,
 ) -> Optional[tuple[SafeZone, Result]]:
     """A random solvable level (``zones`` zones, as many blocks plus ``helpers``) whose
     proven optimum is at least ``min_moves``, with its solution; ``None`` when ``tries``
-    random boards gave none."""
+    random boards gave none.  A board is drawn again when it has no solution, needs
+    fewer moves, or is not proven within ``limits``; ``counts`` (when given) counts
+    those outcomes."""
+    counts = {} if counts is None else counts
     n = rows * columns
     for _ in range(tries):
         floor_cells = [cell for cell in range(n) if rng.random() >= holes]
@@ -369,9 +379,12 @@ def generate(
             blocks=sum(1 << cell for cell in block_cells),
         )
         h = assignment_bound(level)
-        if h(level.blocks) is None:
+        if h(level.blocks) is None or SafeZoneProblem(level).is_goal(level.blocks):
+            counts["dead"] = counts.get("dead", 0) + 1
             continue
         result = astar(SafeZoneProblem(level), h, limits)
-        if result.moves is not None and len(result.moves) >= min_moves:
+        outcome = "unsolvable" if result.unsolvable else "unproven" if result.moves is None else "short" if len(result.moves) < min_moves else "kept"
+        counts[outcome] = counts.get(outcome, 0) + 1
+        if outcome == "kept":
             return dataclasses.replace(level, optimal=len(result.moves)), result
     return None

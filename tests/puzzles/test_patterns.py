@@ -1,7 +1,7 @@
 """The 15-puzzle's pattern databases and compiled IDA*: a database equals a breadth-first
 search of its abstract puzzle; IDA* with small databases finds the optimum that the
 Python search proves, for goals with the empty cell in each corner; Korf's instances
-(slow: the 6-6-3 databases are built once, about a minute)."""
+(slow: the 6-6-3 databases are built once, under a minute)."""
 
 from __future__ import annotations
 
