@@ -170,6 +170,10 @@ def session_from_upload(data: bytes, filename: str) -> Session:
             raise BoardFileError(f"{filename}: not valid JSON ({str(error).splitlines()[0]})") from None
         except RecursionError:
             raise BoardFileError(f"{filename}: not valid JSON (nested too deeply)") from None
+        from ..puzzles import FORMATS
+
+        if isinstance(obj, dict) and obj.get("format") in FORMATS:
+            raise BoardFileError(f"{filename}: {obj['format']} boards are solved with 'kamivision solve FILE', not on this page")
         return session_from_board(board_from_dict(obj, filename), stem)
     from ..vision import recognize
 
