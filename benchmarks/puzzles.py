@@ -19,7 +19,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -27,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kamivision.puzzles import patterns  # noqa: E402
 from kamivision.puzzles.safezone import generate, read_safezone, solve_safezone  # noqa: E402
 from kamivision.puzzles.search import Limits  # noqa: E402
-from kamivision.puzzles.slide import SlideBoard, SlideProblem, read_collection, solve_slide  # noqa: E402
+from kamivision.puzzles.slide import SlideBoard, read_collection, solve_slide  # noqa: E402
+from tests.puzzles.test_slide import distances_to_goal  # noqa: E402
 
 KENKEN_GOALS = ((1, 2, 3, 2, 3, 1, 3, 1, 0), (2, 3, 1, 1, 2, 3, 3, 1, 0), (1, 3, 2, 3, 2, 1, 2, 1, 0))
 
@@ -66,16 +66,7 @@ def kenken() -> None:
     print("| goal | starts | solved at the BFS optimum | mean moves | max | states | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for goal in KENKEN_GOALS:
-        reference = SlideBoard(3, 3, goal, goal)
-        problem = SlideProblem(reference)
-        distance = {goal: 0}
-        queue = deque([goal])
-        while queue:
-            state = queue.popleft()
-            for _, child in problem.moves(state):
-                if child not in distance:
-                    distance[child] = distance[state] + 1
-                    queue.append(child)
+        distance = distances_to_goal(SlideBoard(3, 3, goal, goal))
         started = time.perf_counter()
         right = states = 0
         lengths = []

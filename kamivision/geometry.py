@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import TRIANGLE_ASPECT, points_right
+from .board import TRIANGLE_ASPECT, points_right  # noqa: F401  (TRIANGLE_ASPECT: re-exported for the drawing and reading stages)
 
 #: Columns of a KAMI 2 board; the triangle lattice's geometry is defined for this width.
 TRIANGLE_COLUMNS = 10

@@ -19,6 +19,7 @@ from typing import Any, Optional, Union
 
 from ..errors import BoardFileError
 from . import safezone, slide
+from .fileformat import ABSENT
 from .search import Limits, Result
 
 Puzzle = Union[safezone.SafeZone, slide.SlideBoard]
@@ -100,9 +101,14 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
     columns = puzzle.columns
     stored = puzzle.optimal
     if result.unsolvable:
-        why = f"every one of the reachable states was searched" if is_zone else "the parity rule shows it, without searching"
+        if not is_zone:
+            why = "the parity rule shows it, without searching"
+        elif result.expanded == 0:
+            why = "some safe zone cannot be reached by any block, even sliding freely"
+        else:
+            why = f"all {result.expanded:,} reachable states were searched"
         lines.append(f"no solution: the goal cannot be reached ({why})")
-        if stored is not safezone.ABSENT and stored is not slide.ABSENT and stored is not None:
+        if stored is not ABSENT and stored is not None:
             errors.append(f"the file says the optimum is {stored}, but the board has no solution")
         status = 3
     elif result.moves is None:
@@ -121,7 +127,7 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
         if par is not None:
             verdict += f"; beats par {par}" if n < par else f"; par is {par}" if n == par else f"; par {par} cannot be reached"
         lines.append(verdict)
-        if result.optimal and stored is not safezone.ABSENT and stored is not slide.ABSENT and stored != n:
+        if result.optimal and stored is not ABSENT and stored != n:
             said = "no solution" if stored is None else f"an optimum of {stored}"
             errors.append(f"the file says {said}, but the proven optimum is {n} moves")
         status = 130 if result.stopped == "interrupted" else 0

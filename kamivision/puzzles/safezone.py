@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, Optional
 
-from ..errors import BoardFileError
+from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
 from .search import Limits, Result, astar
 
 FORMAT = "kamivision.safezone/1"
@@ -30,7 +30,6 @@ RULES = ("slide", "slide-stop-on-zone")
 #: Directions in the order moves are tried: (name, row step, column step).
 DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
 WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
-ABSENT = object()  # an optional field that the file does not have
 
 
 @dataclass(frozen=True)
@@ -63,53 +62,21 @@ class SafeZone:
 
 
 def read_safezone(path: str | Path) -> SafeZone:
-    from ..files import check_input
-
-    path = check_input(path, BoardFileError)
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise BoardFileError(f"{path}: not a text file (UTF-8)") from None
-    except (ValueError, RecursionError) as error:
-        raise BoardFileError(f"{path}: not valid JSON ({str(error).splitlines()[0][:80]})") from None
-    return safezone_from_dict(obj, str(path))
-
-
-def _integer(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    obj, origin = read_json(path)
+    return safezone_from_dict(obj, origin)
 
 
 def safezone_from_dict(obj: Any, origin: str = "<safezone>") -> SafeZone:
     """Validate a ``kamivision.safezone/1`` object; every problem is one
     :class:`BoardFileError` line that names ``origin`` and the place."""
-
-    def fail(problem: str) -> BoardFileError:
-        return BoardFileError(f"{origin}: {problem}")
-
-    if not isinstance(obj, dict):
-        raise fail("a Safe Zone file must be a JSON object")
-    if obj.get("format") != FORMAT:
-        raise fail(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
-    sizes = {}
-    for key in ("rows", "columns"):
-        value = obj.get(key)
-        if not _integer(value) or value < 1:
-            raise fail(f"{key} must be an integer of at least 1, not {value!r}")
-        sizes[key] = value
-    rows, columns = sizes["rows"], sizes["columns"]
+    fail, rows, columns = header(obj, FORMAT, origin, "Safe Zone")
     if rows * columns > 4096:
         raise fail(f"{rows} x {columns} is too large (at most 4096 cells)")
-    cells = obj.get("cells")
-    if not isinstance(cells, list) or len(cells) != rows:
-        count = len(cells) if isinstance(cells, list) else "no list of"
-        raise fail(f"cells has {count} rows, expected {rows}")
+    cells = grid_rows(obj, "cells", rows, columns, fail)
     floor = zones = blocks = 0
     for r, row in enumerate(cells):
-        if not isinstance(row, list) or len(row) != columns:
-            count = len(row) if isinstance(row, list) else "no list of"
-            raise fail(f"row {r} has {count} cells, expected {columns}")
         for c, value in enumerate(row):
-            if not _integer(value) or value not in (HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE):
+            if not integer(value) or value not in (HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE):
                 raise fail(f"cell ({r},{c}) is {json.dumps(value)}: expected 0 (hole), 1 (tile), 2 (block), 4 (safe zone) or 6 (block on a safe zone)")
             bit = 1 << (r * columns + c)
             if value != HOLE:
@@ -122,18 +89,10 @@ def safezone_from_dict(obj: Any, origin: str = "<safezone>") -> SafeZone:
         raise fail("the level has no safe zone (code 4 or 6)")
     if blocks.bit_count() < zones.bit_count():
         raise fail(f"{blocks.bit_count()} block(s) for {zones.bit_count()} safe zones: it can never be solved")
-    par = obj.get("par")
-    if par is not None and (not _integer(par) or par < 0):
-        raise fail(f"par must be a non-negative integer, not {par!r}")
-    optimal = obj.get("optimal", ABSENT)
-    if optimal is not ABSENT and optimal is not None and (not _integer(optimal) or optimal < 0):
-        raise fail(f"optimal must be a non-negative integer or null (unsolvable), not {optimal!r}")
+    name, par, optimal = extras(obj, fail)
     rules = obj.get("rules", "slide")
     if rules not in RULES:
         raise fail(f"rules is {rules!r}, expected one of {', '.join(map(repr, RULES))}")
-    name = obj.get("name")
-    if name is not None and not isinstance(name, str):
-        raise fail("name must be text")
     return SafeZone(rows, columns, floor, zones, blocks, name, par, optimal, rules)
 
 

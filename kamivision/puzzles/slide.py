@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 from ..errors import BoardFileError
+from .fileformat import ABSENT, grid_rows, extras, header, integer, read_json
 from .search import Limits, Result, astar, idastar
 
 FORMAT = "kamivision.slide/1"
-ABSENT = object()
 #: (name, row step, column step) of the tile's travel, in the order moves are tried.
 DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
 WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
@@ -60,57 +60,24 @@ def default_goal(cells: list[int]) -> list[int]:
 
 
 def read_slide(path: str | Path) -> SlideBoard:
-    from ..files import check_input
-
-    path = check_input(path, BoardFileError)
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise BoardFileError(f"{path}: not a text file (UTF-8)") from None
-    except (ValueError, RecursionError) as error:
-        raise BoardFileError(f"{path}: not valid JSON ({str(error).splitlines()[0][:80]})") from None
-    return slide_from_dict(obj, str(path))
-
-
-def _integer(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    obj, origin = read_json(path)
+    return slide_from_dict(obj, origin)
 
 
 def slide_from_dict(obj: Any, origin: str = "<slide>") -> SlideBoard:
     """Validate a ``kamivision.slide/1`` object; every problem is one
     :class:`BoardFileError` line naming ``origin`` and the place."""
-
-    def fail(problem: str) -> BoardFileError:
-        return BoardFileError(f"{origin}: {problem}")
-
-    if not isinstance(obj, dict):
-        raise fail("a tile-slide file must be a JSON object")
-    if obj.get("format") != FORMAT:
-        raise fail(f"format is {obj.get('format')!r}, expected {FORMAT!r}")
-    sizes = {}
-    for key in ("rows", "columns"):
-        value = obj.get(key)
-        if not _integer(value) or value < 1:
-            raise fail(f"{key} must be an integer of at least 1, not {value!r}")
-        sizes[key] = value
-    rows, columns = sizes["rows"], sizes["columns"]
+    fail, rows, columns = header(obj, FORMAT, origin, "tile-slide")
     if rows * columns < 2:
         raise fail("the board needs at least 2 cells")
     if rows * columns > 400:
         raise fail(f"{rows} x {columns} is too large (at most 400 cells)")
 
     def grid(key: str) -> list[int]:
-        value = obj.get(key)
-        if not isinstance(value, list) or len(value) != rows:
-            count = len(value) if isinstance(value, list) else "no list of"
-            raise fail(f"{key} has {count} rows, expected {rows}")
         flat = []
-        for r, row in enumerate(value):
-            if not isinstance(row, list) or len(row) != columns:
-                count = len(row) if isinstance(row, list) else "no list of"
-                raise fail(f"{key} row {r} has {count} cells, expected {columns}")
+        for r, row in enumerate(grid_rows(obj, key, rows, columns, fail)):
             for c, v in enumerate(row):
-                if not _integer(v) or v < 0:
+                if not integer(v) or v < 0:
                     raise fail(f"{key} cell ({r},{c}) is {json.dumps(v)}: expected 0 (the empty cell) or a positive integer label")
                 flat.append(v)
         blanks = flat.count(0)
@@ -124,15 +91,7 @@ def slide_from_dict(obj: Any, origin: str = "<slide>") -> SlideBoard:
         extra = sorted((Counter(cells) - Counter(goal)).elements())
         missing = sorted((Counter(goal) - Counter(cells)).elements())
         raise fail(f"cells and goal hold different labels: cells have {extra or 'nothing'} more, the goal {missing or 'nothing'} more")
-    par = obj.get("par")
-    if par is not None and (not _integer(par) or par < 0):
-        raise fail(f"par must be a non-negative integer, not {par!r}")
-    optimal = obj.get("optimal", ABSENT)
-    if optimal is not ABSENT and optimal is not None and (not _integer(optimal) or optimal < 0):
-        raise fail(f"optimal must be a non-negative integer or null (unsolvable), not {optimal!r}")
-    name = obj.get("name")
-    if name is not None and not isinstance(name, str):
-        raise fail("name must be text")
+    name, par, optimal = extras(obj, fail)
     cages = _cages(obj.get("cages"), rows, columns, goal, fail) if "cages" in obj else None
     return SlideBoard(rows, columns, tuple(cells), tuple(goal), name, par, optimal, cages)
 
@@ -150,7 +109,7 @@ def _cages(value: Any, rows: int, columns: int, goal: list[int], fail) -> tuple:
             raise fail(f"{where} must be an object with a non-empty list of cells")
         cells = []
         for entry in cage["cells"]:
-            if not (isinstance(entry, list) and len(entry) == 2 and all(_integer(v) for v in entry)):
+            if not (isinstance(entry, list) and len(entry) == 2 and all(integer(v) for v in entry)):
                 raise fail(f"{where}: a cell must be [row, column], not {json.dumps(entry)[:40]}")
             r, c = entry
             if not (0 <= r < rows and 0 <= c < columns):
@@ -185,7 +144,7 @@ def _cages(value: Any, rows: int, columns: int, goal: list[int], fail) -> tuple:
             "÷": max(labels) // min(labels),
         }[op]
         value_given = cage.get("value")
-        if not _integer(value_given) or value_given != expected:
+        if not integer(value_given) or value_given != expected:
             raise fail(f"{where}: value is {value_given!r}, but the goal's labels give {expected}")
         out.append({"cells": [list(divmod(cell, columns)) for cell in cells], "op": op, "value": value_given})
     uncovered = [cell for cell, v in enumerate(goal) if v and cell not in owner]
