@@ -120,6 +120,24 @@ def test_every_bound_is_admissible_and_consistent_on_every_state(goal):
     assert any(readme_misplaced(reference)(s) > distance[s] for s in states)  # the README's is not admissible
 
 
+@pytest.mark.parametrize("goal", [KENKEN_GOAL, [[1, 3, 2], [3, 2, 1], [2, 1, 0]], [[1, 1, 2], [2, 3, 3], [4, 4, 0]]])
+def test_the_capped_conflict_bound_for_large_boards_is_admissible_and_consistent_on_every_state(goal):
+    from kamivision.puzzles.slide import capped_conflicts, manhattan
+
+    reference = board(goal, goal)
+    distance = distances_to_goal(reference)
+    problem = SlideProblem(reference)
+    h, plain = capped_conflicts(reference), manhattan(reference)
+    stronger = 0
+    for state, truth in distance.items():
+        value = h(state)
+        assert plain(state) <= value <= truth, (state, value, truth)
+        stronger += value > plain(state)
+        for _, child in problem.moves(state):
+            assert value - h(child) <= 3, state  # M* moves by 1 a move, the +2 comes and goes
+    assert stronger > 100  # it does add to Manhattan
+
+
 def test_the_search_finds_the_breadth_first_optimum_on_kenken_and_eight_puzzle_starts():
     rng = random.Random(11)
     for goal in (KENKEN_GOAL, [[1, 2, 3], [4, 5, 6], [7, 8, 0]], [[1, 1], [2, 0]], [[1, 2, 2], [3, 3, 0]]):
@@ -208,3 +226,23 @@ def test_collections_korf_style_or_bare_and_their_errors(tmp_path):
         path.write_text(text)
         with pytest.raises(BoardFileError, match=message):
             read_collection(path)
+
+
+def test_a_4x4_kenken_board_gets_the_same_optimum_with_the_capped_bound_as_with_manhattan():
+    from kamivision.puzzles.search import astar
+    from kamivision.puzzles.slide import capped_conflicts, manhattan, manhattan_conflicts
+
+    goal = (1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 0)
+    reference = SlideBoard(4, 4, goal, goal)
+    assert manhattan_conflicts(reference).__qualname__.startswith("capped_conflicts")
+    problem = SlideProblem(reference)
+    rng = random.Random(4)
+    for _ in range(3):
+        state, previous = goal, None
+        for _ in range(30):
+            options = [child for _, child in problem.moves(state) if child != previous]
+            previous, state = state, rng.choice(options)
+        start = SlideBoard(4, 4, state, goal)
+        capped = astar(SlideProblem(start), capped_conflicts(start))
+        plain = astar(SlideProblem(start), manhattan(start))
+        assert capped.length == plain.length and capped.expanded <= plain.expanded
