@@ -101,6 +101,55 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
         driver.find_element(By.ID, "redo").click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) == 1)
 
+        if not phone:  # a drag paints every cell it crosses, as one undo step
+            from selenium.webdriver.common.action_chains import ActionChains
+
+            row = [8 * truth.columns + c for c in (2, 3, 4, 5)]
+            cells = driver.find_elements(By.CSS_SELECTOR, "#cells polygon")
+            chain = ActionChains(driver).click_and_hold(cells[row[0]])
+            for crossed in row[1:]:
+                chain = chain.move_to_element(cells[crossed]).pause(0.05)
+            chain.release().perform()
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) >= 1 + sum(truth.colors()[c] != new for c in row))
+            painted = driver.execute_script("return S.session.cells")
+            assert all(painted[c] == new for c in row)
+            driver.find_element(By.ID, "undo").click()
+            wait.until(lambda d: d.execute_script("return S.session.cells")[row[0]] == truth.colors()[row[0]])
+            assert driver.execute_script("return S.session.cells")[cell] == new  # the earlier tap stays
+
+        if phone:  # touch: a long press shows the cell and changes nothing; a pinch zooms
+            from selenium.webdriver.common.actions import interaction
+            from selenium.webdriver.common.actions.action_builder import ActionBuilder
+            from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+            target = 10 * truth.columns + 4
+            polygon = driver.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{target}"]')
+            before_cells = driver.execute_script("return S.session.cells.slice()")
+            press = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+            press.pointer_action.move_to(polygon).pointer_down().pause(0.9).pointer_up()
+            press.perform()
+            wait.until(lambda d: "row 10, column 4" in d.find_element(By.ID, "info").text)
+            time.sleep(0.3)
+            assert driver.execute_script("return S.session.cells") == before_cells
+            box = driver.find_element(By.ID, "board").rect
+            cx, cy = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2)
+            width_before = driver.execute_script("return S.view.w")
+            pinch = ActionBuilder(driver)
+            one = pinch.add_pointer_input(interaction.POINTER_TOUCH, "one")
+            two = pinch.add_pointer_input(interaction.POINTER_TOUCH, "two")
+            one.create_pointer_move(x=cx - 20, y=cy, origin="viewport")
+            two.create_pointer_move(x=cx + 20, y=cy, origin="viewport")
+            one.create_pointer_down()
+            two.create_pointer_down()
+            one.create_pointer_move(x=cx - 90, y=cy, origin="viewport", duration=300)
+            two.create_pointer_move(x=cx + 90, y=cy, origin="viewport", duration=300)
+            one.create_pointer_up(0)
+            two.create_pointer_up(0)
+            pinch.perform()
+            assert driver.execute_script("return S.view.w") < width_before * 0.6  # zoomed in
+            assert driver.execute_script("return S.session.cells") == before_cells  # and painted nothing
+            driver.find_element(By.ID, "zoom-fit").click()
+
         # Solve, then step through the moves to the final board.
         driver.find_element(By.ID, "solve").click()
         wait.until(EC.visibility_of_element_located((By.ID, "player")))

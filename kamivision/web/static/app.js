@@ -751,7 +751,10 @@ function wire() {
     const [px, py] = toPicture(event.clientX, event.clientY);
     zoomAt(Math.exp(-event.deltaY * 0.0015), px, py);
   }, { passive: false });
-  svg.addEventListener("pointerleave", () => { if (!pointers.size) $("info").textContent = ""; });
+  // A mouse leaving the board clears the hover line; a finger lifting leaves what it showed.
+  svg.addEventListener("pointerleave", (event) => {
+    if (event.pointerType === "mouse" && !pointers.size) $("info").textContent = "";
+  });
   $("zoom-in").addEventListener("click", () => zoomCentre(1.4));
   $("zoom-out").addEventListener("click", () => zoomCentre(1 / 1.4));
   $("zoom-fit").addEventListener("click", () => setView(S.home));
