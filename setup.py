@@ -28,7 +28,7 @@ setup(
         Extension(
             "kamivision.puzzles._patterns",
             ["kamivision/puzzles/_patterns.c"],
-            extra_compile_args=["-O3"],
+            extra_compile_args=FLAGS,
             optional=True,
         ),
     ]

@@ -51,13 +51,15 @@ static uint64_t placements(int k) {
 }
 
 /* Mixed-radix rank of k distinct cells: digit i is the cell's rank among the cells not
-   used by tiles 0..i-1, in base 16 - i. */
+   used by tiles 0..i-1, in base 16 - i (the cells below it already used, counted by
+   popcount). */
 static inline uint32_t rank(const uint8_t *cells, int k) {
     uint32_t r = 0;
+    unsigned used = 0;
     for (int i = 0; i < k; i++) {
-        int smaller = 0;
-        for (int j = 0; j < i; j++) smaller += cells[j] < cells[i];
+        int smaller = __builtin_popcount(used & ((1u << cells[i]) - 1u));
         r = r * (uint32_t)(CELLS - i) + (uint32_t)(cells[i] - smaller);
+        used |= 1u << cells[i];
     }
     return r;
 }
