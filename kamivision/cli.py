@@ -564,7 +564,8 @@ def review_command(
     epilog="""\b
 Examples:
   kamivision serve                    # this computer only: http://127.0.0.1:8000/
-  kamivision serve --host 0.0.0.0     # your phone too, on the same network (a link with a token)""",
+  kamivision serve --host 0.0.0.0     # your phone too, on the same network (a link with a token)
+  kamivision serve --host 0.0.0.0 --cert cert.pem --key key.pem   # the same over HTTPS""",
 )
 def serve_command(
     host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
@@ -575,6 +576,8 @@ def serve_command(
         int, typer.Option(min=0, metavar="N", help="Solves run at once.  [default: one per core, less one]", show_default=False)
     ] = 0,
     browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")] = False,
+    cert: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Serve HTTPS with this certificate (PEM); needs --key.")] = None,
+    key: Annotated[Optional[Path], typer.Option(metavar="FILE", help="The certificate's private key (PEM).")] = None,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     import os
@@ -588,7 +591,9 @@ def serve_command(
         workers=workers or max(1, (os.cpu_count() or 2) - 1),
     )
     try:
-        run(host, port, settings, open_browser=browser, announce=typer.echo)
+        if (cert is None) != (key is None):
+            raise KamiError("HTTPS needs both --cert and --key")
+        run(host, port, settings, open_browser=browser, announce=typer.echo, certificate=(cert, key) if cert else None)
     except KamiError as error:
         _fail(error)
 

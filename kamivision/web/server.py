@@ -11,9 +11,11 @@ import secrets
 import socket
 import threading
 import time
+from pathlib import Path
 from typing import Callable, Optional
 
 from ..errors import KamiError
+from ..files import check_input
 from .app import Settings, create_app
 
 
@@ -41,6 +43,18 @@ def lan_addresses() -> list[str]:
     return [a for a in out if not a.startswith("127.")] or ["THIS-COMPUTER'S-ADDRESS"]
 
 
+def _check_certificate(certificate: Path, key: Path) -> None:
+    """One clear line when the pair cannot be loaded (not PEM, or the key does not match)."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(str(certificate), str(key))
+    except (ssl.SSLError, OSError) as error:
+        reason = getattr(error, "reason", None) or str(error).split("]")[-1].strip() or type(error).__name__
+        raise KamiError(f"{certificate}, {key}: not a certificate and its key in PEM ({reason})") from None
+
+
 def bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -63,11 +77,17 @@ def run(
     open_browser: bool = False,
     announce: Callable[[str], None] = print,
     token: Optional[str] = None,
+    certificate: Optional[tuple[Path, Path]] = None,
 ) -> None:
     """Serve until Ctrl-C (or, for a review, until the page's Finish).  A host other than
-    the loopback gets a random token that every request must carry."""
+    the loopback gets a random token that every request must carry.  ``certificate``:
+    (certificate file, key file) in PEM, to serve HTTPS."""
     import uvicorn
 
+    if certificate is not None:
+        for path in certificate:
+            check_input(path)
+        _check_certificate(*certificate)
     settings = settings or Settings()
     if token is None and not is_loopback(host):
         token = secrets.token_urlsafe(18)
@@ -75,24 +95,27 @@ def run(
     sock = bind(host, port)
     port = sock.getsockname()[1]
     app = create_app(settings)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3)
+    tls = {} if certificate is None else {"ssl_certfile": str(certificate[0]), "ssl_keyfile": str(certificate[1])}
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3, **tls)
     server = uvicorn.Server(config)
     settings.on_quit = settings.on_quit or (lambda: setattr(server, "should_exit", True))
     query = f"?token={token}" if token else ""
+    scheme = "https" if certificate is not None else "http"
     wildcard = host in ("0.0.0.0", "::", "")
     shown_host = "127.0.0.1" if host == "localhost" or wildcard else host
-    local = f"http://{'[' + shown_host + ']' if ':' in shown_host else shown_host}:{port}/{query}"
+    local = f"{scheme}://{'[' + shown_host + ']' if ':' in shown_host else shown_host}:{port}/{query}"
     if is_loopback(host):
         announce(f"kamivision is at {local}")
     else:
         announce(
             f"WARNING: kamivision is listening on {host}:{port}, open to the network: anyone with the link "
-            "below can use it (and this computer's processors) while it runs."
+            "below can use it (and this computer's processors) while it runs"
+            + ("." if certificate else "; without --cert, screenshots and the link travel unencrypted.")
         )
         names = lan_addresses() if wildcard else [host]
         for name in names:
             shown = f"[{name}]" if ":" in name else name
-            announce(f"Open on your phone (same network): http://{shown}:{port}/{query}")
+            announce(f"Open on your phone (same network): {scheme}://{shown}:{port}/{query}")
     announce("Press Ctrl-C to stop.")
     if open_browser:
 

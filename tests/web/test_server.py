@@ -112,3 +112,39 @@ def test_the_socket_is_listening_when_the_url_is_printed():
         client.close()
     finally:
         sock.close()
+
+
+def test_https_with_a_certificate_and_one_line_for_a_bad_one(tmp_path):
+    import shutil
+    import ssl
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed: no certificate to test HTTPS with")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-subj", "/CN=localhost", "-days", "1"],
+        check=True, capture_output=True,
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "serve", "--host", "0.0.0.0", "--port", "0", "--cert", str(cert), "--key", str(key)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        warning, link = process.stdout.readline(), process.stdout.readline()
+        assert "unencrypted" not in warning
+        port, token = re.search(r"https://[^:/]+:(\d+)/\?token=([\w-]+)", link).groups()
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/config?token={token}", context=context, timeout=30) as r:
+            assert r.status == 200 and json.loads(r.read())["max_upload"] > 0
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    key.write_text("not a key")
+    done = subprocess.run(
+        [sys.executable, "-m", "kamivision", "serve", "--cert", str(cert), "--key", str(key)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "not a certificate and its key in PEM" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "kamivision", "serve", "--cert", str(cert)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "needs both --cert and --key" in done.stderr
