@@ -223,8 +223,11 @@ def solve_command(
         if result.check is not None and result.check.best is not None:
             typer.echo("")
             typer.echo(format_alternative(board, result.check.best))
-    for warning in result.warnings():
+    warnings = result.warnings()
+    for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
+    if warnings:
+        typer.echo(f"check and fix the cells with: kamivision review {safe_text(str(source))}", err=True)
     try:
         written = _write_pictures(result, output, steps, gif, force)
     except KamiError as error:
@@ -468,7 +471,7 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
 
     boards = read_collection(source)
     started = time.perf_counter()
-    rows, moves, known, wrong, unproven = [], 0, 0, [], 0
+    rows, moves, known, wrong, solved, proven = [], 0, 0, [], 0, 0
     if not as_json:
         typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
     for name, board in boards:
@@ -477,7 +480,8 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
         length = result.length
         moves += length or 0
         known += stored or 0
-        unproven += not (result.optimal and length is not None)
+        solved += 1
+        proven += result.optimal and length is not None
         if stored is not None and result.optimal and length != stored:
             wrong.append(name)
         if as_json:
@@ -496,7 +500,7 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
         typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": round(peak)}))
     else:
         typer.echo(
-            f"{len(rows) or len(boards)} boards: {moves} moves in all (the file: {known}); {len(boards) - unproven} proven optimal; "
+            f"{solved} boards: {moves} moves in all (the file: {known}); {proven} proven optimal; "
             f"{seconds:.1f} s; peak memory {peak:.0f} MB"
         )
     for name in wrong:

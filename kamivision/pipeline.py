@@ -13,6 +13,7 @@ from typing import Optional
 
 import numpy as np
 
+from .board import Board
 from .files import load_image
 from .overlay import Geometry, draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
@@ -57,73 +58,116 @@ class ShotSolution:
         return step_frames(self.image, self.recognition.board, self.solution.moves, self.geometry)
 
     def warnings(self) -> list[str]:
-        """What the user should check: a solution that disagrees with the par on screen (the
-        likely sign of a misread cell) and cells read with little confidence."""
-        out = []
-        par, n = self.recognition.board.par, self.solution.length
-        if par is None:
-            out.append("the moves-left counter could not be read, so the answer is not checked against par")
-        elif n > par and self.solution.optimal:
-            out.append(
-                f"the counter shows {par} moves left (the level's par, if this is its start) but the proven "
-                f"optimum of the board as read is {n} moves: a cell is probably misread; check it with "
-                "'kamivision review'"
-            )
-        elif n < par and self.solution.optimal:
-            out.append(
-                f"{n} moves beats the {par} moves left on the counter; if this is the level's start, a cell may "
-                "be misread (check with 'kamivision review')"
-            )
-        if self.check is not None:
-            out.append(self._check_warning())
-        hidden = self.recognition.hidden
-        if hidden:
-            out.append(
-                f"the board is wider than the screen: {len(hidden)} cell(s) at its left and right edges are hidden, "
-                "guessed from their neighbors and listed as uncertain"
-            )
-        uncertain = self.recognition.uncertain
-        if uncertain:
-            shown = ", ".join(f"({r},{c})" for r, c in uncertain[:6]) + (" ..." if len(uncertain) > 6 else "")
-            out.append(f"{len(uncertain)} cell(s) read with low confidence: {shown}; check with 'kamivision review'")
-        return out
+        """What the user should check, one line each (:meth:`notices`)."""
+        return [notice.text for notice in self.notices()]
 
-    def _check_warning(self) -> str:
-        check, board = self.check, self.recognition.board
-        best = check.best
-        if best is None and check.tried == 0 and check.complete:
-            return (
-                "every cell was read with confidence, so no other reading was tried: if this is the level's start, "
-                "check the board with 'kamivision review'; later in a level the counter shows the moves left, not par"
-            )
-        if best is None and check.matching:
-            return (
-                f"{len(check.matching)} of the {check.tried} other readings tried meet the counter, so the check "
-                "cannot tell which cell is misread: check the outlined cells with 'kamivision review'"
-            )
-        if best is None:
-            scope = "" if check.complete else " (cut short by the time limit)"
-            return (
-                f"no other reading of the {check.tried} tried{scope} meets the counter: the misread cells may be "
-                "more than two, or this is not the level's start"
-            )
-        changed = describe_changes(board, best.changes)
-        if len(check.matching) == 1:
-            return (
-                f"of {check.tried} other readings tried, only {changed} gives a proven optimum of {check.counter} "
-                "moves, as the counter shows: probably misread; its moves are printed below"
-            )
-        return (
-            f"{len(check.matching)} of {check.tried} other readings tried give a proven optimum of {check.counter} "
-            f"moves, as the counter shows; the likeliest is {changed} (its moves are printed below): check these "
-            "cells with 'kamivision review'"
-        )
+    def notices(self) -> list["Notice"]:
+        """What the user should check: a solution that disagrees with the counter (the
+        likely sign of a misread cell) and what the counter check found, then what the
+        reading left in doubt; each with the cells it is about."""
+        board = self.recognition.board
+        return answer_notices(board, self.solution, self.check) + reading_notices(self.recognition)
 
     def verdict(self) -> Optional[str]:
         par = self.recognition.board.par
         if par is not None and self.solution.length == par:
             return f"matches the {par} moves left on the counter (the par, at the level's start)"
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One warning, the cells ``(row, column)`` it is about, and the reading it proposes
+    (``(row, column, value)``: the counter check's likeliest misreading), if any."""
+
+    text: str
+    cells: tuple[tuple[int, int], ...] = ()
+    changes: tuple[tuple[int, int, Optional[int]], ...] = ()
+
+
+def reading_notices(recognition: Recognition) -> list[Notice]:
+    """What a reading leaves in doubt, before any solve: an unread counter, hidden cells,
+    cells read with little confidence."""
+    out = []
+    if recognition.board.par is None:
+        out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
+    hidden = recognition.hidden
+    if hidden:
+        out.append(
+            Notice(
+                f"the board is wider than the screen: {len(hidden)} cell(s) at its left and right edges are hidden, "
+                "guessed from their neighbors and listed as uncertain",
+                tuple(hidden),
+            )
+        )
+    uncertain = recognition.uncertain
+    if uncertain:
+        shown = ", ".join(f"({r},{c})" for r, c in uncertain[:6]) + (" ..." if len(uncertain) > 6 else "")
+        out.append(
+            Notice(
+                f"{len(uncertain)} cell(s) read with low confidence: {shown}",
+                tuple(uncertain),
+            )
+        )
+    return out
+
+
+def answer_notices(board: Board, solution: Solution, check: Optional[CounterCheck]) -> list[Notice]:
+    """What the answer says about the reading: a proven optimum that misses the counter,
+    and what re-solving other readings found (:mod:`~kamivision.parcheck`)."""
+    out = []
+    par, n = board.par, solution.length
+    if par is not None and n > par and solution.optimal:
+        out.append(
+            Notice(
+                f"the counter shows {par} moves left (the level's par, if this is its start) but the proven "
+                f"optimum of the board as read is {n} moves: a cell is probably misread"
+            )
+        )
+    elif par is not None and n < par and solution.optimal:
+        out.append(
+            Notice(
+                f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may "
+                "be misread"
+            )
+        )
+    if check is not None:
+        out.append(_check_notice(board, check))
+    return out
+
+
+def _check_notice(board: Board, check: CounterCheck) -> Notice:
+    best = check.best
+    if best is None and check.tried == 0 and check.complete:
+        return Notice(
+            "every cell was read with confidence, so no other reading was tried: if this is the level's start, "
+            "check the board; later in a level the counter shows the moves left, not par"
+        )
+    if best is None and check.matching:
+        return Notice(
+            f"{len(check.matching)} of the {check.tried} other readings tried meet the counter, so the check "
+            "cannot tell which cell is misread: check the outlined cells"
+        )
+    if best is None:
+        scope = "" if check.complete else " (cut short by the time limit)"
+        return Notice(
+            f"no other reading of the {check.tried} tried{scope} meets the counter: the misread cells may be "
+            "more than two, or this is not the level's start"
+        )
+    changed = describe_changes(board, best.changes)
+    cells = tuple((r, c) for r, c, _, _ in best.changes)
+    changes = tuple((r, c, new) for r, c, _, new in best.changes)
+    if len(check.matching) == 1:
+        text = (
+            f"of {check.tried} other readings tried, only {changed} gives a proven optimum of {check.counter} "
+            "moves, as the counter shows: probably misread"
+        )
+    else:
+        text = (
+            f"{len(check.matching)} of {check.tried} other readings tried give a proven optimum of {check.counter} "
+            f"moves, as the counter shows; the likeliest is {changed}: check these cells"
+        )
+    return Notice(text, cells, changes)
 
 
 def solve_screenshot(

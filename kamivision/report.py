@@ -164,7 +164,7 @@ def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str
     for i, move in enumerate(solution.moves, 1):
         out.append(f"{i:3d}. tap row {move.row}, column {move.column} -> {color_label(board, move.color)}")
     out.append("")
-    out.append(_verdict(solution, board.par))
+    out.append(verdict(solution, board.par))
     out.append(f"searched {solution.expanded} states in {solution.seconds:.2f} s")
     out.extend(solution.notes)
     return "\n".join(out)
@@ -175,11 +175,12 @@ def format_alternative(board: Board, alternative) -> str:
     out = [f"if {describe_changes(board, alternative.changes)}:"]
     for i, move in enumerate(alternative.solution.moves, 1):
         out.append(f"{i:3d}. tap row {move.row}, column {move.column} -> {color_label(alternative.board, move.color)}")
-    out.append(_verdict(alternative.solution, alternative.board.par))
+    out.append(verdict(alternative.solution, alternative.board.par))
     return "\n".join(out)
 
 
-def _verdict(solution: Solution, par: Optional[int]) -> str:
+def verdict(solution: Solution, par: Optional[int]) -> str:
+    """'N moves, proven optimal; par is P' (or not proven, with the bound; or beats par)."""
     n = solution.length
     if solution.optimal:
         text = f"{n} moves, proven optimal"

@@ -19,6 +19,7 @@ from typing import Any, Optional, Union
 
 from ..errors import BoardFileError
 from . import safezone, slide
+from ..report import verdict
 from .fileformat import ABSENT
 from .search import Limits, Result
 
@@ -122,11 +123,7 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
         final = _final(puzzle, result)
         lines += ["", draw(puzzle, final), ""]
         n = len(result.moves)
-        verdict = f"{n} moves, proven optimal" if result.optimal else f"{n} moves, NOT proven optimal (at least {result.lower_bound})"
-        par = puzzle.par
-        if par is not None:
-            verdict += f"; beats par {par}" if n < par else f"; par is {par}" if n == par else f"; par {par} cannot be reached"
-        lines.append(verdict)
+        lines.append(verdict(result, puzzle.par))
         if result.optimal and stored is not ABSENT and stored != n:
             said = "no solution" if stored is None else f"an optimum of {stored}"
             errors.append(f"the file says {said}, but the proven optimum is {n} moves")

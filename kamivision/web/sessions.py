@@ -24,7 +24,8 @@ import numpy as np
 from ..board import Board, board_to_dict
 from ..graph import bits, region_cells
 from ..overlay import Geometry
-from ..report import color_label, color_names
+from ..pipeline import answer_notices, reading_notices
+from ..report import color_label, color_names, verdict
 from ..review import ReviewModel
 from .jobs import Job
 
@@ -262,25 +263,18 @@ def edit_state(session: Session) -> dict:
         "can_undo": session.model.can_undo,
         "can_redo": session.model.can_redo,
         "dirty": session.model.dirty,
-        "warnings": reading_warnings(session, uncertain),
+        "warnings": [] if session.recognition is None else [
+            notice_to_json(n, board.columns) for n in reading_notices(session.reading())
+        ],
         "solved": session.result is not None and session.result.board == board,
     }
 
 
-def reading_warnings(session: Session, uncertain: list[int]) -> list[dict]:
-    """What to check before solving: the cells read with little confidence, hidden cells."""
-    board = session.board
-    out = []
-    if session.recognition is not None and board.par is None:
-        out.append({"text": "The moves-left counter could not be read: the answer is not checked against par.", "cells": []})
-    if uncertain:
-        out.append(
-            {
-                "text": f"{len(uncertain)} cell(s) read with low confidence, outlined on the board: tap each to see "
-                "its reading, and repaint it if it is wrong.",
-                "cells": uncertain,
-            }
-        )
+def notice_to_json(notice, columns: int) -> dict:
+    """A :class:`~kamivision.pipeline.Notice` for the page: cells as cell numbers."""
+    out = {"text": notice.text[:1].upper() + notice.text[1:] + ".", "cells": [r * columns + c for r, c in notice.cells]}
+    if notice.changes:
+        out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
     return out
 
 
@@ -300,14 +294,13 @@ def job_state(session: Session, queue) -> dict:
     if job.error:
         out["error"] = job.error
     if job.finished and session.result is not None and session.result.solution is job.solution:
-        out["solution"] = describe_solution(session, session.result)
+        out["solution"] = describe_solution(session.result)
     return out
 
 
-def describe_solution(session: Session, result: Result) -> dict:
+def describe_solution(result: Result) -> dict:
     """The moves, the board before each and after the last (for the step player), the
     region each move taps, the verdict and the warnings with the cells they concern."""
-    from ..report import describe_changes
 
     board, solution = result.board, result.solution
     boards, moves = [board_cells(board)], []
@@ -327,55 +320,14 @@ def describe_solution(session: Session, result: Result) -> dict:
         )
         current = current.apply(move)
         boards.append(board_cells(current))
-    warnings = []
-    par = board.par
-    n = solution.length
-    if par is not None and solution.optimal and n != par:
-        relation = "more" if n > par else "fewer"
-        warnings.append(
-            {
-                "text": f"The proven optimum of this board is {n} moves, {relation} than the {par} on the counter: "
-                "if this is the level's start, a cell is probably misread.",
-                "cells": [],
-            }
-        )
-    check = result.check
-    if check is not None:
-        best = check.best
-        if best is not None:
-            cells = [r * board.columns + c for r, c, _, _ in best.changes]
-            lead = "Probably misread" if len(check.matching) == 1 else "Likeliest misread"
-            warnings.append(
-                {
-                    "text": f"{lead}: {describe_changes(board, best.changes)}: with that reading the optimum is "
-                    f"{check.counter} moves, as the counter shows. Check the outlined cell(s).",
-                    "cells": cells,
-                    "changes": [[r * board.columns + c, new] for r, c, _, new in best.changes],
-                }
-            )
-        elif check.matching:
-            warnings.append(
-                {
-                    "text": f"{len(check.matching)} of the {check.tried} other readings tried meet the counter, so the "
-                    "check cannot tell which cell is misread.",
-                    "cells": [],
-                }
-            )
-        elif check.tried:
-            warnings.append(
-                {"text": f"None of the {check.tried} other readings tried meets the counter.", "cells": []}
-            )
+    warnings = [notice_to_json(n, board.columns) for n in answer_notices(board, solution, result.check)]
+    n, par = solution.length, board.par
     if solution.interrupted:
         what = "You stopped the search"
     elif not solution.optimal:
         what = "The time limit stopped the search"
     else:
         what = None
-    verdict = f"{n} moves, proven optimal" if solution.optimal else (
-        f"{n} moves, not proven optimal: at least {solution.lower_bound} are needed"
-    )
-    if par is not None:
-        verdict += f"; the counter shows {par}"
     return {
         "length": n,
         "optimal": solution.optimal,
@@ -385,7 +337,7 @@ def describe_solution(session: Session, result: Result) -> dict:
         "seconds": round(solution.seconds, 2),
         "expanded": solution.expanded,
         "regions": solution.regions,
-        "verdict": verdict,
+        "verdict": verdict(solution, par),
         "notes": list(solution.notes),
         "moves": moves,
         "boards": boards,

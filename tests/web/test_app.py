@@ -140,7 +140,7 @@ def test_the_event_stream_reports_until_the_answer(app_client):
         for line in events.iter_lines():
             if line.startswith("data: "):
                 states.append(json.loads(line[6:]))
-    assert states and states[-1]["state"] == "done" and states[-1]["solution"]["moves"] is not None
+    assert states and states[-1]["state"] == "done" and states[-1]["solution"]["moves"] is not None, states
     assert all(s["state"] in ("queued", "running", "checking", "done") for s in states)
 
 
