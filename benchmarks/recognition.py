@@ -5,6 +5,15 @@
 ``layout`` is the footer's ("16:9": a row of four buttons; "notch": 2 x 2), with ``/crop``
 when the board was measured wider than the screen.
 
+Each screenshot is then solved (``--max-seconds``, 10 by default) and its doubt tied to
+the answer (:mod:`kamivision.doubt`): ``shown`` is the number of cells shown to the player
+to check (those whose other readings change the moves; all of them when the colors are in
+doubt), ``holds`` whether the moves shown solve the *true* board in the same number of
+moves.  ``silent`` counts the wrong cells the player is not told about: wrong cells the
+reader did not flag at all, and, when the moves fail on the true board, wrong cells not
+shown.  ``ms`` is the reading; ``total`` the whole screenshot command's work (reading,
+solving, the doubt), without starting Python.
+
 ``DIR/truth.json`` lists ``screenshots``: ``file``, ``par`` and, when known, ``board`` (a
 board file, relative to DIR).  Cells wrong are counted up to a one-to-one renaming of the
 colors (blank cells must match exactly); a *silent* error is a wrong cell the reader did
@@ -22,41 +31,61 @@ import statistics
 import sys
 from pathlib import Path
 
+import time
+
 from kamivision.board import differing_cells, read_board
+from kamivision.doubt import Replay, assess, plausible_readings
 from kamivision.errors import KamiError
-from kamivision.vision import recognize_file
+from kamivision.pipeline import solve_screenshot
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path)
+    parser.add_argument("--max-seconds", type=float, default=10.0, help="the solve's limit per screenshot")
     args = parser.parse_args()
     entries = json.loads((args.folder / "truth.json").read_text())["screenshots"]
     header = (
         f"{'screenshot':<40} {'size':>9} {'layout':>10} {'wrong':>5} {'silent':>6} {'uncert':>6} {'hidden':>6} "
-        f"{'wr.h':>4} {'palette':>7} {'par':>7} {'ms':>5}"
+        f"{'wr.h':>4} {'shown':>5} {'holds':>5} {'palette':>7} {'par':>7} {'ms':>5} {'total':>6}"
     )
     print(header)
     print("-" * len(header))
     times, boards, wrong_total, perfect, palette_ok, par_ok, failed = [], 0, 0, 0, 0, 0, 0
     silent_total, uncertain_all, hidden_wrong_total = 0, [], 0
+    shown_clean, shown_inked, totals, broken, replays = [], [], [], 0, []
     for entry in entries:
         path = args.folder / entry["file"]
         try:
-            rec = recognize_file(path)
+            started = time.perf_counter()
+            shot = solve_screenshot(path, max_seconds=args.max_seconds, check_seconds=0)
+            total = 1000 * (time.perf_counter() - started)
         except KamiError as error:
             print(f"{entry['file']:<40} FAILED: {error}")
             failed += 1
             continue
+        rec, doubt = shot.recognition, shot.doubt
+        started = time.perf_counter()
+        assess(rec.board, shot.solution.moves, plausible_readings(rec))
+        replays.append(1000 * (time.perf_counter() - started))
         times.append(rec.milliseconds)
+        totals.append(total)
+        shown_cells = set(doubt.doubtful if doubt.palette else doubt.matters)
+        shown_cells = {divmod(c, rec.board.columns) for c in shown_cells}
         wrong = silent = hidden_wrong = "-"
+        holds = "?"
         pal = "?"
         uncertain_all.append(len(rec.uncertain))
+        (shown_inked if "ink" in entry.get("layout_note", "") else shown_clean).append(len(shown_cells))
         if entry.get("board"):
             truth = read_board(args.folder / entry["board"])
             cells = differing_cells(rec.board, truth)
             wrong_n = len(cells)
-            silent_n = len(set(cells) - set(rec.uncertain))
+            held = Replay(truth, shot.solution.moves).steps == shot.solution.length
+            holds = "yes" if held else "NO"
+            broken += not held
+            unflagged = set(cells) - set(rec.uncertain)
+            silent_n = len(unflagged if held else set(cells) - shown_cells)
             hidden_n = len(set(cells) & set(rec.hidden))
             wrong, silent, hidden_wrong = str(wrong_n), str(silent_n), str(hidden_n)
             silent_total += silent_n
@@ -78,7 +107,8 @@ def main() -> int:
         layout = rec.layout.name + ("/crop" if rec.layout.cropped else "")
         print(
             f"{entry['file']:<40} {size:>9} {layout:>10} {wrong:>5} {silent:>6} {len(rec.uncertain):>6} "
-            f"{len(rec.hidden):>6} {hidden_wrong:>4} {pal:>7} {par:>7} {rec.milliseconds:>5.0f}",
+            f"{len(rec.hidden):>6} {hidden_wrong:>4} {len(shown_cells):>5} {holds:>5} {pal:>7} {par:>7} "
+            f"{rec.milliseconds:>5.0f} {total:>6.0f}",
             flush=True,
         )
     print("-" * len(header))
@@ -89,9 +119,15 @@ def main() -> int:
         f"with a truth board; par right on {par_ok}/{len(entries)}; median {median:.0f} ms"
     )
     print(
-        f"silent errors (wrong and not flagged): {silent_total}; wrong cells among the hidden: {hidden_wrong_total}; "
+        f"silent errors (wrong and not told): {silent_total}; wrong cells among the hidden: {hidden_wrong_total}; "
         f"uncertain cells per screenshot: median {statistics.median(uncertain_all) if uncertain_all else 0:g}, "
         f"max {max(uncertain_all, default=0)}"
+    )
+    print(
+        f"cells shown to check: clean shots median {statistics.median(shown_clean) if shown_clean else 0:g}, "
+        f"max {max(shown_clean, default=0)}; inked tall shots {sorted(shown_inked)}; "
+        f"moves that fail on the true board: {broken}; whole command median {statistics.median(totals) if totals else 0:.0f} ms; "
+        f"the doubt's replays median {statistics.median(replays) if replays else 0:.1f} ms, max {max(replays, default=0):.1f} ms"
     )
     return 0
 

@@ -114,6 +114,21 @@ def counter_check_to_json(check) -> dict:
     }
 
 
+def doubt_to_json(doubt, columns: int) -> dict:
+    """``solve --json``'s ``doubt``: the cells read with doubt, those that would change the
+    moves (each with a reading that does), and whether the colors are in doubt."""
+    return {
+        "doubtful": [list(divmod(c, columns)) for c in doubt.doubtful],
+        "matters": [
+            {"row": c // columns, "column": c % columns, "breaking": [[cell // columns, cell % columns, value] for cell, value in reading]}
+            for c, reading in zip(doubt.matters, doubt.breaking)
+        ],
+        "readings_replayed": doubt.readings,
+        "search": doubt.search,
+        "palette": doubt.palette,
+    }
+
+
 BOARD_SUFFIXES = {".json"}
 
 
@@ -213,13 +228,13 @@ def solve_command(
     if as_json:
         obj = solution_to_json(board_to_dict(board), solution)
         obj["source"] = result.recognition.source(str(source))
+        obj["verdict"] = result.verdict()
+        obj["doubt"] = doubt_to_json(result.doubt, board.columns)
         if result.check is not None:
             obj["counter_check"] = counter_check_to_json(result.check)
         typer.echo(json.dumps(obj))
     else:
-        typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
-        if result.verdict():
-            typer.echo(result.verdict())
+        typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty(), doubt=result.doubt))
         if result.check is not None and result.check.best is not None:
             typer.echo("")
             typer.echo(format_alternative(board, result.check.best))

@@ -46,10 +46,11 @@ class Geometry:
         return 0.034 * self.box[2]
 
 
-def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry) -> list[Move]:
+def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry, avoid: frozenset = frozenset()) -> list[Move]:
     """The same moves, each tapping a cell of its region chosen so that markers do not sit on
     top of each other (any cell of a region is an equivalent tap).  The solver's cell is kept
-    when it is free; otherwise the deepest free cell of the region, nearest the solver's."""
+    when it is free; otherwise the free cell of the region nearest the solver's.  Cells in
+    ``avoid`` (read with doubt) are never chosen instead."""
     placed: list[tuple[float, float]] = []
     radius = geometry.marker_radius()
     out: list[Move] = []
@@ -65,11 +66,11 @@ def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry) -> l
         chosen = cell
         if clearance(cell) < 2.2 * radius:
             ox, oy = geometry.centre(board, cell)
-            free = [k for k in region if clearance(k) >= 2.2 * radius]
+            free = [k for k in region if clearance(k) >= 2.2 * radius and k not in avoid]
             if free:
                 chosen = min(free, key=lambda k: np.hypot(*(np.subtract(geometry.centre(board, k), (ox, oy)))))
-            else:
-                chosen = max(region, key=clearance)
+            elif any(k not in avoid for k in region):
+                chosen = max((k for k in region if k not in avoid), key=clearance)
         r, c = divmod(chosen, board.columns)
         moved = Move(r, c, move.color)
         out.append(moved)

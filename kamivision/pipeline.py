@@ -14,10 +14,11 @@ from typing import Optional
 import numpy as np
 
 from .board import Board
+from .doubt import Doubt, assess, plausible_readings, steady_moves
 from .files import load_image
 from .overlay import Geometry, draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
-from .report import describe_changes
+from .report import cell_list, describe_changes, doubt_summary, verdict
 from .solver import Progress, Solution, solve
 from .vision import Recognition, recognize
 
@@ -31,13 +32,13 @@ class ShotSolution:
     solution: Solution
     geometry: Geometry
     check: Optional[CounterCheck] = None  # other readings tried when the optimum missed the counter
+    doubt: Doubt = Doubt()  # which doubtful cells would change the moves
 
     def overlay(self) -> np.ndarray:
-        """The solution over the screenshot; uncertain cells outlined, and a line saying
-        what to check when the answer does not match the counter or cells are uncertain."""
+        """The solution over the screenshot; the cells that would change the moves
+        outlined, and a line saying what to check when there is anything."""
         board = self.recognition.board
-        doubtful = [r * board.columns + c for r, c in self.recognition.uncertain]
-        return draw_solution(self.image, board, self.solution.moves, self.geometry, doubtful, self.picture_warning())
+        return draw_solution(self.image, board, self.solution.moves, self.geometry, self.doubt.matters, self.picture_warning())
 
     def picture_warning(self) -> Optional[str]:
         """The overlay's one-line warning, or None when there is nothing to check."""
@@ -49,9 +50,13 @@ class ShotSolution:
             if best is not None:
                 lead = "Probably misread" if len(self.check.matching) == 1 else "Likeliest misread"
                 parts.append(f"{lead}: {describe_changes(self.recognition.board, best.changes)}.")
-        uncertain = len(self.recognition.uncertain)
-        if uncertain:
-            parts.append(f"{uncertain} uncertain cell(s) outlined: check them with kamivision review.")
+        if self.doubt.palette:
+            parts.append(f"CHECK the colors: {self.doubt.palette}.")
+        elif self.doubt.matters:
+            parts.append(
+                f"Outlined: {len(self.doubt.matters)} doubtful cell(s) that would change the moves; "
+                "check them with kamivision review."
+            )
         return " ".join(parts) or None
 
     def steps(self) -> list[np.ndarray]:
@@ -66,13 +71,12 @@ class ShotSolution:
         likely sign of a misread cell) and what the counter check found, then what the
         reading left in doubt; each with the cells it is about."""
         board = self.recognition.board
-        return answer_notices(board, self.solution, self.check) + reading_notices(self.recognition)
+        return answer_notices(board, self.solution, self.check) + reading_notices(self.recognition, solved=True) + doubt_notices(board, self.doubt)
 
-    def verdict(self) -> Optional[str]:
-        par = self.recognition.board.par
-        if par is not None and self.solution.length == par:
-            return f"matches the {par} moves left on the counter (the par, at the level's start)"
-        return None
+    def verdict(self) -> str:
+        """The verdict in plain words (:func:`kamivision.report.verdict`)."""
+        board = self.recognition.board
+        return verdict(self.solution, board.par, self.doubt, board.columns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,31 +89,35 @@ class Notice:
     changes: tuple[tuple[int, int, Optional[int]], ...] = ()
 
 
-def reading_notices(recognition: Recognition) -> list[Notice]:
-    """What a reading leaves in doubt, before any solve: an unread counter, hidden cells,
-    cells read with little confidence."""
+def reading_notices(recognition: Recognition, solved: bool = False) -> list[Notice]:
+    """What a reading leaves in doubt that no answer can settle: an unread counter, colors
+    that do not match the swatches; before a solve (``solved`` False), how many cells are
+    doubtful (the solve tells which of them matter: :func:`doubt_notices`)."""
     out = []
     if recognition.board.par is None:
         out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
-    hidden = recognition.hidden
-    if hidden:
-        out.append(
-            Notice(
-                f"the board is wider than the screen: {len(hidden)} cell(s) at its left and right edges are hidden, "
-                "guessed from their neighbors and listed as uncertain",
-                tuple(hidden),
-            )
-        )
-    uncertain = recognition.uncertain
-    if uncertain:
-        shown = ", ".join(f"({r},{c})" for r, c in uncertain[:6]) + (" ..." if len(uncertain) > 6 else "")
-        out.append(
-            Notice(
-                f"{len(uncertain)} cell(s) read with low confidence: {shown}",
-                tuple(uncertain),
-            )
-        )
+    if recognition.palette_doubt:
+        out.append(Notice(f"the colors read are in doubt: {recognition.palette_doubt}; check the whole board"))
+    doubtful = len(recognition.uncertain)
+    if doubtful and not solved:
+        hidden = len(recognition.hidden)
+        edge = f", {hidden} of them hidden at the screen's edges" if hidden else ""
+        out.append(Notice(f"{doubtful} cell(s) read with doubt{edge}: solving tells which of them would change the moves"))
     return out
+
+
+def doubt_notices(board: Board, doubt: Doubt) -> list[Notice]:
+    """The doubtful cells that would change the moves, with the cells (:mod:`kamivision.doubt`)."""
+    if not doubt.matters:
+        return []
+    columns = board.columns
+    cells = tuple(divmod(c, columns) for c in doubt.matters)
+    many = len(cells) > 1
+    text = (
+        f"{len(cells)} doubtful cell{'s' if many else ''} would change the moves if misread: {cell_list(cells)}"
+        + (f" ({doubt.search})" if doubt.search and not doubt.search.startswith("moves chosen") else "")
+    )
+    return [Notice(text, cells)]
 
 
 def answer_notices(board: Board, solution: Solution, check: Optional[CounterCheck]) -> list[Notice]:
@@ -188,9 +196,27 @@ def solve_screenshot(
     layout = recognition.layout
     x, y, w, h = layout.board
     geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
-    moves = spread_markers(recognition.board, solution.moves, geometry)
-    solution = dataclasses.replace(solution, moves=tuple(moves))
-    return ShotSolution(image, recognition, solution, geometry, check)
+    solution, doubt = settle(recognition, solution, geometry=geometry)
+    return ShotSolution(image, recognition, solution, geometry, check, doubt)
+
+
+def settle(
+    recognition: Recognition, solution: Solution, board: Optional[Board] = None, geometry: Optional[Geometry] = None
+) -> tuple[Solution, Doubt]:
+    """The answer with moves that hold under as many readings of the doubtful cells as can
+    be found (:func:`~kamivision.doubt.steady_moves`), markers spread apart on
+    ``geometry`` when given, and its :class:`~kamivision.doubt.Doubt`.  ``board``: the
+    board as it now stands, when a person fixed cells."""
+    board = board if board is not None else recognition.board
+    plausible = plausible_readings(recognition, board)
+    moves, doubt = steady_moves(board, solution.moves, plausible, solution.optimal)
+    if geometry is not None:
+        spread = spread_markers(board, moves, geometry, avoid=frozenset(doubt.doubtful))
+        after = assess(board, spread, plausible)
+        if len(after.matters) <= len(doubt.matters):
+            moves, doubt = spread, dataclasses.replace(after, search=doubt.search)
+    doubt = dataclasses.replace(doubt, palette=recognition.palette_doubt)
+    return dataclasses.replace(solution, moves=tuple(moves)), doubt
 
 
 def default_output(shot: Path) -> Path:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Optional
 from .board import BLANK, LETTERS, Board, hex_to_rgb
 
 if TYPE_CHECKING:
+    from .doubt import Doubt
     from .solver import Solution
 
 # Everyday names for paper colors (sRGB), matched in CIE Lab so that the nearest name is
@@ -151,8 +152,9 @@ def progress_line(info: dict) -> str:
     return f"{line}, {info['seconds']:6.1f} s"
 
 
-def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str:
-    """The numbered moves, the verdict on optimality and par, and the board."""
+def format_solution(board: Board, solution: Solution, ansi: bool = False, doubt: Optional["Doubt"] = None) -> str:
+    """The numbered moves, the verdict on optimality and par (and, for a screenshot, on
+    the doubt in its reading), and the board."""
     out = []
     title = safe_text(board.name or "board", 60)
     out.append(
@@ -164,7 +166,9 @@ def format_solution(board: Board, solution: Solution, ansi: bool = False) -> str
     for i, move in enumerate(solution.moves, 1):
         out.append(f"{i:3d}. tap row {move.row}, column {move.column} -> {color_label(board, move.color)}")
     out.append("")
-    out.append(verdict(solution, board.par))
+    out.append(verdict(solution, board.par, doubt, board.columns))
+    if doubt is not None and doubt_summary(doubt):
+        out.append(doubt_summary(doubt))
     out.append(f"searched {solution.expanded} states in {solution.seconds:.2f} s")
     out.extend(solution.notes)
     return "\n".join(out)
@@ -179,18 +183,56 @@ def format_alternative(board: Board, alternative) -> str:
     return "\n".join(out)
 
 
-def verdict(solution: Solution, par: Optional[int]) -> str:
-    """'N moves, proven optimal; par is P' (or not proven, with the bound; or beats par)."""
+def cell_list(cells, columns: Optional[int] = None, limit: int = 6) -> str:
+    """``(3,4), (5,0) and 2 more`` for cells given as ``(row, column)`` or, with
+    ``columns``, as cell numbers."""
+    pairs = [divmod(c, columns) if columns is not None else c for c in cells]
+    text = ", ".join(f"({r},{c})" for r, c in pairs[:limit])
+    return text + (f" and {len(pairs) - limit} more" if len(pairs) > limit else "")
+
+
+def verdict(solution: Solution, par: Optional[int], doubt: Optional["Doubt"] = None, columns: int = 10) -> str:
+    """The verdict in plain words, for a board file (``doubt`` None) or a screenshot.
+
+    A board file: 'N moves, proven optimal; par is P' (or not proven, with the bound).
+    A screenshot says which of these holds (:mod:`kamivision.doubt`): every cell read with
+    confidence; the answer holds whatever the doubtful cells are; or the proof is for the
+    board as read and named cells would change the moves.  The counter is evidence about
+    the reading, not proof: it is reported as agreeing or not, never as a proof.
+    """
     n = solution.length
-    if solution.optimal:
-        text = f"{n} moves, proven optimal"
+    proof = "proven optimal" if solution.optimal else f"NOT proven optimal (at least {solution.lower_bound} moves are needed)"
+    if doubt is None:
+        text = f"{n} moves, {proof}"
+        if par is not None:
+            text += f"; beats par {par}" if n < par else f"; par is {par}"
+        return text
+    if doubt.palette:
+        text = f"{n} moves, {proof} for the board as read, but the colors themselves are in doubt ({doubt.palette}): check the whole board"
+    elif doubt.matters:
+        text = (
+            f"{n} moves, {proof} for the board as read; check cell{'s' if len(doubt.matters) > 1 else ''} "
+            f"{cell_list(doubt.matters, columns)}: if {'they differ' if len(doubt.matters) > 1 else 'it differs'}, the moves change"
+        )
+    elif doubt.doubtful:
+        count = len(doubt.doubtful)
+        text = f"{n} moves, {proof}; {'it holds' if solution.optimal else 'they hold'} whatever the {count} doubtful cell{'s are' if count > 1 else ' is'}"
     else:
-        text = f"{n} moves, NOT proven optimal (at least {solution.lower_bound} moves are needed)"
+        text = f"{n} moves, {proof}; every cell read with confidence"
     if par is not None:
         if n == par:
-            text += f"; par is {par}"
+            text += f". The counter shows {par} moves, as found (evidence that the reading is right, not proof)"
         elif n < par:
-            text += f"; beats par {par}"
+            text += f". The counter shows {par} moves: this beats it"
         else:
-            text += f"; par is {par}"
+            text += f". The counter shows {par} moves, fewer than found: a cell is probably misread"
     return text
+
+
+def doubt_summary(doubt: "Doubt") -> Optional[str]:
+    """One line for the doubtful cells that do not change the moves, or None."""
+    if doubt.palette or not doubt.harmless:
+        return None
+    other = " other" if doubt.matters else ""
+    many = doubt.harmless > 1
+    return f"{doubt.harmless}{other} doubtful cell{'s do' if many else ' does'} not change these moves"

@@ -42,7 +42,8 @@ def test_solve_screenshot_writes_the_overlay_beside_it_and_never_the_input(tmp_p
     before = shot.read_bytes()
     result = runner.invoke(app, ["solve", str(shot), "--steps", str(tmp_path / "steps"), "--gif", str(tmp_path / "a.gif")])
     assert result.exit_code == 0, result.output
-    assert "matches the 4 moves left on the counter" in result.stdout
+    assert "The counter shows 4 moves, as found (evidence that the reading is right, not proof)" in result.stdout
+    assert "every cell read with confidence" in result.stdout
     overlay = tmp_path / "level-solution.png"
     assert Image.open(overlay).size[0] == Image.open(shot).size[0]
     assert shot.read_bytes() == before

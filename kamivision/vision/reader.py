@@ -39,6 +39,9 @@ class Recognition:
     #: (rows, columns, colors + 1): how much less likely each reading of a cell is than the
     #: one chosen (0 for it; the last entry is blank; inf: impossible); None when unknown.
     costs: Optional[np.ndarray] = None
+    #: Why the colors read are in doubt (the board's colors and the swatches disagree), or
+    #: None when they agree (:mod:`kamivision.vision.palette`).
+    palette_doubt: Optional[str] = None
 
     @property
     def hidden(self) -> list[tuple[int, int]]:
@@ -94,6 +97,7 @@ class Recognition:
             "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
             "uncertain": [list(cell) for cell in self.uncertain],
             "hidden": [list(cell) for cell in self.hidden],
+            "palette_doubt": self.palette_doubt,
         }
 
 

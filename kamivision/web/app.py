@@ -284,7 +284,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
                 session=session.id,
                 board=board,
                 max_seconds=float(seconds),
-                recognition=reading if reading is not None and board.par is not None else None,
+                recognition=reading,
                 check_seconds=settings.check_seconds,
             )
             try:
@@ -299,7 +299,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         job = session.job
         if job is not None and job.state == "done" and job.solution is not None:
             if session.result is None or session.result.solution is not job.solution:
-                session.result = Result(board=job.board, solution=job.solution, check=job.check)
+                session.result = Result(board=job.board, solution=job.solution, check=job.check, doubt=job.doubt)
         return job_state(session, jobs())
 
     async def solve_state(request: Request) -> Response:

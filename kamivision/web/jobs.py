@@ -45,13 +45,14 @@ class Job:
     session: str
     board: Board
     max_seconds: float
-    recognition: Any = None  # the screenshot's reading, for the counter check (None: skip it)
+    recognition: Any = None  # the screenshot's reading, for the doubt and the counter check (None: a board file)
     check_seconds: float = 10.0
     id: int = field(default_factory=itertools.count(1).__next__)
     state: str = "queued"  # queued, running, checking, done, cancelled, failed
     progress: dict = field(default_factory=dict)
     solution: Any = None  # kamivision.solver.Solution
     check: Any = None  # kamivision.parcheck.CounterCheck
+    doubt: Any = None  # kamivision.doubt.Doubt (None: a board file)
     error: Optional[str] = None
     cancel_requested: bool = False
     queued_at: float = field(default_factory=time.monotonic)
@@ -65,8 +66,10 @@ class Job:
 
 
 def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float) -> None:
-    """The solving process: progress reports, then ``("solved", solution)``, then the
-    counter check's ``("checked", check)``; ``("failed", message)`` on an error."""
+    """The solving process: progress reports, then ``("solved", (solution, doubt))``
+    (for a screenshot, the moves chosen to hold under its doubt and what the doubt means:
+    :func:`kamivision.pipeline.settle`), then the counter check's ``("checked", check)``;
+    ``("failed", message)`` on an error."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     from ..errors import KamiError
     from ..solver import solve
@@ -81,7 +84,12 @@ def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_s
 
     try:
         solution = solve(board, max_seconds=max_seconds, progress=progress)
-        conn.send(("solved", solution))
+        doubt = None
+        if recognition is not None:
+            from ..pipeline import settle
+
+            solution, doubt = settle(recognition, solution, board)
+        conn.send(("solved", (solution, doubt)))
         if recognition is not None and not solution.interrupted and check_seconds > 0:
             from ..parcheck import check_counter
 
@@ -260,8 +268,9 @@ class JobQueue:
                 if kind == "progress":
                     self._update(job, progress=payload)
                 elif kind == "solved":
-                    checking = job.recognition is not None and not payload.interrupted and not job.cancel_requested
-                    self._update(job, solution=payload, state="checking" if checking else job.state)
+                    solution, doubt = payload
+                    checking = job.recognition is not None and not solution.interrupted and not job.cancel_requested
+                    self._update(job, solution=solution, doubt=doubt, state="checking" if checking else job.state)
                     if not checking:
                         break
                 elif kind == "checked":

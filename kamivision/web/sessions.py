@@ -24,8 +24,8 @@ import numpy as np
 from ..board import Board, board_to_dict
 from ..graph import bits, region_cells
 from ..overlay import Geometry
-from ..pipeline import answer_notices, reading_notices
-from ..report import color_label, color_names, verdict
+from ..pipeline import answer_notices, doubt_notices, reading_notices
+from ..report import color_label, color_names, doubt_summary, verdict
 from ..review import ReviewModel
 from .jobs import Job
 
@@ -41,6 +41,7 @@ class Result:
     board: Board
     solution: Any  # kamivision.solver.Solution
     check: Any = None  # kamivision.parcheck.CounterCheck
+    doubt: Any = None  # kamivision.doubt.Doubt (None: a board file)
     files: dict = field(default_factory=dict)  # name -> bytes (overlay.png, solution.gif), made on demand
 
 
@@ -255,7 +256,11 @@ def edit_state(session: Session) -> dict:
     """The part of :func:`describe` that an edit changes."""
     board = session.board
     edited = set(session.edited_cells())
-    uncertain = [i for i in range(board.size) if session.model.uncertain(i) and i not in edited]
+    result = session.result
+    if result is not None and result.board == board and result.doubt is not None:
+        uncertain = list(result.doubt.matters)  # solved: only the doubt that would change the moves
+    else:
+        uncertain = [i for i in range(board.size) if session.model.uncertain(i) and i not in edited]
     return {
         "cells": board_cells(board),
         "edited": sorted(edited),
@@ -320,7 +325,10 @@ def describe_solution(result: Result) -> dict:
         )
         current = current.apply(move)
         boards.append(board_cells(current))
-    warnings = [notice_to_json(n, board.columns) for n in answer_notices(board, solution, result.check)]
+    notices = answer_notices(board, solution, result.check)
+    if result.doubt is not None:
+        notices += doubt_notices(board, result.doubt)
+    warnings = [notice_to_json(n, board.columns) for n in notices]
     n, par = solution.length, board.par
     if solution.interrupted:
         what = "You stopped the search"
@@ -337,7 +345,8 @@ def describe_solution(result: Result) -> dict:
         "seconds": round(solution.seconds, 2),
         "expanded": solution.expanded,
         "regions": solution.regions,
-        "verdict": verdict(solution, par),
+        "verdict": verdict(solution, par, result.doubt, board.columns),
+        "summary": None if result.doubt is None else doubt_summary(result.doubt),
         "notes": list(solution.notes),
         "moves": moves,
         "boards": boards,

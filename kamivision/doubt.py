@@ -1,0 +1,452 @@
+"""Solution -> doubt: which of the cells read with doubt could change the moves.
+
+The reader flags every cell it may have wrong: a small margin between two colors, a cell
+mostly hidden by the screen's edge, a cell covered by ink.  Most of them cannot change the
+answer: a cell deep inside a region that the moves recolor with its neighbors ends the
+same whatever it is.  Listing them all would bury the few that matter, so the answer is
+tested against them instead:
+
+* every doubtful cell gets its *plausible other readings* (:func:`plausible_readings`):
+  its runner-up color, the color of each neighbor (a misread cell usually belongs to a
+  region beside it), blank where that was possible, and any color at all when the screen
+  did not show it;
+* the answer's moves are replayed (:class:`Replay`) on the board with each reading, and
+  with each combination of readings of two adjacent doubtful cells;
+* a cell *matters* when some reading leaves the board unsolved after the moves, makes a
+  move tap a blank cell, or solves it before the last move (so the answer would no longer
+  be the shortest).  Only those cells are shown to the player; the rest are summed up.
+
+This is a replay, not a search: each reading costs one pass over the moves on bitsets,
+and a reading of cells that no move touches before the first move that comes near them
+is replayed from there only.  :func:`steady_moves` then looks for moves that avoid the
+doubt: the same regions tapped at other cells, the moves in another order, or another
+optimal answer of the board as read (:func:`other_optimal_answers`), so that the proof
+stays one of the board as read and the moves hold whatever the doubtful cells are.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+
+from .board import BLANK, Board, Cell, CellSet, ColorId, Move, neighbor_table
+from .graph import bits, build_regions
+
+if TYPE_CHECKING:
+    from .vision import Recognition
+
+Value = Optional[ColorId]  # a cell's reading: a color, or BLANK
+Reading = tuple[tuple[Cell, Value], ...]  # other values of one or two cells
+
+
+def _shifts(board: Board) -> tuple[int, int, int, int]:
+    """Masks for growing a cell set by one lattice step with shifts: ``(full, left,
+    right, columns)`` where ``left`` holds the cells whose neighbor ``cell - 1`` exists and
+    ``right`` those whose neighbor ``cell + 1`` exists (triangle: by orientation; square:
+    all but the edge column)."""
+    rows, columns = board.rows, board.columns
+    left = right = 0
+    for cell in range(rows * columns):
+        r, c = divmod(cell, columns)
+        if board.lattice == "triangle":
+            if (r + c) % 2 == 0 and c > 0:
+                left |= 1 << cell
+            elif (r + c) % 2 == 1 and c + 1 < columns:
+                right |= 1 << cell
+        else:
+            if c > 0:
+                left |= 1 << cell
+            if c + 1 < columns:
+                right |= 1 << cell
+    return (1 << rows * columns) - 1, left, right, columns
+
+
+class Replay:
+    """A board's moves replayed on color bitsets, once for the board as read and then for
+    other readings of a few cells (:meth:`solved_after`).
+
+    The board as read is replayed once, keeping the state before every move and the cells
+    each move's flood reaches or borders.  A reading that changes cells no move comes near
+    before move ``k`` leaves moves ``0 .. k-1`` unchanged (each flood is the same region:
+    the changed cells are neither in it nor beside it), so its replay starts at ``k``.
+    """
+
+    def __init__(self, board: Board, moves: Sequence[Move]):
+        self.full, self.left, self.right, self.columns = _shifts(board)
+        self.colors = max([board.color_count] + [m.color + 1 for m in moves])
+        self.original = board.colors()
+        self.taps = [m.row * board.columns + m.column for m in moves]
+        self.paints = [m.color for m in moves]
+        masks = [0] * self.colors
+        for cell, value in enumerate(self.original):
+            if value is not BLANK:
+                masks[value] |= 1 << cell
+        self.states: list[tuple[int, ...]] = [tuple(masks)]
+        self.near: list[CellSet] = []
+        self.valid = True
+        for tap, paint in zip(self.taps, self.paints):
+            region = self._flood(masks, tap)
+            if region is None:
+                self.valid = False
+                break
+            self.near.append(region | self._grow(region))
+            self._paint(masks, region, paint)
+            self.states.append(tuple(masks))
+        self.length = len(self.near)
+        #: How many moves solve the board as read (None: they do not).
+        self.steps = self._first_solved(0) if self.valid else None
+
+    def _grow(self, cells: CellSet) -> CellSet:
+        columns = self.columns
+        return (
+            (cells >> columns) | (cells << columns) | ((cells & self.left) >> 1) | ((cells & self.right) << 1)
+        ) & self.full
+
+    def _flood(self, masks: list[int], tap: Cell) -> Optional[CellSet]:
+        """The region holding ``tap`` (None when it is blank)."""
+        bit = 1 << tap
+        same = next((m for m in masks if m & bit), 0)
+        if not same:
+            return None
+        region = bit
+        while True:
+            grown = (region | self._grow(region)) & same
+            if grown == region:
+                return region
+            region = grown
+
+    @staticmethod
+    def _paint(masks: list[int], region: CellSet, color: ColorId) -> None:
+        keep = ~region
+        for i in range(len(masks)):
+            masks[i] &= keep
+        masks[color] |= region
+
+    @staticmethod
+    def _solved(masks: Sequence[int]) -> bool:
+        return sum(1 for m in masks if m) <= 1
+
+    def _first_solved(self, start: int) -> Optional[int]:
+        for k in range(start, len(self.states)):
+            if self._solved(self.states[k]):
+                return k
+        return None
+
+    def _changed(self, state: tuple[int, ...], changes: dict[Cell, Value]) -> list[int]:
+        masks = list(state)
+        for cell, value in changes.items():
+            bit = 1 << cell
+            for i in range(len(masks)):
+                masks[i] &= ~bit
+            if value is not BLANK:
+                masks[value] |= bit
+        return masks
+
+    def solved_after(self, changes: dict[Cell, Value]) -> Optional[int]:
+        """After how many of the moves the board with ``changes`` (cell -> value) is one
+        color; None when the moves do not solve it (a move taps a blank cell, or colors
+        remain after the last)."""
+        if not self.valid:
+            return None
+        if any(value is not BLANK and value >= self.colors for value in changes.values()):
+            return None
+        touched = 0
+        for cell in changes:
+            touched |= 1 << cell
+        start = next((k for k, near in enumerate(self.near) if near & touched), self.length)
+        # Before move ``start`` only the changed cells differ: the board may be one color
+        # sooner (the changed cells were the last of a color), never later.
+        for k in range(start):
+            if sum(1 for m in self.states[k] if m) <= 1 + len(changes) and self._solved(self._changed(self.states[k], changes)):
+                return k
+        masks = self._changed(self.states[start], changes)
+        if self._solved(masks):
+            return start
+        for k in range(start, self.length):
+            region = self._flood(masks, self.taps[k])
+            if region is None:
+                return None
+            self._paint(masks, region, self.paints[k])
+            if self._solved(masks):
+                return k + 1
+        return None
+
+    def holds(self, changes: dict[Cell, Value]) -> bool:
+        """Whether the moves still solve the board with ``changes``, after the last move
+        and not before."""
+        return self.steps is not None and self.solved_after(changes) == self.steps
+
+
+#: A reading whose cost (:attr:`~kamivision.vision.Recognition.costs`: 0 for the class
+#: chosen, up to 1) is below this is plausible for any doubtful cell: the same margin
+#: below which the reader calls a cell uncertain (``VisionSettings.uncertain``).
+PLAUSIBLE_COST = 0.25
+#: A neighbor's color is plausible up to this cost: a misread cell usually belongs to a
+#: region beside it, so the reading needs less support than an unrelated color.
+NEIGHBOR_COST = 0.5
+
+
+def plausible_readings(recognition: "Recognition", board: Optional[Board] = None) -> dict[Cell, tuple[Value, ...]]:
+    """The other values each doubtful cell may plausibly have.
+
+    * Every value its own pixels allow: whose cost, as the pixels measured it, is below
+      :data:`PLAUSIBLE_COST` (the runner-up of a cell with a small margin).  The reading's
+      costs are scaled down by how little of a cell the screen shows; here that scaling is
+      undone, because a sliver's pixels are either the cell's own (and then as telling
+      as any) or, when the lattice is a pixel off at the screen's edge, a neighbor's.
+    * The color of each neighbor, up to :data:`NEIGHBOR_COST`: a misread cell usually
+      belongs to a region beside it, and a sliver may show its neighbor's pixels.
+    * Every value at all for a cell the screen does not show.
+
+    A cell with no cost model (a board without its reading) may be any color or a
+    neighbor's value.  ``board`` is the board as it now stands (after a person's fixes);
+    cells a person set are not doubtful."""
+    import numpy as np
+
+    board = board if board is not None else recognition.board
+    costs = recognition.costs
+    table = neighbor_table(board.lattice, board.rows, board.columns)
+    colors = board.color_count
+    out: dict[Cell, tuple[Value, ...]] = {}
+    for r, c in recognition.uncertain:
+        cell = r * board.columns + c
+        here = board.color_at(cell)
+        if here != recognition.board.color_at(cell):
+            continue  # a person set it
+        around = {board.color_at(n) for n in table[cell]}
+        if costs is None:
+            values = around | set(range(colors))
+        else:
+            shown = min(1.0, float(recognition.visible[r, c]) / max(recognition.settings.hidden, 1e-6))
+            if shown <= 0.0:
+                values = around | set(range(colors)) | {BLANK}
+                values.discard(here)
+                out[cell] = tuple(sorted((v for v in values if v is BLANK or v < colors), key=lambda v: -1 if v is BLANK else v))
+                continue
+            cost = [float(v) / shown for v in costs[r, c]]
+
+            def index(value: Value) -> int:
+                return len(cost) - 1 if value is BLANK else value
+
+            candidates = [BLANK, *range(len(cost) - 1)]
+            values = {v for v in candidates if cost[index(v)] < PLAUSIBLE_COST}
+            values |= {v for v in around if (v is BLANK or v < len(cost) - 1) and cost[index(v)] < NEIGHBOR_COST}
+        values.discard(here)
+        values = {v for v in values if v is BLANK or v < colors}
+        out[cell] = tuple(sorted(values, key=lambda v: -1 if v is BLANK else v))
+    return out
+
+
+def readings(plausible: dict[Cell, tuple[Value, ...]], board: Board) -> Iterator[Reading]:
+    """Every reading to test: each doubtful cell's other values alone, then each pair of
+    adjacent doubtful cells with both changed."""
+    for cell, values in plausible.items():
+        for value in values:
+            yield ((cell, value),)
+    table = neighbor_table(board.lattice, board.rows, board.columns)
+    for a in plausible:
+        for b in table[a]:
+            if b > a and b in plausible:
+                for va, vb in itertools.product(plausible[a], plausible[b]):
+                    yield ((a, va), (b, vb))
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    """What the doubt in a reading means for an answer.
+
+    ``doubtful``: every cell read with doubt; ``matters``: those with a plausible other
+    reading (alone, or with an adjacent doubtful cell) under which the moves change;
+    ``breaking``: for each of those, one such reading; ``readings``: how many were
+    replayed.  ``search``: what the look for moves that avoid the doubt found (None when
+    it was not needed).  ``palette``: why the colors themselves are in doubt, if they are.
+    """
+
+    doubtful: tuple[Cell, ...] = ()
+    matters: tuple[Cell, ...] = ()
+    breaking: tuple[Reading, ...] = ()
+    readings: int = 0
+    search: Optional[str] = None
+    palette: Optional[str] = None
+
+    @property
+    def harmless(self) -> int:
+        """Doubtful cells whose other readings leave the moves as they are."""
+        return len(self.doubtful) - len(self.matters)
+
+
+def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Value, ...]]) -> Doubt:
+    """Replay ``moves`` under every reading of the doubtful cells (:func:`readings`) and
+    keep the cells under which they change.  A pair of cells is blamed only when each of
+    its two readings holds alone: a pair that fails because one of its readings fails
+    alone says nothing about the other cell."""
+    replay = Replay(board, moves)
+    matters: dict[Cell, Reading] = {}
+    failing: set[tuple[Cell, Value]] = set()
+    count = 0
+    for reading in readings(plausible, board):
+        if len(reading) == 1:
+            count += 1
+            if not replay.holds(dict(reading)):
+                failing.add(reading[0])
+                matters.setdefault(reading[0][0], reading)
+            continue
+        if any(single in failing for single in reading) or all(cell in matters for cell, _ in reading):
+            continue
+        count += 1
+        if not replay.holds(dict(reading)):
+            for cell, _ in reading:
+                matters.setdefault(cell, reading)
+    order = sorted(matters)
+    return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
+
+
+# ------------------------------------------------------------------ moves that avoid the doubt
+
+
+def _distances(board: Board, sources: Sequence[Cell]) -> list[int]:
+    """Lattice steps from every cell to the nearest of ``sources`` (a large number when there
+    are none)."""
+    table = neighbor_table(board.lattice, board.rows, board.columns)
+    far = board.size + 1
+    dist = [far] * board.size
+    frontier = list(sources)
+    for cell in frontier:
+        dist[cell] = 0
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in table[cell]:
+                if dist[n] == far:
+                    dist[n] = dist[cell] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def retap(board: Board, moves: Sequence[Move], doubtful: Sequence[Cell]) -> list[Move]:
+    """The same moves, each tapping the cell of its region farthest (up to three steps)
+    from every doubtful cell, the given cell when it is as far: any cell of a region is an
+    equivalent tap on the board as read, but a tap on a doubtful cell recolors whatever
+    region that cell really belongs to."""
+    if not doubtful:
+        return list(moves)
+    dist = _distances(board, doubtful)
+    replay = Replay(board, moves)
+    if not replay.valid:
+        return list(moves)
+    out = []
+    for k, move in enumerate(moves):
+        tap = move.row * board.columns + move.column
+        region = replay.near[k] & next(m for m in replay.states[k] if m >> tap & 1)
+        cells = list(bits(region))
+        best = max(min(dist[c], 3) for c in cells)
+        if min(dist[tap], 3) < best:
+            r0, c0 = move.row, move.column
+            tap = min(
+                (c for c in cells if min(dist[c], 3) == best),
+                key=lambda c: ((c // board.columns - r0) ** 2 + (c % board.columns - c0) ** 2, c),
+            )
+        out.append(Move(tap // board.columns, tap % board.columns, move.color))
+    return out
+
+
+def other_optimal_answers(
+    board: Board, length: int, max_states: int = 20_000, deadline: Optional[float] = None
+) -> Iterator[list[Move]]:
+    """Other answers of ``length`` moves for a board of one island, by depth-first search
+    over the moves that merge regions, pruned by the solver's admissible bounds (each one's
+    argument is in :mod:`kamivision.solver.heuristics`): a branch whose bound exceeds the
+    moves left cannot reach one color in time.  Stops after ``max_states`` states or at
+    ``deadline`` (``time.perf_counter()``)."""
+    from .solver.heuristics import color_bound, diameter_bound
+    from .solver.state import Island, apply_merge, contract, merging_moves
+
+    graph = build_regions(board)
+    if len(graph.islands()) != 1:
+        return
+    island = Island(bytes(graph.colors), graph.adjacency)
+    start = contract(island, bytes(graph.colors))
+    budget = [max_states]
+
+    def tap_of(rep: int) -> Cell:
+        cells = graph.cells[rep]  # a representative is one of the original regions it holds
+        return (cells & -cells).bit_length() - 1
+
+    def search(state, left: int, path: list[Move]) -> Iterator[list[Move]]:
+        if state.reps & (state.reps - 1) == 0:
+            if left == 0:
+                yield list(path)
+            return
+        if left == 0 or budget[0] <= 0 or (deadline is not None and time.perf_counter() > deadline):
+            budget[0] = 0
+            return
+        budget[0] -= 1
+        for rep, color, merged in merging_moves(state):
+            after = apply_merge(state, rep, color, merged)
+            if max(color_bound(after), diameter_bound(after)) > left - 1:
+                continue
+            cell = tap_of(rep)
+            path.append(Move(cell // board.columns, cell % board.columns, color))
+            yield from search(after, left - 1, path)
+            path.pop()
+
+    yield from search(start, length, [])
+
+
+def steady_moves(
+    board: Board,
+    moves: Sequence[Move],
+    plausible: dict[Cell, tuple[Value, ...]],
+    optimal: bool,
+    seconds: float = 0.5,
+    max_answers: int = 200,
+) -> tuple[list[Move], Doubt]:
+    """Moves of the same length that hold under as many readings of the doubtful cells as
+    can be found, and their :class:`Doubt`.
+
+    First the given moves with their taps moved away from the doubt (:func:`retap`); when
+    some cell still matters, the same moves in other orders that still solve the board as
+    read, then (for a proven optimum on one island) other optimal answers
+    (:func:`other_optimal_answers`), each re-tapped, for at most ``seconds``.  The first
+    answer under which no doubtful cell matters is taken; else the one with the fewest.
+    """
+    doubtful = list(plausible)
+    best_moves = retap(board, moves, doubtful)
+    best = assess(board, best_moves, plausible)
+    if not best.matters:
+        return best_moves, best
+    deadline = time.perf_counter() + seconds
+    tried = 0
+
+    def candidates() -> Iterator[list[Move]]:
+        if len(moves) <= 6:
+            for order in itertools.permutations(moves):
+                yield list(order)
+        if optimal:
+            yield from other_optimal_answers(board, len(moves), deadline=deadline)
+
+    complete = True
+    for candidate in candidates():
+        if time.perf_counter() > deadline or tried >= max_answers:
+            complete = False
+            break
+        if Replay(board, candidate).steps != len(moves):
+            continue
+        tried += 1
+        candidate = retap(board, candidate, doubtful)
+        doubt = assess(board, candidate, plausible)
+        if len(doubt.matters) < len(best.matters):
+            best_moves, best = candidate, doubt
+            if not best.matters:
+                break
+    if time.perf_counter() > deadline:
+        complete = False
+    if best.matters:
+        scope = f"{tried} other answer(s) of {len(moves)} moves tried" + ("" if complete else ", cut short")
+        note = f"no answer of {len(moves)} moves found that holds whatever these cells are ({scope})"
+    else:
+        note = f"moves chosen to hold whatever the doubtful cells are ({tried} other answer(s) tried)"
+    return best_moves, Doubt(best.doubtful, best.matters, best.breaking, best.readings, note, best.palette)
