@@ -1,11 +1,24 @@
-"""Recognition of rendered screenshots on every phone layout: cells wrong, silent errors
-(wrong and not listed as uncertain), uncertain and hidden cells, per layout and variant.
+"""Recognition of rendered screenshots on every phone layout: cells wrong, silent errors,
+the palette, and the cells shown to the player, per layout and variant.
 
-    python benchmarks/renders.py [--boards 6]
+    python benchmarks/renders.py [--boards 6] [--max-seconds 2]
 
-Variants: the PNG as rendered; JPEG at quality 70 scaled to 0.75 (as screenshots arrive
-after sharing); and inked (16 marks written over the board, as players do: the renderer's
-``ink``).
+Variants:
+
+* ``png``: as rendered;
+* ``jpeg70``: JPEG at quality 70 scaled to 0.75 (as screenshots arrive after sharing);
+* ``inked``: 16 marks written over the board, as players do (the renderer's ``ink``);
+* ``bar``: a translucent navigation bar (buttons or a gesture pill, drawn at random) of a
+  height drawn from 0.08-0.15 W, darkness 20-80 % and a dark gray tint;
+* ``tint``: the whole screen tinted (a night-light filter: red kept, blue cut by up to
+  30 %) and dimmed by up to 25 %.
+
+``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
+not told about (not flagged at all, or, when the moves fail on the true board, not shown);
+``palette``: renders whose colors came out in the swatches' order (every seen cell's color
+id right without renaming) and with no palette doubt; ``shown``: cells shown to check
+(those whose other readings change the moves: :mod:`kamivision.doubt`), median and max.
+Each render is solved with ``--max-seconds``.
 """
 
 from __future__ import annotations
@@ -20,12 +33,17 @@ import numpy as np
 from PIL import Image
 
 from kamivision.board import differing_cells
-from kamivision.render import encode, render
+from kamivision.doubt import Replay
+from kamivision.pipeline import settle
+from kamivision.render import NAV_KINDS, NavBar, encode, render
 from kamivision.screens import DEVICES
+from kamivision.solver import solve
 from kamivision.vision import recognize
 
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
+
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -33,38 +51,63 @@ def received(image: np.ndarray) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
 
 
+def tinted(image: np.ndarray, rng: random.Random) -> np.ndarray:
+    dim = rng.uniform(0.75, 1.0)
+    gains = np.array([1.0, rng.uniform(0.85, 1.0), rng.uniform(0.7, 0.95)]) * dim
+    return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, default=6, help="boards per layout and variant")
+    parser.add_argument("--max-seconds", type=float, default=2.0, help="the solve's limit per render")
     args = parser.parse_args()
-    header = f"{'layout':<14} {'variant':<8} {'boards':>6} {'wrong':>6} {'silent':>6} {'uncertain (median, max)':>24} {'hidden':>6}"
+    header = f"{'layout':<18} {'variant':<8} {'boards':>6} {'wrong':>6} {'silent':>6} {'palette':>7} {'shown (median, max)':>20} {'hidden':>6}"
     print(header)
     print("-" * len(header))
-    totals = {"silent": 0, "clean_uncertain": []}
+    silent_all, palette_all, renders, shown_all = 0, 0, 0, []
     for device in DEVICES:
-        for variant in ("png", "jpeg70", "inked"):
+        for variant in VARIANTS:
             rng = random.Random(f"{device}-{variant}")
-            wrong = silent = 0
-            uncertain, hidden = [], []
+            wrong = silent = palette_ok = 0
+            shown, hidden = [], []
             for k in range(args.boards):
                 board = random_kami_board(rng, rng.choice([3, 4, 5]), blank_outline=k % 2 == 1, par=5)
-                image, layout = render(board, device, seed=k, ink=16 if variant == "inked" else 0)
+                bar = None
+                if variant == "bar":
+                    gray = rng.randint(0, 60)
+                    bar = NavBar(rng.choice(NAV_KINDS), rng.uniform(0.08, 0.15), rng.uniform(0.2, 0.8), (gray, gray, gray))
+                image, layout = render(board, device, seed=k, ink=16 if variant == "inked" else 0, nav_bar=bar)
                 if variant == "jpeg70":
                     image = received(image)
+                elif variant == "tint":
+                    image = tinted(image, rng)
                 found = recognize(image, device)
+                solution, doubt = settle(found, solve(found.board, max_seconds=args.max_seconds))
                 cells = set(differing_cells(found.board, board))
+                held = Replay(board, solution.moves).steps == solution.length
+                told = set(found.uncertain) if held else {divmod(c, board.columns) for c in (doubt.doubtful if doubt.palette else doubt.matters)}
                 wrong += len(cells)
-                silent += len(cells - set(found.uncertain))
-                uncertain.append(len(found.uncertain) - len(found.hidden))
+                silent += len(cells - told)
+                seen = [(r, c) for r in range(board.rows) for c in range(board.columns) if (r, c) not in set(found.hidden)]
+                in_order = all(found.board.cells[r][c] == board.cells[r][c] for r, c in seen if (r, c) not in cells)
+                palette_ok += in_order and not found.palette_doubt and len(found.board.palette) == board.color_count
+                shown.append(len(doubt.doubtful) if doubt.palette else len(doubt.matters))
                 hidden.append(len(found.hidden))
-            totals["silent"] += silent
-            if variant != "inked":
-                totals["clean_uncertain"] += uncertain
-            print(f"{device:<14} {variant:<8} {args.boards:>6} {wrong:>6} {silent:>6} "
-                  f"{statistics.median(uncertain):>17g}, {max(uncertain):>4} {max(hidden):>6}", flush=True)
+            silent_all += silent
+            palette_all += palette_ok
+            renders += args.boards
+            shown_all += shown
+            print(
+                f"{device:<18} {variant:<8} {args.boards:>6} {wrong:>6} {silent:>6} {palette_ok:>4}/{args.boards:<2} "
+                f"{statistics.median(shown):>13g}, {max(shown):>4} {max(hidden):>6}",
+                flush=True,
+            )
     print("-" * len(header))
-    print(f"silent errors in all: {totals['silent']}; uncertain cells (besides the hidden) on clean renders: "
-          f"median {statistics.median(totals['clean_uncertain']):g}, max {max(totals['clean_uncertain'])}")
+    print(
+        f"{renders} renders: silent errors {silent_all}; palette right on {palette_all}/{renders}; "
+        f"cells shown to check: median {statistics.median(shown_all):g}, max {max(shown_all)}"
+    )
     return 0
 
 

@@ -388,7 +388,8 @@ def generate_command(
     "render",
     epilog="""\b
 Example:
-  kamivision render board.json -o shot.png --device android-tall --ink 12 --truth""",
+  kamivision render board.json -o shot.png --device android-tall --ink 12 --truth
+  kamivision render board.json -o shot.png --device android-2400 --nav-bar pill --nav-height 0.13 --nav-darkness 0.6""",
 )
 def render_command(
     source: Annotated[Path, typer.Argument(metavar="BOARD", help="A board file (.json).", show_default=False)],
@@ -401,6 +402,11 @@ def render_command(
     scale: Annotated[Optional[float], typer.Option(min=0.1, max=4.0, metavar="FACTOR", help="Rescale the screenshot.")] = None,
     truth: Annotated[bool, typer.Option("--truth", help="Also write the board file beside it (SHOT.json).")] = False,
     ink: Annotated[int, typer.Option(min=0, max=200, metavar="N", help="Marks a player wrote over the board (numbers, strokes, dots).")] = 0,
+    nav_bar: Annotated[
+        Optional[str], typer.Option("--nav-bar", metavar="buttons|pill", help="A translucent navigation bar over the bottom of the screen.  [default: the device's own, if any]")
+    ] = None,
+    nav_height: Annotated[float, typer.Option(min=0.02, max=0.4, metavar="W", help="The bar's height in screen widths.")] = 0.105,
+    nav_darkness: Annotated[float, typer.Option(min=0.05, max=0.95, metavar="D", help="The share of light the bar takes away (0.6: darkened to 40 %).")] = 0.55,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
@@ -409,13 +415,18 @@ def render_command(
     try:
         if device not in DEVICES:
             raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
+        from .render import NAV_KINDS, NavBar
+
+        if nav_bar is not None and nav_bar not in NAV_KINDS:
+            raise KamiError(f"unknown --nav-bar {nav_bar!r}: expected {' or '.join(NAV_KINDS)}")
+        bar = None if nav_bar is None else NavBar(nav_bar, nav_height, nav_darkness)
         from .files import check_output
 
         check_output(output, force, inputs=(source,))
         if truth:
             check_output(output.with_suffix(".json"), force, inputs=(source, output))
         board = read_board(source)
-        image, _ = render(board, device, seed=seed, moves=moves, selected=selected, ink=ink)
+        image, _ = render(board, device, seed=seed, moves=moves, selected=selected, ink=ink, nav_bar=bar)
         data = encode(image, output.suffix, jpeg_quality=jpeg_quality, scale=scale)
         write_atomic(output, data, overwrite=force)
         if truth:

@@ -307,13 +307,42 @@ def _three_buttons(img: np.ndarray, top: int, bottom: int) -> None:
     img[:] = np.asarray(pil, dtype=np.float32)
 
 
-def _draw_nav_overlay(img: np.ndarray, device: Device) -> None:
-    """A translucent navigation bar over the bottom of the screen (and so of the footer):
-    everything under it darkened to 45 %, with the three buttons on top."""
+@dataclass(frozen=True, slots=True)
+class NavBar:
+    """A translucent navigation bar over the bottom of the screen: ``kind`` "buttons"
+    (Android's back, home and recent-apps icons) or "pill" (a gesture handle); ``height``
+    in screen widths (real ones are 0.08 to 0.15); ``darkness`` the share of the light it
+    takes away (0.2 to 0.8: a bar "darkened to 40 %" has darkness 0.6); ``tint`` the
+    color it is mixed with (black for most phones)."""
+
+    kind: str = "buttons"
+    height: float = 0.105
+    darkness: float = 0.55
+    tint: tuple[int, int, int] = (0, 0, 0)
+
+
+NAV_KINDS = ("buttons", "pill")
+
+
+def _draw_nav_overlay(img: np.ndarray, bar: NavBar) -> None:
+    """The bar over the bottom of the screen (and so of the footer): everything under it
+    mixed with the tint by ``darkness``, then its icons on top."""
     h, w = img.shape[:2]
-    top = h - round(device.nav_overlay * w)
-    img[top:] *= 0.45
-    _three_buttons(img, top, h)
+    top = h - round(bar.height * w)
+    img[top:] = img[top:] * (1.0 - bar.darkness) + np.array(bar.tint, np.float32) * bar.darkness
+    if bar.kind == "pill":
+        cy = (top + h) / 2
+        pill_w, pill_h = 0.3 * w, max(3, round(0.012 * w))
+        cv2.rectangle(
+            img,
+            (round(w / 2 - pill_w / 2), round(cy - pill_h / 2)),
+            (round(w / 2 + pill_w / 2), round(cy + pill_h / 2)),
+            (235, 235, 235),
+            thickness=-1,
+            lineType=cv2.LINE_AA,
+        )
+    else:
+        _three_buttons(img, top, h)
 
 
 def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random.Generator) -> None:
@@ -411,12 +440,15 @@ def render(
     selected: Optional[int] = 0,
     palette: Optional[Sequence[str]] = None,
     ink: int = 0,
+    nav_bar: Optional[NavBar] = None,
 ) -> tuple[np.ndarray, Layout]:
     """The screenshot (RGB, uint8) of ``board`` on ``device`` and where things are on it.
 
     ``moves`` is the number shown on the moves-left counter (default: the board's par,
     none when unknown); ``selected`` the swatch with the folded corner (None for none);
-    ``ink`` the number of marks a player wrote over the board (:func:`draw_ink`).
+    ``ink`` the number of marks a player wrote over the board (:func:`draw_ink`);
+    ``nav_bar`` a translucent navigation bar over the bottom of the screen (the device's
+    own, if it has one, when None).
     """
     dev = DEVICES[device] if isinstance(device, str) else device
     colors = list(palette) if palette is not None else board_palette(board, seed)
@@ -428,8 +460,10 @@ def render(
     if moves is None:
         moves = board.par
     _draw_footer(img, layout, dev, colors, moves, selected, rng)
-    if dev.nav_overlay:
-        _draw_nav_overlay(img, dev)
+    if nav_bar is None and dev.nav_overlay:
+        nav_bar = NavBar("buttons", dev.nav_overlay, 0.55)
+    if nav_bar is not None:
+        _draw_nav_overlay(img, nav_bar)
     if ink:
         layout = dataclasses.replace(layout, inked=draw_ink(img, board, layout.board, ink, rng))
     out = np.clip(img + 0.5, 0, 255).astype(np.uint8)

@@ -206,14 +206,28 @@ def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n:
     return keep, share.astype(np.float32), marks
 
 
-def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> np.ndarray:
-    """Lab median of each swatch over its lower part (clear of the folded-corner mark)."""
+def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> tuple[np.ndarray, np.ndarray]:
+    """Lab and sRGB median of each swatch over its lower part (clear of the folded-corner
+    mark)."""
     lab = _to_cie_lab(rgb)
-    out = []
+    out, srgb = [], []
     for x, y, sw, sh in layout.swatches:
-        patch = lab[y + int(0.45 * sh) : y + int(0.9 * sh), x + int(0.15 * sw) : x + int(0.85 * sw)]
-        out.append(np.median(patch.reshape(-1, 3), axis=0))
-    return np.array(out, np.float32)
+        rows, cols = slice(y + int(0.45 * sh), y + int(0.9 * sh)), slice(x + int(0.15 * sw), x + int(0.85 * sw))
+        out.append(np.median(lab[rows, cols].reshape(-1, 3), axis=0))
+        srgb.append(np.median(rgb[rows, cols].reshape(-1, 3), axis=0))
+    return np.array(out, np.float32), np.array(srgb, np.float64)
+
+
+def paper_points(samples: CellSamples, settings: VisionSettings = DEFAULT_SETTINGS) -> np.ndarray:
+    """Lab colors of the cells that are surely paper, to match the swatches against: at
+    least half on the screen (a sliver's few pixels may mix its neighbor's), not marked,
+    and with paper's grain (the background is flat)."""
+    seen = ~np.isnan(samples.lab).any(axis=1)
+    grain = np.where(seen, samples.grain, 0.0)
+    reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
+    relative = grain / (reference or 1.0)
+    keep = seen & (samples.visible >= 0.5) & (samples.foreign < settings.marked) & (relative >= settings.blank_grain)
+    return samples.lab[keep].astype(np.float64)
 
 
 # ------------------------------------------------------------------ classifying the cells

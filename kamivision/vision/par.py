@@ -84,10 +84,7 @@ def read_par(rgb: np.ndarray, layout: ScreenLayout) -> tuple[Optional[int], floa
     if patch.size == 0:
         return None, 0.0
     gray = cv2.cvtColor(patch, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    clear, factor = layout.shade
-    if factor < 1.0:  # brighten back what a translucent bar darkened
-        gray[max(0, clear - (y + my)) :] /= factor
-    gray = np.clip(gray, 0, 255)
+    gray = np.clip(gray, 0, 255)  # a translucent bar was undone before (kamivision.vision.bar)
     floor = float(np.percentile(gray, 20))
     mask = (gray > floor + 0.5 * (255 - floor)).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

@@ -15,8 +15,10 @@ from ..errors import ImageError
 from ..files import load_image
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
-from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
+from .bar import find_bar, undo_bar
+from .cells import BLANK_CLASS, classify_cells, paper_points, sample_cells, swatch_colors
 from .layout import ScreenLayout, find_layout
+from .palette import match_palette, unused_swatch
 from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -106,15 +108,6 @@ def _value(index: int, colors: int) -> Optional[int]:
     return BLANK if index == colors else index
 
 
-def _swatch_hex(rgb: np.ndarray, layout: ScreenLayout) -> list[str]:
-    out = []
-    for x, y, sw, sh in layout.swatches:
-        patch = rgb[y + int(0.45 * sh) : y + int(0.9 * sh), x + int(0.15 * sw) : x + int(0.85 * sw)]
-        r, g, b = np.median(patch.reshape(-1, 3), axis=0).round().astype(int)
-        out.append(f"#{r:02x}{g:02x}{b:02x}")
-    return out
-
-
 def recognize(
     rgb: np.ndarray, origin: str = "<image>", name: Optional[str] = None, settings: VisionSettings = DEFAULT_SETTINGS
 ) -> Recognition:
@@ -122,19 +115,28 @@ def recognize(
     :class:`ImageError`, naming ``origin``, when it is not a KAMI 2 screenshot the reader
     understands."""
     started = time.perf_counter()
+    bar = find_bar(rgb)
+    if bar is not None:  # read the game's own colors under a translucent navigation bar
+        rgb = undo_bar(rgb, bar)
     layout = find_layout(rgb, origin)
+    if bar is not None:
+        layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
     samples = sample_cells(rgb, layout, settings)
     unseen = int(np.isnan(samples.lab).any(axis=1).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
         raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
-    swatches = swatch_colors(rgb, layout)
-    classes = classify_cells(samples, swatches, settings)
+    swatch_lab, swatch_rgb = swatch_colors(rgb, layout)
+    weights = np.array([settings.lightness_weight, 1.0, 1.0])
+    match = match_palette(paper_points(samples, settings), swatch_lab, swatch_rgb, weights)
+    classes = classify_cells(samples, match.seeds.astype(np.float32), settings)
+    palette_doubt = match.doubt or unused_swatch(classes.classes, len(swatch_lab))
     par, par_confidence = read_par(rgb, layout)
     grid = classes.classes.reshape(ROWS, COLUMNS)
     cells = [[BLANK if v == BLANK_CLASS else int(v) for v in row] for row in grid]
     if all(v is None for row in cells for v in row):
         raise ImageError(f"{origin}: every cell looks blank; this is not a KAMI board")
-    board = make_board(cells, lattice="triangle", palette=_swatch_hex(rgb, layout), par=par, name=name)
+    palette = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in np.round(match.rgb).astype(int)]
+    board = make_board(cells, lattice="triangle", palette=palette, par=par, name=name)
     return Recognition(
         board=board,
         layout=layout,
@@ -145,6 +147,7 @@ def recognize(
         milliseconds=1000 * (time.perf_counter() - started),
         settings=settings,
         costs=classes.costs.reshape(ROWS, COLUMNS, -1),
+        palette_doubt=palette_doubt,
     )
 
 

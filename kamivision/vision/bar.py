@@ -1,0 +1,122 @@
+"""What a phone draws over the game: a translucent navigation bar at the bottom.
+
+Android phones with a translucent navigation bar (three buttons, or a gesture pill) mix
+everything under it with the bar's color: ``under = a * game + b`` in each channel, with
+``a`` between 0.2 and 0.8 and ``b / (1 - a)``, the bar's own color, a dark gray (a black
+bar has ``b = 0``).  Its height, darkness, tint and
+icons differ from phone to phone, so none of them is assumed: the bar is found in the
+image by what every such bar does.
+
+* **Its top edge is a straight line across the whole screen** near the bottom (a bar is
+  0.08 to 0.15 screen widths high; rows 0.04 to 0.25 widths above the bottom are searched,
+  to leave room).
+* **Right under that edge, the game is the same as right above it, mixed by one map.**
+  The game's picture continues across the edge (the footer's swatches and buttons, or
+  the board when the bar is taller than the footer), so the pixels two rows under the
+  edge and two rows above it pair up, and one straight line per channel maps the ones
+  above to the ones under, with the same slope in every channel.  A layout edge (the
+  footer's top, a swatch's corner) pairs unrelated pixels, and no one line fits them.
+* **Not one row's accident**: the rows a little further from the edge pair up under the
+  same map.
+
+The bar is undone by inverting the map, so that the rest of the reader sees the game's
+own colors; the icons stay as marks, which the reader's medians ignore.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+#: A bar is searched for with its top this many screen widths above the bottom.
+SEARCH = (0.04, 0.25)
+#: The slope (the share of the game's light the bar lets through) of a bar.
+SLOPES = (0.15, 0.82)
+#: A bar's own color is dark (gray levels): Android's scrims are black or dark gray.
+MAX_TINT = 100.0
+#: A bar's offsets differ by at most this much between channels (gray levels): a gray scrim.
+MAX_TINT_SPREAD = 6.0
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """A translucent bar from row ``top`` to the bottom: under it each channel ``k`` of
+    the game is ``slope * value + offset[k]``."""
+
+    top: int
+    slope: float
+    offset: tuple[float, float, float]
+
+
+def _fit(above: np.ndarray, below: np.ndarray) -> Optional[tuple[float, np.ndarray, float]]:
+    """One slope and three offsets mapping ``above`` (n, 3) to ``below`` (n, 3), fitted
+    twice (the second time without the worst tenth: icons, JPEG ringing), and the median
+    error of the fit in gray levels; None when the pixels above vary too little to fit a
+    slope."""
+    x = above.astype(np.float64)
+    y = below.astype(np.float64)
+    keep = np.ones(len(x), bool)
+    for _ in range(2):
+        xs, ys = x[keep], y[keep]
+        mx, my = xs.mean(axis=0), ys.mean(axis=0)
+        dx, dy = xs - mx, ys - my
+        var = float((dx * dx).sum())
+        if var < len(xs) * 3 * 12.0**2:  # under 12 gray levels of spread: no slope to see
+            return None
+        slope = float((dx * dy).sum() / var)
+        offset = my - slope * mx
+        error = np.abs(y - (slope * x + offset)).max(axis=1)
+        keep = error <= np.percentile(error, 90)
+    # Dark pixels fit almost any map that darkens: the brighter half must fit too.
+    bright = x.mean(axis=1) >= np.median(x.mean(axis=1))
+    return slope, offset, max(float(np.median(error)), float(np.median(error[bright])))
+
+
+def find_bar(rgb: np.ndarray) -> Optional[Bar]:
+    """The translucent bar over the bottom of a screenshot, or None."""
+    h, w = rgb.shape[:2]
+    gap = max(2, round(0.003 * w))  # rows skipped beside the edge (soft edges, JPEG)
+    step = max(1, round(0.002 * w))
+    columns = slice(None, None, max(1, w // 400))
+    best: Optional[tuple[float, int, float, np.ndarray]] = None
+    lo, hi = max(2 * gap + 1, h - round(SEARCH[1] * w)), h - round(SEARCH[0] * w)
+    for y in range(lo, hi, step):
+        above = rgb[y - gap - 1, columns]
+        below = rgb[y + gap, columns]
+        fitted = _fit(above.reshape(-1, 3), below.reshape(-1, 3))
+        if fitted is None:
+            continue
+        slope, offset, error = fitted
+        if not SLOPES[0] <= slope <= SLOPES[1] or error > 6.0 or (offset < -8.0).any():
+            continue
+        # A scrim is dark and gray: its own color (the map's fixed point) is dark and the
+        # same in the three channels.
+        tint = offset / (1.0 - slope)
+        if (tint > MAX_TINT).any() or np.ptp(offset) > MAX_TINT_SPREAD:
+            continue
+        # Not one row's accident: the rows a gap further from the edge map the same way.
+        above2 = rgb[y - 2 * gap - 1, columns].reshape(-1, 3).astype(np.float64)
+        below2 = rgb[min(h - 1, y + 2 * gap), columns].reshape(-1, 3).astype(np.float64)
+        if float(np.median(np.abs(below2 - (slope * above2 + offset)).max(axis=1))) > 8.0:
+            continue
+        if best is None or error < best[0] - 0.5 or (abs(error - best[0]) <= 0.5 and y < best[1]):
+            best = (error, y, slope, offset)
+    if best is None:
+        return None
+    _, y, slope, offset = best
+    # The edge itself: the row, near the one found, where the brightness falls most.
+    level = rgb[:, columns].astype(np.float32).mean(axis=(1, 2))
+    a, b = max(1, y - 2 * gap), min(h - 1, y + 2 * gap)
+    top = a + int(np.argmin(level[a + 1 : b + 1] - level[a:b])) + 1
+    return Bar(top, slope, tuple(float(v) for v in offset))
+
+
+def undo_bar(rgb: np.ndarray, bar: Bar) -> np.ndarray:
+    """The screenshot with the bar's map inverted under it (a copy)."""
+    out = rgb.copy()
+    under = out[bar.top :].astype(np.float32)
+    under = (under - np.array(bar.offset, np.float32)) / bar.slope
+    out[bar.top :] = np.clip(under + 0.5, 0, 255).astype(np.uint8)
+    return out

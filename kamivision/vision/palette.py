@@ -1,0 +1,162 @@
+"""The palette: the board's own colors, named and ordered by the footer's swatches.
+
+The swatches say how many colors the level has and in which order the phone shows them;
+their measured colors are only a hint.  Something the reader did not foresee can change
+them all at once: a navigation bar it did not find over the footer, a dimmed screen, a
+color filter, a night-light tint.  The board's cells are many and each color covers many
+of them, so the colors come from the board, and the swatches are matched to them:
+
+1. **Seeded by the swatches** (the usual case): k-means over the paper cells from the
+   swatch colors.  When each swatch's cluster lies near it and no two swatches share
+   one, the swatches are kept as they are.
+2. **Otherwise, from the board alone**: k-means++ over the paper cells (as many clusters
+   as swatches), and the one-to-one assignment of clusters to swatches under which a
+   single map ``swatch = a * cluster + b`` per channel (one ``a``; what a bar, dimming or
+   a tint does to every swatch alike) fits best.  The clusters' colors, in swatch order,
+   then seed the classification.
+3. **Cross-checks**: two swatches on one cluster, a swatch far from every cluster after
+   the map, or (after the classification) a swatch no cell takes: the reading's colors are
+   in doubt, and the answer says so (:attr:`~kamivision.vision.Recognition.palette_doubt`).
+
+Colors are CIE Lab (L 0..100) for clustering, sRGB (0..255) for the map, which is where a
+phone blends a translucent bar.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Optional
+
+import cv2
+import numpy as np
+
+#: A swatch this far (Lab units) from its seeded cluster does not describe it.
+NEAR = 12.0
+#: Two clusters closer than this (Lab units) are one color of the board.
+SAME = 6.0
+#: A color of the board with no swatch needs at least this many cells to count.
+STRAY_CELLS = 3
+#: After the map, a swatch this far (gray levels, mean over the channels) from its
+#: cluster matches no color of the board.
+FIT = 14.0
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteMatch:
+    """The colors that seed the classification (Lab, one per swatch, in swatch order),
+    the swatches' sRGB colors as the game draws them (the map undone), and why the
+    palette is in doubt (None when swatches and board agree)."""
+
+    seeds: np.ndarray
+    rgb: np.ndarray
+    doubt: Optional[str] = None
+    mapped: bool = False  # the swatches were matched through a map (step 2)
+
+
+def lab_to_rgb(lab: np.ndarray) -> np.ndarray:
+    """sRGB (0..255, float) of CIE Lab colors, shape (n, 3)."""
+    rgb = cv2.cvtColor(np.asarray(lab, np.float32).reshape(-1, 1, 3), cv2.COLOR_LAB2RGB).reshape(-1, 3)
+    return np.clip(rgb, 0.0, 1.0) * 255.0
+
+
+def _kmeans_pp(points: np.ndarray, k: int) -> np.ndarray:
+    """k-means++ centres (OpenCV, five starts, a fixed seed: the same answer every run)."""
+    cv2.setRNGSeed(12345)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-4)
+    _, _, centres = cv2.kmeans(np.ascontiguousarray(points, np.float32), k, None, criteria, 5, cv2.KMEANS_PP_CENTERS)
+    return centres.astype(np.float64)
+
+
+def fit_map(board_rgb: np.ndarray, swatch_rgb: np.ndarray) -> tuple[float, np.ndarray, float]:
+    """The map ``swatch = a * board + b`` (one ``a``, ``b`` per channel) that fits pairs of
+    colors best by least squares, with ``a`` kept within 0.15..1.2, and its mean error
+    per channel (gray levels)."""
+    x, y = board_rgb.astype(np.float64), swatch_rgb.astype(np.float64)
+    dx = x - x.mean(axis=0)
+    var = float((dx * dx).sum())
+    a = float((dx * (y - y.mean(axis=0))).sum() / var) if var > 1e-6 else 1.0
+    a = min(1.2, max(0.15, a))
+    b = (y - a * x).mean(axis=0)
+    error = float(np.abs(y - (a * x + b)).mean())
+    return a, b, error
+
+
+def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.ndarray, weights: np.ndarray) -> PaletteMatch:
+    """Seeds for the classification from the paper cells' Lab colors ``points`` and the
+    swatches (``weights`` scale Lab's channels for clustering, as the classifier does)."""
+    k = len(swatch_lab)
+    if len(points) < 2 * k:
+        return PaletteMatch(swatch_lab, swatch_rgb)
+    w = np.asarray(weights, np.float64)
+    scaled = points * w
+    seeded = _seeded_centres(scaled, swatch_lab * w)
+    near = np.linalg.norm((seeded - swatch_lab * w) / w, axis=1)
+    apart = _min_distance(seeded / w)
+    if near.max() <= NEAR and apart >= SAME:
+        return PaletteMatch(swatch_lab, swatch_rgb, _stray_cluster(scaled, swatch_lab * w, w))
+    # From the board alone, matched to the swatches through one map.
+    centres = _kmeans_pp(scaled, k) / w
+    board_rgb = lab_to_rgb(centres)
+    best = None
+    orders = itertools.permutations(range(k)) if k <= 7 else [tuple(range(k))]
+    for order in orders:
+        a, b, error = fit_map(board_rgb[list(order)], swatch_rgb)
+        if best is None or error < best[0]:
+            best = (error, order, a, b)
+    error, order, a, b = best
+    seeds = centres[list(order)]
+    doubt = None
+    if _min_distance(seeds) < SAME:
+        doubt = "two swatches match one color of the board"
+    elif error > FIT:
+        doubt = "the swatches' colors do not match the board's, even allowing for a bar, dimming or a tint over them"
+    rgb = np.clip((swatch_rgb - b) / a, 0, 255) if doubt is None else swatch_rgb
+    return PaletteMatch(seeds, rgb, doubt, mapped=True)
+
+
+def _stray_cluster(points: np.ndarray, seeds: np.ndarray, w: np.ndarray) -> Optional[str]:
+    """A color of the board that no swatch has: with one cluster more than swatches, a
+    cluster of at least :data:`STRAY_CELLS` cells lies more than ``2 * NEAR`` from every
+    seed."""
+    k = len(seeds)
+    if len(points) < 2 * (k + 1):
+        return None
+    cv2.setRNGSeed(12345)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-4)
+    _, labels, centres = cv2.kmeans(np.ascontiguousarray(points, np.float32), k + 1, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    counts = np.bincount(labels.ravel(), minlength=k + 1)
+    for i, centre in enumerate(centres.astype(np.float64)):
+        far = np.linalg.norm((seeds - centre) / w, axis=1).min()
+        if counts[i] >= STRAY_CELLS and far > 2 * NEAR:
+            return f"{counts[i]} cells of the board have a color that no swatch shows"
+    return None
+
+
+def _seeded_centres(points: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """k-means centres started from ``seeds`` (each point first goes to its nearest seed)."""
+    pts = np.ascontiguousarray(points, np.float32)
+    first = np.linalg.norm(pts[:, None, :] - seeds[None, :, :].astype(np.float32), axis=2).argmin(axis=1)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-4)
+    _, labels, centres = cv2.kmeans(pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+    out = centres.astype(np.float64)
+    # A seed that lost every point keeps its place (k-means would leave it anywhere).
+    counts = np.bincount(labels.ravel(), minlength=len(seeds))
+    out[counts == 0] = seeds[counts == 0]
+    return out
+
+
+def _min_distance(colors: np.ndarray) -> float:
+    if len(colors) < 2:
+        return np.inf
+    d = np.linalg.norm(colors[:, None, :] - colors[None, :, :], axis=2)
+    return float(d[~np.eye(len(colors), dtype=bool)].min())
+
+
+def unused_swatch(classes: np.ndarray, k: int) -> Optional[str]:
+    """The cross-check after classification: a swatch that no cell takes."""
+    counts = np.bincount(classes[classes >= 0], minlength=k)
+    empty = [i + 1 for i in range(k) if counts[i] == 0]
+    if empty:
+        return f"swatch {empty[0]} matches no cell of the board"
+    return None
