@@ -10,8 +10,9 @@ the answer (:mod:`kamivision.doubt`): ``shown`` is the number of cells shown to 
 to check (those whose other readings change the moves; all of them when the colors are in
 doubt), ``holds`` whether the moves shown solve the *true* board in the same number of
 moves.  ``silent`` counts the wrong cells the player is not told about: wrong cells the
-reader did not flag at all, and, when the moves fail on the true board, wrong cells not
-shown.  ``ms`` is the reading; ``total`` the whole screenshot command's work (reading,
+reader did not flag at all, and, when the moves fail on the true board and none of the
+wrong cells is among those shown, all of them (when one is shown, the player checks it,
+fixes it and solves again, with the others still doubtful).  ``ms`` is the reading; ``total`` the whole screenshot command's work (reading,
 solving, the doubt), without starting Python.
 
 ``DIR/truth.json`` lists ``screenshots``: ``file``, ``par`` and, when known, ``board`` (a
@@ -85,7 +86,7 @@ def main() -> int:
             holds = "yes" if held else "NO"
             broken += not held
             unflagged = set(cells) - set(rec.uncertain)
-            silent_n = len(unflagged if held else set(cells) - shown_cells)
+            silent_n = len(unflagged if held or set(cells) & shown_cells else set(cells))
             hidden_n = len(set(cells) & set(rec.hidden))
             wrong, silent, hidden_wrong = str(wrong_n), str(silent_n), str(hidden_n)
             silent_total += silent_n

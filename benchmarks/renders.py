@@ -14,7 +14,8 @@ Variants:
   30 %) and dimmed by up to 25 %.
 
 ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
-not told about (not flagged at all, or, when the moves fail on the true board, not shown);
+not told about (not flagged at all; or all of them when the moves fail on the true board
+and none of them is among the cells shown);
 ``palette``: renders whose colors came out in the swatches' order (every seen cell's color
 id right without renaming) and with no palette doubt; ``shown``: cells shown to check
 (those whose other readings change the moves: :mod:`kamivision.doubt`), median and max.
@@ -86,7 +87,11 @@ def main() -> int:
                 solution, doubt = settle(found, solve(found.board, max_seconds=args.max_seconds))
                 cells = set(differing_cells(found.board, board))
                 held = Replay(board, solution.moves).steps == solution.length
-                told = set(found.uncertain) if held else {divmod(c, board.columns) for c in (doubt.doubtful if doubt.palette else doubt.matters)}
+                shown_cells = {divmod(c, board.columns) for c in (doubt.doubtful if doubt.palette else doubt.matters)}
+                # Told: flagged as doubtful; and when the moves fail on the true board, at
+                # least one wrong cell is among those shown (the player checks them, fixes
+                # what is wrong and solves again, with the rest still doubtful).
+                told = set(found.uncertain) if held or cells & shown_cells else set()
                 wrong += len(cells)
                 silent += len(cells - told)
                 seen = [(r, c) for r in range(board.rows) for c in range(board.columns) if (r, c) not in set(found.hidden)]

@@ -446,24 +446,38 @@ Example:
 def export_command(
     shot: Annotated[Path, typer.Argument(metavar="SHOT", help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The board file to write (.json).", show_default=False)],
+    max_seconds: Annotated[
+        float, typer.Option(min=0.0, metavar="SECONDS", help="The solve that tells which doubtful cells matter stops after this long.")
+    ] = 10.0,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing board file.")] = False,
 ) -> None:
-    """Read the board in a screenshot and write it as a board file."""
-    from .vision import board_with_source, recognize_file
-
+    """Read the board in a screenshot and write it as a board file, with where each part
+    was found, how sure each cell is, and which doubtful cells would change the moves."""
     from .files import check_input, check_output
+    from .pipeline import solve_screenshot
+    from .vision import board_with_source
 
     try:
         check_input(shot)
         check_output(output, force, inputs=(shot,))
-        recognition = recognize_file(shot)
-        write_board(board_with_source(recognition, str(shot)), output, overwrite=force)
+        result = solve_screenshot(shot, max_seconds=max_seconds, check_seconds=0)
+        board = board_with_source(result.recognition, str(shot))
+        board.extra["source"]["answer"] = {
+            "verdict": result.verdict(),
+            "moves": [{"row": m.row, "column": m.column, "color": m.color} for m in result.solution.moves],
+            "optimal": result.solution.optimal,
+            "doubt": doubt_to_json(result.doubt, board.columns),
+        }
+        write_board(board, output, overwrite=force)
     except KamiError as error:
         _fail(error)
         return
-    board = recognition.board
+    board = result.recognition.board
     par = f"par {board.par}" if board.par is not None else "par not read"
-    typer.echo(f"wrote {output}: {len(board.palette or [])} colors, {par}, {_uncertain_note(recognition)}")
+    typer.echo(f"wrote {output}: {len(board.palette or [])} colors, {par}")
+    typer.echo(result.verdict())
+    for notice in result.notices():
+        typer.echo(f"warning: {notice.text}", err=True)
 
 
 def _solve_puzzle(source: Path, max_seconds, max_nodes, progress, as_json: bool) -> None:
@@ -533,15 +547,6 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
     if wrong:
         raise typer.Exit(1)
-
-
-def _uncertain_note(recognition) -> str:
-    cells = recognition.uncertain
-    if not cells:
-        return "every cell read with confidence"
-    hidden = f" ({len(recognition.hidden)} hidden at the screen's edges)" if recognition.hidden else ""
-    shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
-    return f"{len(cells)} uncertain cell(s){hidden}: {shown}; check them with 'kamivision review'"
 
 
 @app.command(

@@ -197,7 +197,9 @@ def plausible_readings(recognition: "Recognition", board: Optional[Board] = None
       undone, because a sliver's pixels are either the cell's own (and then as telling
       as any) or, when the lattice is a pixel off at the screen's edge, a neighbor's.
     * The color of each neighbor, up to :data:`NEIGHBOR_COST`: a misread cell usually
-      belongs to a region beside it, and a sliver may show its neighbor's pixels.
+      belongs to a region beside it, and a sliver may show its neighbor's pixels (for a
+      cell hidden at the screen's edge, the cells two steps away count as neighbors: its
+      one or two neighbors are often slivers too).
     * Every value at all for a cell the screen does not show.
 
     A cell with no cost model (a board without its reading) may be any color or a
@@ -216,6 +218,9 @@ def plausible_readings(recognition: "Recognition", board: Optional[Board] = None
         if here != recognition.board.color_at(cell):
             continue  # a person set it
         around = {board.color_at(n) for n in table[cell]}
+        if recognition.visible[r, c] < recognition.settings.hidden:
+            # A sliver may show a pixel-off lattice's neighbor: the colors two steps away too.
+            around |= {board.color_at(m) for n in table[cell] for m in table[n]}
         if costs is None:
             values = around | set(range(colors))
         else:

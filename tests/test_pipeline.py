@@ -75,6 +75,11 @@ def test_export_writes_a_board_file_with_its_source(tmp_path):
     assert cells_differing(board, read_board(SAMPLES / "delta.json")) == 0
     source = json.loads(out.read_text())["source"]
     assert source["width"] == 1080 and len(source["swatches"]) == 5
+    # The same verdict and the same cells as solve: the answer read from the screenshot.
+    solved = runner.invoke(app, ["solve", str(SAMPLES / "delta.jpg"), "--json", "-o", str(tmp_path / "o.png")])
+    obj = json.loads(solved.stdout)
+    assert source["answer"]["verdict"] == obj["verdict"] and source["answer"]["verdict"] in result.stdout
+    assert source["answer"]["doubt"] == obj["doubt"]
     again = runner.invoke(app, ["export", str(SAMPLES / "delta.jpg"), "-o", str(out)])
     assert again.exit_code == 1
 

@@ -218,16 +218,16 @@ def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> tuple[np.ndarray, np
     return np.array(out, np.float32), np.array(srgb, np.float64)
 
 
-def paper_points(samples: CellSamples, settings: VisionSettings = DEFAULT_SETTINGS) -> np.ndarray:
+def paper_points(samples: CellSamples, settings: VisionSettings = DEFAULT_SETTINGS) -> tuple[np.ndarray, np.ndarray]:
     """Lab colors of the cells that are surely paper, to match the swatches against: at
     least half on the screen (a sliver's few pixels may mix its neighbor's), not marked,
-    and with paper's grain (the background is flat)."""
+    and with paper's grain (the background is flat); and their cell numbers."""
     seen = ~np.isnan(samples.lab).any(axis=1)
     grain = np.where(seen, samples.grain, 0.0)
     reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
     relative = grain / (reference or 1.0)
     keep = seen & (samples.visible >= 0.5) & (samples.foreign < settings.marked) & (relative >= settings.blank_grain)
-    return samples.lab[keep].astype(np.float64)
+    return samples.lab[keep].astype(np.float64), np.flatnonzero(keep)
 
 
 # ------------------------------------------------------------------ classifying the cells

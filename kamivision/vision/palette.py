@@ -35,8 +35,11 @@ import numpy as np
 NEAR = 12.0
 #: Two clusters closer than this (Lab units) are one color of the board.
 SAME = 6.0
-#: A color of the board with no swatch needs at least this many cells to count.
+#: A color of the board with no swatch needs at least this many cells to count; up to
+#: STRAY_SHARE of the paper cells, they are doubtful cells (ink, a cursor), beyond it the
+#: palette is in doubt (a color the footer does not show).
 STRAY_CELLS = 3
+STRAY_SHARE = 0.1
 #: After the map, a swatch this far (gray levels, mean over the channels) from its
 #: cluster matches no color of the board.
 FIT = 14.0
@@ -52,6 +55,9 @@ class PaletteMatch:
     rgb: np.ndarray
     doubt: Optional[str] = None
     mapped: bool = False  # the swatches were matched through a map (step 2)
+    #: Points (indices into the paper points given) of a few cells whose color no swatch
+    #: shows: too few to doubt the palette, so the cells themselves are doubtful.
+    stray: tuple[int, ...] = ()
 
 
 def lab_to_rgb(lab: np.ndarray) -> np.ndarray:
@@ -94,7 +100,10 @@ def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.nda
     near = np.linalg.norm((seeded - swatch_lab * w) / w, axis=1)
     apart = _min_distance(seeded / w)
     if near.max() <= NEAR and apart >= SAME:
-        return PaletteMatch(swatch_lab, swatch_rgb, _stray_cluster(scaled, swatch_lab * w, w))
+        stray = _stray_cluster(scaled, swatch_lab * w, w)
+        if len(stray) > STRAY_SHARE * len(points):
+            return PaletteMatch(swatch_lab, swatch_rgb, f"{len(stray)} cells of the board have a color that no swatch shows")
+        return PaletteMatch(swatch_lab, swatch_rgb, stray=stray)
     # From the board alone, matched to the swatches through one map.
     centres = _kmeans_pp(scaled, k) / w
     board_rgb = lab_to_rgb(centres)
@@ -115,22 +124,23 @@ def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.nda
     return PaletteMatch(seeds, rgb, doubt, mapped=True)
 
 
-def _stray_cluster(points: np.ndarray, seeds: np.ndarray, w: np.ndarray) -> Optional[str]:
-    """A color of the board that no swatch has: with one cluster more than swatches, a
-    cluster of at least :data:`STRAY_CELLS` cells lies more than ``2 * NEAR`` from every
-    seed."""
+def _stray_cluster(points: np.ndarray, seeds: np.ndarray, w: np.ndarray) -> tuple[int, ...]:
+    """The points of a color of the board that no swatch has: with one cluster more than
+    swatches, a cluster of at least :data:`STRAY_CELLS` points more than ``2 * NEAR``
+    from every seed (empty when there is none)."""
     k = len(seeds)
     if len(points) < 2 * (k + 1):
-        return None
+        return ()
     cv2.setRNGSeed(12345)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-4)
     _, labels, centres = cv2.kmeans(np.ascontiguousarray(points, np.float32), k + 1, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-    counts = np.bincount(labels.ravel(), minlength=k + 1)
+    labels = labels.ravel()
+    counts = np.bincount(labels, minlength=k + 1)
     for i, centre in enumerate(centres.astype(np.float64)):
         far = np.linalg.norm((seeds - centre) / w, axis=1).min()
         if counts[i] >= STRAY_CELLS and far > 2 * NEAR:
-            return f"{counts[i]} cells of the board have a color that no swatch shows"
-    return None
+            return tuple(np.flatnonzero(labels == i).tolist())
+    return ()
 
 
 def _seeded_centres(points: np.ndarray, seeds: np.ndarray) -> np.ndarray:

@@ -127,8 +127,10 @@ def recognize(
         raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
     swatch_lab, swatch_rgb = swatch_colors(rgb, layout)
     weights = np.array([settings.lightness_weight, 1.0, 1.0])
-    match = match_palette(paper_points(samples, settings), swatch_lab, swatch_rgb, weights)
+    points, paper = paper_points(samples, settings)
+    match = match_palette(points, swatch_lab, swatch_rgb, weights)
     classes = classify_cells(samples, match.seeds.astype(np.float32), settings)
+    classes.confidence[paper[list(match.stray)]] = 0.0  # a color no swatch shows: doubtful
     palette_doubt = match.doubt or unused_swatch(classes.classes, len(swatch_lab))
     par, par_confidence = read_par(rgb, layout)
     grid = classes.classes.reshape(ROWS, COLUMNS)

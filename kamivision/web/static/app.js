@@ -673,7 +673,8 @@ function renderStep() {
   const solution = S.solution;
   const moves = solution.moves;
   const s = S.session;
-  $("verdict").textContent = solution.verdict + (solution.stopped ? ` (${solution.stopped.toLowerCase()})` : "");
+  $("verdict").textContent = solution.verdict + (solution.stopped ? ` (${solution.stopped.toLowerCase()})` : "") +
+    (solution.summary ? `. ${solution.summary}.` : "");
   $("step-count").textContent = `${Math.min(S.step + 1, moves.length)} / ${moves.length}`;
   $("prev").disabled = S.step === 0;
   $("next").disabled = S.step >= moves.length;
