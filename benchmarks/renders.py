@@ -11,7 +11,10 @@ Variants:
 * ``bar``: a translucent navigation bar (buttons or a gesture pill, drawn at random) of a
   height drawn from 0.08-0.15 W, darkness 20-80 % and a dark gray tint;
 * ``tint``: the whole screen tinted (a night-light filter: red kept, blue cut by up to
-  30 %) and dimmed by up to 25 %.
+  30 %) and dimmed by up to 25 %;
+* ``top``: a translucent status bar (0.04-0.08 W, darkness 20-70 %, a clock and a
+  battery in white) over the top of the screen, and rounded screen corners (radius
+  0.03-0.09 W) cut out in black.
 
 ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
 not told about (not flagged at all; or all of them when the moves fail on the true board
@@ -44,7 +47,7 @@ from kamivision.vision import recognize
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
-VARIANTS = ("png", "jpeg70", "inked", "bar", "tint")
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -78,7 +81,13 @@ def main() -> int:
                 if variant == "bar":
                     gray = rng.randint(0, 60)
                     bar = NavBar(rng.choice(NAV_KINDS), rng.uniform(0.08, 0.15), rng.uniform(0.2, 0.8), (gray, gray, gray))
-                image, layout = render(board, device, seed=k, ink=16 if variant == "inked" else 0, nav_bar=bar)
+                status, corners = None, 0.0
+                if variant == "top":
+                    status = NavBar("buttons", rng.uniform(0.04, 0.08), rng.uniform(0.2, 0.7))
+                    corners = rng.uniform(0.03, 0.09)
+                image, layout = render(
+                    board, device, seed=k, ink=16 if variant == "inked" else 0, nav_bar=bar, status_bar=status, corners=corners
+                )
                 if variant == "jpeg70":
                     image = received(image)
                 elif variant == "tint":

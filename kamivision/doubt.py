@@ -200,7 +200,10 @@ def plausible_readings(recognition: "Recognition", board: Optional[Board] = None
       belongs to a region beside it, and a sliver may show its neighbor's pixels (for a
       cell hidden at the screen's edge, the cells two steps away count as neighbors: its
       one or two neighbors are often slivers too).
-    * Every value at all for a cell the screen does not show.
+    * Every value at all for a cell the screen does not show, and for a sliver read as the
+      color of a neighbor the screen shows well, in the top or bottom row (cut by the
+      screen's side and by the status strip or the footer, its few pixels may be that
+      neighbor's).
 
     A cell with no cost model (a board without its reading) may be any color or a
     neighbor's value.  ``board`` is the board as it now stands (after a person's fixes);
@@ -224,8 +227,16 @@ def plausible_readings(recognition: "Recognition", board: Optional[Board] = None
         if costs is None:
             values = around | set(range(colors))
         else:
-            shown = min(1.0, float(recognition.visible[r, c]) / max(recognition.settings.hidden, 1e-6))
-            if shown <= 0.0:
+            hidden = recognition.settings.hidden
+            shown = min(1.0, float(recognition.visible[r, c]) / max(hidden, 1e-6))
+            # A corner sliver (cut by the screen's side and by the strip or the footer)
+            # read as the color of a neighbor the screen shows well may be that
+            # neighbor's pixels (the lattice a pixel off at the edge): its own tell nothing.
+            corner = r in (0, board.rows - 1)
+            bleeds = corner and shown < 1.0 and any(
+                board.color_at(n) == here and recognition.visible[divmod(n, board.columns)] >= hidden for n in table[cell]
+            )
+            if shown <= 0.0 or bleeds:
                 values = around | set(range(colors)) | {BLANK}
                 values.discard(here)
                 out[cell] = tuple(sorted((v for v in values if v is BLANK or v < colors), key=lambda v: -1 if v is BLANK else v))

@@ -345,6 +345,32 @@ def _draw_nav_overlay(img: np.ndarray, bar: NavBar) -> None:
         _three_buttons(img, top, h)
 
 
+def _draw_status_bar(img: np.ndarray, bar: NavBar) -> None:
+    """A translucent status bar over the top of the screen (and so of the board's top
+    rows): mixed with its tint like a navigation bar, with a clock and battery in white."""
+    w = img.shape[1]
+    height = round(bar.height * w)
+    img[:height] = img[:height] * (1.0 - bar.darkness) + np.array(bar.tint, np.float32) * bar.darkness
+    u = height / 2
+    marks = np.zeros((height, w), np.uint8)
+    cv2.putText(marks, "9:41", (round(0.05 * w), round(0.7 * height)), cv2.FONT_HERSHEY_SIMPLEX, u / 22, 255, max(1, round(u / 10)), cv2.LINE_AA)
+    cv2.rectangle(marks, (round(0.88 * w), round(0.3 * height)), (round(0.94 * w), round(0.7 * height)), 255, -1)
+    alpha = (marks.astype(np.float32) / 255.0)[..., None]
+    img[:height] = img[:height] * (1 - alpha) + 250.0 * alpha
+
+
+def _round_corners(img: np.ndarray, radius: float) -> None:
+    """The screen's rounded corners cut out in black, as some phones save screenshots."""
+    h, w = img.shape[:2]
+    r = max(1, round(radius * w))
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    img *= (mask.astype(np.float32) / 255.0)[..., None]
+
+
 def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
     top = round(device.top * w)
@@ -441,6 +467,8 @@ def render(
     palette: Optional[Sequence[str]] = None,
     ink: int = 0,
     nav_bar: Optional[NavBar] = None,
+    status_bar: Optional[NavBar] = None,
+    corners: float = 0.0,
 ) -> tuple[np.ndarray, Layout]:
     """The screenshot (RGB, uint8) of ``board`` on ``device`` and where things are on it.
 
@@ -448,7 +476,9 @@ def render(
     none when unknown); ``selected`` the swatch with the folded corner (None for none);
     ``ink`` the number of marks a player wrote over the board (:func:`draw_ink`);
     ``nav_bar`` a translucent navigation bar over the bottom of the screen (the device's
-    own, if it has one, when None).
+    own, if it has one, when None); ``status_bar`` a translucent status bar over the top
+    (its ``kind`` unused); ``corners`` the radius (screen widths) of rounded screen
+    corners cut out in black.
     """
     dev = DEVICES[device] if isinstance(device, str) else device
     colors = list(palette) if palette is not None else board_palette(board, seed)
@@ -464,6 +494,10 @@ def render(
         nav_bar = NavBar("buttons", dev.nav_overlay, 0.55)
     if nav_bar is not None:
         _draw_nav_overlay(img, nav_bar)
+    if status_bar is not None:
+        _draw_status_bar(img, status_bar)
+    if corners > 0:
+        _round_corners(img, corners)
     if ink:
         layout = dataclasses.replace(layout, inked=draw_ink(img, board, layout.board, ink, rng))
     out = np.clip(img + 0.5, 0, 255).astype(np.uint8)

@@ -1,4 +1,5 @@
-"""What a phone draws over the game: a translucent navigation bar at the bottom.
+"""What a phone draws over the game: a translucent navigation bar at the bottom, a
+translucent status bar at the top.
 
 Android phones with a translucent navigation bar (three buttons, or a gesture pill) mix
 everything under it with the bar's color: ``under = a * game + b`` in each channel, with
@@ -19,7 +20,8 @@ image by what every such bar does.
 * **Not one row's accident**: the rows a little further from the edge pair up under the
   same map.
 
-The bar is undone by inverting the map, so that the rest of the reader sees the game's
+A status bar over the board's top rows is found by the same test upside down, with its
+lower edge 0.02 to 0.15 widths from the top.  The bar is undone by inverting the map, so that the rest of the reader sees the game's
 own colors; the icons stay as marks, which the reader's medians ignore.
 """
 
@@ -32,6 +34,8 @@ import numpy as np
 
 #: A bar is searched for with its top this many screen widths above the bottom.
 SEARCH = (0.04, 0.25)
+#: A status bar over the top of the screen, with its lower edge this many widths down.
+TOP_SEARCH = (0.02, 0.15)
 #: The slope (the share of the game's light the bar lets through) of a bar.
 SLOPES = (0.15, 0.82)
 #: A bar's own color is dark (gray levels): Android's scrims are black or dark gray.
@@ -42,12 +46,18 @@ MAX_TINT_SPREAD = 6.0
 
 @dataclass(frozen=True, slots=True)
 class Bar:
-    """A translucent bar from row ``top`` to the bottom: under it each channel ``k`` of
-    the game is ``slope * value + offset[k]``."""
+    """A translucent bar from row ``top`` to the bottom (``side`` "bottom"), or from the
+    screen's top to row ``top`` (``side`` "top", a status bar): under it each channel
+    ``k`` of the game is ``slope * value + offset[k]``."""
 
     top: int
     slope: float
     offset: tuple[float, float, float]
+    side: str = "bottom"
+
+    @property
+    def rows(self) -> slice:
+        return slice(self.top, None) if self.side == "bottom" else slice(0, self.top)
 
 
 def _fit(above: np.ndarray, below: np.ndarray) -> Optional[tuple[float, np.ndarray, float]]:
@@ -63,10 +73,16 @@ def _fit(above: np.ndarray, below: np.ndarray) -> Optional[tuple[float, np.ndarr
         mx, my = xs.mean(axis=0), ys.mean(axis=0)
         dx, dy = xs - mx, ys - my
         var = float((dx * dx).sum())
-        if var < len(xs) * 3 * 12.0**2:  # under 12 gray levels of spread: no slope to see
-            return None
-        slope = float((dx * dy).sum() / var)
-        offset = my - slope * mx
+        if var < len(xs) * 3 * 12.0**2:
+            # Under 12 gray levels of spread (a bar over the plain background): no line
+            # to fit, so a black bar's map, one ratio, the same in the three channels.
+            ratios = ys.sum(axis=0) / np.maximum(xs.sum(axis=0), 1e-6)
+            if np.ptp(ratios) > 0.04 or xs.mean() < 60:
+                return None
+            slope, offset = float(ratios.mean()), np.zeros(3)
+        else:
+            slope = float((dx * dy).sum() / var)
+            offset = my - slope * mx
         error = np.abs(y - (slope * x + offset)).max(axis=1)
         keep = error <= np.percentile(error, 90)
     # Dark pixels fit almost any map that darkens: the brighter half must fit too.
@@ -74,14 +90,27 @@ def _fit(above: np.ndarray, below: np.ndarray) -> Optional[tuple[float, np.ndarr
     return slope, offset, max(float(np.median(error)), float(np.median(error[bright])))
 
 
-def find_bar(rgb: np.ndarray) -> Optional[Bar]:
+def find_bars(rgb: np.ndarray) -> list[Bar]:
+    """The translucent bars over a screenshot: a navigation bar at the bottom, a status bar
+    at the top (the same test upside down), each when there is one."""
+    out = []
+    bottom = find_bar(rgb)
+    if bottom is not None:
+        out.append(bottom)
+    flipped = find_bar(rgb[::-1], TOP_SEARCH)
+    if flipped is not None:
+        out.append(Bar(rgb.shape[0] - flipped.top, flipped.slope, flipped.offset, "top"))
+    return out
+
+
+def find_bar(rgb: np.ndarray, search: tuple[float, float] = SEARCH) -> Optional[Bar]:
     """The translucent bar over the bottom of a screenshot, or None."""
     h, w = rgb.shape[:2]
     gap = max(2, round(0.003 * w))  # rows skipped beside the edge (soft edges, JPEG)
     step = max(1, round(0.002 * w))
     columns = slice(None, None, max(1, w // 400))
     best: Optional[tuple[float, int, float, np.ndarray]] = None
-    lo, hi = max(2 * gap + 1, h - round(SEARCH[1] * w)), h - round(SEARCH[0] * w)
+    lo, hi = max(2 * gap + 1, h - round(search[1] * w)), h - round(search[0] * w)
     for y in range(lo, hi, step):
         above = rgb[y - gap - 1, columns]
         below = rgb[y + gap, columns]
@@ -116,7 +145,7 @@ def find_bar(rgb: np.ndarray) -> Optional[Bar]:
 def undo_bar(rgb: np.ndarray, bar: Bar) -> np.ndarray:
     """The screenshot with the bar's map inverted under it (a copy)."""
     out = rgb.copy()
-    under = out[bar.top :].astype(np.float32)
+    under = out[bar.rows].astype(np.float32)
     under = (under - np.array(bar.offset, np.float32)) / bar.slope
-    out[bar.top :] = np.clip(under + 0.5, 0, 255).astype(np.uint8)
+    out[bar.rows] = np.clip(under + 0.5, 0, 255).astype(np.uint8)
     return out

@@ -15,7 +15,7 @@ from ..errors import ImageError
 from ..files import load_image
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
-from .bar import find_bar, undo_bar
+from .bar import find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, paper_points, sample_cells, swatch_colors
 from .layout import ScreenLayout, find_layout
 from .palette import match_palette, unused_swatch
@@ -115,12 +115,13 @@ def recognize(
     :class:`ImageError`, naming ``origin``, when it is not a KAMI 2 screenshot the reader
     understands."""
     started = time.perf_counter()
-    bar = find_bar(rgb)
-    if bar is not None:  # read the game's own colors under a translucent navigation bar
+    bars = find_bars(rgb)
+    for bar in bars:  # read the game's own colors under translucent system bars
         rgb = undo_bar(rgb, bar)
     layout = find_layout(rgb, origin)
-    if bar is not None:
-        layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
+    for bar in bars:
+        if bar.side == "bottom":
+            layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
     samples = sample_cells(rgb, layout, settings)
     unseen = int(np.isnan(samples.lab).any(axis=1).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:

@@ -11,7 +11,7 @@ import pytest
 from kamivision.board import differing_cells, hex_to_rgb
 from kamivision.render import NavBar, render
 from kamivision.vision import recognize
-from kamivision.vision.bar import find_bar
+from kamivision.vision.bar import find_bar, find_bars
 
 from ..boards import random_kami_board
 
@@ -82,3 +82,15 @@ def test_two_swatches_of_one_color_put_the_colors_in_doubt():
     image[y2 : y2 + h2, x2 : x2 + w2] = color.astype(np.uint8)
     found = recognize(image, "twins")
     assert found.palette_doubt is not None
+
+
+def test_a_translucent_status_bar_over_the_boards_top_rows_is_undone():
+    board = _board("status")
+    image, _ = render(board, "android-1080p", seed=4, status_bar=NavBar("buttons", 0.06, 0.5))
+    bars = find_bars(image)
+    assert [bar.side for bar in bars] == ["top"]
+    assert abs(bars[0].top - round(0.06 * image.shape[1])) <= 3 and bars[0].slope == pytest.approx(0.5, abs=0.04)
+    found = recognize(image, "status bar")
+    wrong = set(differing_cells(found.board, board))
+    assert wrong <= set(found.uncertain)
+    assert not {cell for cell in wrong if cell[0] >= 2}  # only the rows under the clock, if any
