@@ -38,6 +38,9 @@ SEARCH = (0.04, 0.25)
 TOP_SEARCH = (0.02, 0.15)
 #: The slope (the share of the game's light the bar lets through) of a bar.
 SLOPES = (0.15, 0.82)
+#: The map's median error (gray levels, the worst channel) that a bar's edge may show:
+#: paper grain and JPEG at quality 70 leave about 7.
+MAX_ERROR = 8.0
 #: A bar's own color is dark (gray levels): Android's scrims are black or dark gray.
 MAX_TINT = 100.0
 #: A bar's offsets differ by at most this much between channels (gray levels): a gray scrim.
@@ -83,6 +86,13 @@ def _fit(above: np.ndarray, below: np.ndarray) -> Optional[tuple[float, np.ndarr
         else:
             slope = float((dx * dy).sum() / var)
             offset = my - slope * mx
+            # A black bar (no offset) when it fits about as well: most bars are black, and
+            # a narrow range of colors lets a line's slope and offset trade off.
+            black = float((xs * ys).sum() / max((xs * xs).sum(), 1e-6))
+            affine_error = np.median(np.abs(ys - (slope * xs + offset)).max(axis=1))
+            black_error = np.median(np.abs(ys - black * xs).max(axis=1))
+            if black_error <= affine_error + 1.5:
+                slope, offset = black, np.zeros(3)
         error = np.abs(y - (slope * x + offset)).max(axis=1)
         keep = error <= np.percentile(error, 90)
     # Dark pixels fit almost any map that darkens: the brighter half must fit too.
@@ -118,7 +128,7 @@ def find_bar(rgb: np.ndarray, search: tuple[float, float] = SEARCH) -> Optional[
         if fitted is None:
             continue
         slope, offset, error = fitted
-        if not SLOPES[0] <= slope <= SLOPES[1] or error > 6.0 or (offset < -8.0).any():
+        if not SLOPES[0] <= slope <= SLOPES[1] or error > MAX_ERROR or (offset < -8.0).any():
             continue
         # A scrim is dark and gray: its own color (the map's fixed point) is dark and the
         # same in the three channels.
@@ -128,7 +138,7 @@ def find_bar(rgb: np.ndarray, search: tuple[float, float] = SEARCH) -> Optional[
         # Not one row's accident: the rows a gap further from the edge map the same way.
         above2 = rgb[y - 2 * gap - 1, columns].reshape(-1, 3).astype(np.float64)
         below2 = rgb[min(h - 1, y + 2 * gap), columns].reshape(-1, 3).astype(np.float64)
-        if float(np.median(np.abs(below2 - (slope * above2 + offset)).max(axis=1))) > 8.0:
+        if float(np.median(np.abs(below2 - (slope * above2 + offset)).max(axis=1))) > MAX_ERROR + 2.0:
             continue
         if best is None or error < best[0] - 0.5 or (abs(error - best[0]) <= 0.5 and y < best[1]):
             best = (error, y, slope, offset)
@@ -148,4 +158,26 @@ def undo_bar(rgb: np.ndarray, bar: Bar) -> np.ndarray:
     under = out[bar.rows].astype(np.float32)
     under = (under - np.array(bar.offset, np.float32)) / bar.slope
     out[bar.rows] = np.clip(under + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+#: Pixels this dark in every channel, joined to a corner of the screen, are cut out of the
+#: screenshot (rounded screen corners saved in black), not the game.
+CUT_OUT = 8
+
+
+def cut_corners(rgb: np.ndarray) -> np.ndarray:
+    """A mask of the screen's rounded corners cut out in black: the pure black pixels
+    joined to each corner of the screenshot (none when a corner is not black)."""
+    h, w = rgb.shape[:2]
+    black = (rgb.max(axis=2) <= CUT_OUT).astype(np.uint8)
+    out = np.zeros((h, w), bool)
+    if not black[[0, 0, -1, -1], [0, -1, 0, -1]].any():
+        return out
+    import cv2
+
+    count, labels = cv2.connectedComponents(black, connectivity=8)
+    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+        if black[y, x]:
+            out |= labels == labels[y, x]
     return out

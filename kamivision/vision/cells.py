@@ -23,6 +23,7 @@ from ..board import neighbor_table
 from ..geometry import label_image, triangle_centres
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
+from .bar import CUT_OUT, cut_corners
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -146,6 +147,7 @@ def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     lab = _to_cie_lab(rgb)
     offset = fit_offset(lab[..., 0], layout, settings)
     labels = _cell_labels(layout, offset)
+    labels[cut_corners(rgb)] = -1  # rounded screen corners: off the screen, as the sides are
     column = layout.board[2] / COLUMNS
     margin = settings.cell_margin * column
     n = ROWS * COLUMNS
@@ -213,8 +215,12 @@ def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> tuple[np.ndarray, np
     out, srgb = [], []
     for x, y, sw, sh in layout.swatches:
         rows, cols = slice(y + int(0.45 * sh), y + int(0.9 * sh)), slice(x + int(0.15 * sw), x + int(0.85 * sw))
-        out.append(np.median(lab[rows, cols].reshape(-1, 3), axis=0))
-        srgb.append(np.median(rgb[rows, cols].reshape(-1, 3), axis=0))
+        pixels, colors = lab[rows, cols].reshape(-1, 3), rgb[rows, cols].reshape(-1, 3)
+        game = colors.max(axis=1) > CUT_OUT  # not a rounded screen corner cut out in black
+        if game.sum() >= 0.25 * len(game):
+            pixels, colors = pixels[game], colors[game]
+        out.append(np.median(pixels, axis=0))
+        srgb.append(np.median(colors, axis=0))
     return np.array(out, np.float32), np.array(srgb, np.float64)
 
 

@@ -19,6 +19,7 @@ Images are RGB uint8 arrays of shape (H, W, 3).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -27,6 +28,7 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from ..screens import CLASSIC_BOARD_ABOVE_FOOTER, NOTCH_BOARD_ABOVE_FOOTER
+from .bar import CUT_OUT
 
 
 #: The lattice's column spacing is looked for between these shares of the screen's width.
@@ -147,8 +149,14 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
     clear, factor = footer_bottom, 1.0  # a translucent bar over it was undone before (vision/bar.py)
     ch = clear - footer_top  # the footer's height clear of a navigation bar
     # The swatches: wide runs of flat color filling the footer to the right edge.
-    band = lab[footer_top + int(0.45 * ch) : footer_top + int(0.9 * ch)].astype(np.float32)
-    columns = np.median(band, axis=0)
+    rows = slice(footer_top + int(0.45 * ch), footer_top + int(0.9 * ch))
+    band = lab[rows].astype(np.float32)
+    # Pure black is no swatch: a rounded screen corner cut out of the screenshot.
+    band[rgb[rows].max(axis=2) <= CUT_OUT] = np.nan
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a column all cut out: NaN
+        columns = np.nanmedian(band, axis=0)
+    columns = np.where(np.isnan(columns), 0.0, columns)
     jumps = np.abs(np.diff(columns, axis=0)).sum(axis=1) > 12.0
     bounds = [0, *(np.flatnonzero(jumps) + 1).tolist(), w]
     runs = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b - a > 0]
@@ -165,6 +173,8 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         else:
             x = a
     swatches.reverse()
+    if not swatches:
+        raise ImageError(f"{origin}: no KAMI palette (swatches of flat color at the footer's right) found")
     # The button block is a row (16:9) or a 2 x 2 block (notch) of equal cells split by thin
     # bright lines that run the footer's full height: the palette starts one cell width
     # after the last of them.  Without visible lines, the runs above decide.
