@@ -119,6 +119,11 @@ def test_a_solve_gives_moves_that_solve_the_board_and_the_downloads(app_client):
     for move, before in zip(solution["moves"], solution["boards"]):
         assert move["cell"] in move["region"] and all(before[c] == before[move["cell"]] for c in move["region"])
     assert len(set(solution["boards"][-1]) - {None}) == 1
+    # The page's verdict is the command line's, from the same library call.
+    from kamivision.pipeline import solve_screenshot
+
+    shot = solve_screenshot(SAMPLES / "delta.jpg", check_seconds=0)
+    assert solution["verdict"] == shot.verdict()
     board = app_client.get(f"/api/sessions/{sid}/board.json")
     assert board.status_code == 200 and "attachment" in board.headers["content-disposition"]
     assert json.loads(board.text)["cells"] == [list(row) for row in read_board(SAMPLES / "delta.json").cells]
@@ -288,3 +293,24 @@ def test_review_mode_saves_to_its_file_asking_before_replacing_and_can_be_ended(
         r = c.delete(f"/api/sessions/{session.id}", headers=POST)
         assert r.status_code == 409  # the review's own session stays
         assert c.post("/api/quit", headers=POST).status_code == 200 and ended == [True]
+
+
+def test_after_a_solve_the_page_outlines_and_lists_only_the_cells_that_matter(tmp_path, app_client):
+    from kamivision.render import encode, render
+
+    image, _ = render(read_board(SAMPLES / "lantern.json"), "android-tall", seed=5, ink=12)
+    shot = tmp_path / "tall.png"
+    shot.write_bytes(encode(image, ".png"))
+    described = upload(app_client, shot).json()
+    sid = described["id"]
+    doubtful = len(described["uncertain"])
+    assert doubtful >= 30  # the hidden slivers at the sides, before the solve
+    assert all(not w["cells"] for w in described["warnings"])  # a count, not a list, before the solve
+    app_client.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 30}, headers=POST)
+    state = wait_done(app_client, sid)
+    solution = state["solution"]
+    after = app_client.get(f"/api/sessions/{sid}").json()
+    listed = {cell for w in solution["warnings"] for cell in w["cells"]}
+    assert set(after["uncertain"]) == listed or (not listed and after["uncertain"] == [])
+    assert len(after["uncertain"]) < doubtful
+    assert "do not change these moves" in solution["summary"]
