@@ -342,13 +342,9 @@ def read_board(path: str | os.PathLike) -> Board:
         raise BoardFileError(f"{path}: not a text file (expected JSON)") from None
     except OSError as exc:
         raise BoardFileError(f"{path}: cannot be read ({exc.strerror})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoardFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise BoardFileError(f"{path}: JSON nested too deeply to be a board file") from None
-    return board_from_dict(obj, str(path))
+    from .files import parse_json
+
+    return board_from_dict(parse_json(text, str(path), BoardFileError), str(path))
 
 
 def write_board(board: Board, path: str | os.PathLike, overwrite: bool = False) -> Path:

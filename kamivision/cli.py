@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -34,6 +35,14 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: drawing it with rich took 0.15 s of start-up
     help="kamivision: from a KAMI puzzle (board file or screenshot) to its proven-optimal solution.",
 )
+
+
+def _number(value: Optional[float]) -> Optional[float]:
+    """A float option's value, refusing NaN (which passes every range check: it is
+    neither below nor above anything)."""
+    if value is not None and math.isnan(value):
+        raise typer.BadParameter("not a number (nan)")
+    return value
 
 
 def _show_version(value: bool) -> None:
@@ -150,7 +159,7 @@ def solve_command(
     gif: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
     max_seconds: Annotated[
-        Optional[float], typer.Option(min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound.  [default: no limit: runs until proven optimal]")
+        Optional[float], typer.Option(callback=_number, min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound.  [default: no limit: runs until proven optimal]")
     ] = None,
     max_nodes: Annotated[
         Optional[int], typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]")
@@ -164,6 +173,7 @@ def solve_command(
     check_seconds: Annotated[
         float,
         typer.Option(
+            callback=_number,
             min=0.0,
             metavar="SECONDS",
             help="Screenshots: when the optimum misses the counter, re-solve other readings of the uncertain "
@@ -399,14 +409,14 @@ def render_command(
     moves: Annotated[Optional[int], typer.Option(min=0, metavar="N", help="Moves-left counter.  [default: the board's par]")] = None,
     selected: Annotated[int, typer.Option(min=0, metavar="N", help="Swatch with the folded corner (0: the first).")] = 0,
     jpeg_quality: Annotated[Optional[int], typer.Option(min=1, max=100, metavar="Q", help="Write JPEG at this quality.")] = None,
-    scale: Annotated[Optional[float], typer.Option(min=0.1, max=4.0, metavar="FACTOR", help="Rescale the screenshot.")] = None,
+    scale: Annotated[Optional[float], typer.Option(callback=_number, min=0.1, max=4.0, metavar="FACTOR", help="Rescale the screenshot.")] = None,
     truth: Annotated[bool, typer.Option("--truth", help="Also write the board file beside it (SHOT.json).")] = False,
     ink: Annotated[int, typer.Option(min=0, max=200, metavar="N", help="Marks a player wrote over the board (numbers, strokes, dots).")] = 0,
     nav_bar: Annotated[
         Optional[str], typer.Option("--nav-bar", metavar="buttons|pill", help="A translucent navigation bar over the bottom of the screen.  [default: the device's own, if any]")
     ] = None,
-    nav_height: Annotated[float, typer.Option(min=0.02, max=0.4, metavar="W", help="The bar's height in screen widths.")] = 0.105,
-    nav_darkness: Annotated[float, typer.Option(min=0.05, max=0.95, metavar="D", help="The share of light the bar takes away (0.6: darkened to 40 %).")] = 0.55,
+    nav_height: Annotated[float, typer.Option(callback=_number, min=0.02, max=0.4, metavar="W", help="The bar's height in screen widths.")] = 0.105,
+    nav_darkness: Annotated[float, typer.Option(callback=_number, min=0.05, max=0.95, metavar="D", help="The share of light the bar takes away (0.6: darkened to 40 %).")] = 0.55,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
@@ -447,7 +457,7 @@ def export_command(
     shot: Annotated[Path, typer.Argument(metavar="SHOT", help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The board file to write (.json).", show_default=False)],
     max_seconds: Annotated[
-        float, typer.Option(min=0.0, metavar="SECONDS", help="The solve that tells which doubtful cells matter stops after this long.")
+        float, typer.Option(callback=_number, min=0.0, metavar="SECONDS", help="The solve that tells which doubtful cells matter stops after this long.")
     ] = 10.0,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing board file.")] = False,
 ) -> None:
@@ -562,7 +572,7 @@ def review_command(
         Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="The board file to save.  [default: beside the source]")
     ] = None,
     image: Annotated[Optional[Path], typer.Option(metavar="SHOT", help="The screenshot of a board file.")] = None,
-    max_seconds: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="The page's solve limit (it can be changed there).")] = 30.0,
+    max_seconds: Annotated[float, typer.Option(callback=_number, min=1.0, metavar="SECONDS", help="The page's solve limit (it can be changed there).")] = 30.0,
     port: Annotated[
         int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Local port.  [default: any free port]", show_default=False)
     ] = 0,
@@ -605,8 +615,8 @@ Examples:
 def serve_command(
     host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port).")] = 8000,
-    max_seconds: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="A solve's default limit (the page can change it).")] = 30.0,
-    limit: Annotated[float, typer.Option(min=1.0, metavar="SECONDS", help="The longest solve a page may ask for.")] = 600.0,
+    max_seconds: Annotated[float, typer.Option(callback=_number, min=1.0, metavar="SECONDS", help="A solve's default limit (the page can change it).")] = 30.0,
+    limit: Annotated[float, typer.Option(callback=_number, min=1.0, metavar="SECONDS", help="The longest solve a page may ask for.")] = 600.0,
     workers: Annotated[
         int, typer.Option(min=0, metavar="N", help="Solves run at once.  [default: one per core, less one]", show_default=False)
     ] = 0,

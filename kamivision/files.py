@@ -111,6 +111,35 @@ def write_folder_atomic(path: str | os.PathLike, files: dict[str, bytes], overwr
     return path
 
 
+def parse_json(text: str, origin: str, error: type[Exception]):
+    """The JSON value of a file's ``text``, or ``error`` naming ``origin`` in one line:
+    not JSON, nested too deeply, an integer too long for Python to read (over 4,300
+    digits), or a key given twice in one object (the last would silently win)."""
+    import json
+
+    def unique(pairs):
+        keys = [key for key, _ in pairs]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise _DuplicateKey(key)
+        return dict(pairs)
+
+    try:
+        return json.loads(text, object_pairs_hook=unique)
+    except json.JSONDecodeError as exc:
+        raise error(f"{origin}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except _DuplicateKey as exc:
+        raise error(f"{origin}: the key {str(exc.args[0])[:40]!r} is given twice in one object") from None
+    except RecursionError:
+        raise error(f"{origin}: JSON nested too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise error(f"{origin}: not usable JSON ({str(exc).splitlines()[0][:80]})") from None
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
 def load_image(path: str | os.PathLike) -> np.ndarray:
     """The image at ``path`` as an RGB uint8 array of shape (H, W, 3), or
     :class:`ImageError` naming the file and the problem.
@@ -128,7 +157,7 @@ def decode_image(source: Path | bytes, name: str) -> np.ndarray:
     import io
 
     import numpy as np
-    from PIL import Image
+    from PIL import Image, ImageOps
 
     too_large = ImageError(f"{name}: image is too large (more than {MAX_PIXELS:,} pixels)")
     try:
@@ -138,7 +167,12 @@ def decode_image(source: Path | bytes, name: str) -> np.ndarray:
                 if im.width * im.height > MAX_PIXELS:
                     raise too_large
                 im.load()
-                rgb = np.asarray(im.convert("RGB"))
+                # A photo of the screen, or a screenshot passed through an editor, may be
+                # stored sideways with an EXIF orientation: read it the right way up.
+                upright = ImageOps.exif_transpose(im)
+                rgb = np.asarray(upright.convert("RGB"))
+    except ImageError:
+        raise
     except Image.DecompressionBombError:  # Pillow's own, far larger, limit
         raise too_large from None
     except (OSError, SyntaxError, ValueError) as error:

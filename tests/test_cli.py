@@ -139,3 +139,10 @@ def test_the_command_line_and_a_board_file_solve_load_no_image_libraries(tmp_pat
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_nan_is_refused_as_a_limit():
+    for command in (["solve", "x.json", "--max-seconds", "nan"], ["solve", "x.json", "--check-seconds", "nan"],
+                    ["export", "x.png", "-o", "y.json", "--max-seconds", "nan"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "not a number" in result.output, (command, result.output)

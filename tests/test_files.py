@@ -1,4 +1,5 @@
 import io
+from pathlib import Path
 import os
 
 import pytest
@@ -36,9 +37,25 @@ def test_decompression_bombs_are_refused_from_the_header(tmp_path):
     assert 8000 * 6000 > MAX_PIXELS
     path = tmp_path / "bomb.png"
     path.write_bytes(bomb.getvalue())
-    with pytest.raises(ImageError, match="too large"):
+    with pytest.raises(ImageError, match="too large") as info:
         load_image(path)
+    assert str(info.value).count("bomb.png") == 1  # the file named once
     assert Image.MAX_IMAGE_PIXELS != MAX_PIXELS  # Pillow's own setting is left alone
+
+
+def test_a_screenshot_stored_sideways_with_an_exif_orientation_is_read_upright(tmp_path):
+    from kamivision.board import read_board
+    from kamivision.vision import recognize_file
+
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    upright = Image.open(samples / "lantern.jpg")
+    sideways = upright.transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "rotate 90 clockwise to view"
+    path = tmp_path / "sideways.jpg"
+    sideways.save(path, exif=exif, quality=95)
+    found = recognize_file(path)
+    assert found.board.cells == read_board(samples / "lantern.json").cells
 
 
 def test_atomic_writes_never_replace_a_file_unless_asked(tmp_path):
@@ -62,3 +79,25 @@ def test_atomic_writes_get_the_usual_mode(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_a_key_given_twice_and_an_endless_integer_are_one_line_each(tmp_path):
+    from typer.testing import CliRunner
+
+    from kamivision.cli import app
+
+    runner = CliRunner()
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 2, '
+                     '"cells": [[0, 1]], "cells": [[1, 1]]}')
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 2, '
+                    '"cells": [[0, 1]], "par": ' + "9" * 5000 + "}")
+    tiles = tmp_path / "tiles.json"
+    tiles.write_text('{"format": "kamivision.slide/1", "rows": 2, "columns": 2, "cells": [[0, 1], [2, ' + "3" * 5000 + "]]}")
+    for path, words in ((twice, "given twice"), (huge, "not usable JSON"), (tiles, "not usable JSON")):
+        for command in (["solve", str(path)], ["render", str(path), "-o", str(tmp_path / "x.png")]):
+            result = runner.invoke(app, command)
+            assert result.exit_code == 1, (command, result.output)
+            lines = [line for line in result.output.splitlines() if line.strip()]
+            assert len(lines) == 1 and words in lines[0] and path.name in lines[0], (command, result.output)

@@ -5,7 +5,6 @@ and ``kamivision.slide/1``, ``../shared/spec/``).  Every problem is one
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -19,15 +18,14 @@ Fail = Callable[[str], BoardFileError]
 
 def read_json(path: str | Path) -> tuple[Any, str]:
     """The file's JSON value and the name to give in errors."""
-    from ..files import check_input
+    from ..files import check_input, parse_json
 
     path = check_input(path, BoardFileError)
     try:
-        return json.loads(path.read_text(encoding="utf-8")), str(path)
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise BoardFileError(f"{path}: not a text file (UTF-8)") from None
-    except (ValueError, RecursionError) as error:
-        raise BoardFileError(f"{path}: not valid JSON ({str(error).splitlines()[0][:80]})") from None
+    return parse_json(text, str(path), BoardFileError), str(path)
 
 
 def integer(value: Any) -> bool:
