@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -333,10 +334,20 @@ def _check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) 
     from .files import check_output, check_output_folder
 
     check_output(output, force, inputs=(source,))
+    named = [("-o", output)] + [(flag, path) for flag, path in (("--gif", gif), ("--steps", steps)) if path is not None]
+    for i, (flag, path) in enumerate(named):
+        for other_flag, other in named[:i]:
+            if os.path.abspath(path) == os.path.abspath(other):
+                raise KamiError(f"{path}: named by both {other_flag} and {flag}; give each output its own name")
     if gif is not None:
         check_output(gif, force, inputs=(source, output))
     if steps is not None:
         check_output_folder(steps, force)
+
+
+def _is_step_picture(name: str) -> bool:
+    """A name :func:`_write_pictures` gives a step picture (``step-07.png``, ``solved.png``)."""
+    return name == "solved.png" or (name.startswith("step-") and name.endswith(".png") and name[5:-4].isdigit())
 
 
 def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
@@ -350,7 +361,7 @@ def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]
         if steps is not None:
             names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
             files = {name: png_bytes(frame) for name, frame in zip(names, frames)}
-            written.append(write_folder_atomic(steps, files, overwrite=force))
+            written.append(write_folder_atomic(steps, files, overwrite=force, stale=_is_step_picture))
         if gif is not None:
             written.append(write_atomic(gif, gif_bytes(frames), overwrite=force))
     return written

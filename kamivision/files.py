@@ -57,6 +57,8 @@ def check_output(path: str | os.PathLike, overwrite: bool, inputs: tuple = ()) -
             raise OutputError(f"{path}: refusing to overwrite the input itself")
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give a file name")
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        raise OutputError(f"{path}: is not a regular file (a device, pipe or socket): refusing to replace it")
     if path.exists() and not overwrite:
         raise OutputExistsError(f"{path}: already exists (use --force to overwrite)")
     _check_folder(path.parent, path)
@@ -84,10 +86,14 @@ def _check_folder(folder: Path, target: Path) -> None:
         raise OutputError(f"{target}: folder {folder} is not writable")
 
 
-def write_folder_atomic(path: str | os.PathLike, files: dict[str, bytes], overwrite: bool = False) -> Path:
+def write_folder_atomic(
+    path: str | os.PathLike, files: dict[str, bytes], overwrite: bool = False, stale=lambda name: False
+) -> Path:
     """Write ``files`` (name -> bytes) into the folder ``path`` all or nothing: into a
     temporary folder beside it, then renamed into place (a new folder) or moved in file
-    by file (an existing one, with ``overwrite``).  On any error nothing is left behind."""
+    by file (an existing one, with ``overwrite``; files there whose names ``stale``
+    accepts and that this run did not write are then removed, so that an earlier run's
+    extra pictures do not stay).  On any error nothing is left behind."""
     path = check_output_folder(path, overwrite)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
@@ -105,6 +111,9 @@ def write_folder_atomic(path: str | os.PathLike, files: dict[str, bytes], overwr
             return path
         for name in files:
             os.replace(tmp / name, path / name)
+        for old in path.iterdir():  # an earlier run's pictures that this run has not
+            if old.name not in files and stale(old.name):
+                old.unlink()
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -1,10 +1,13 @@
 import json
 import os
 import random
+import shutil
+import stat
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -15,6 +18,7 @@ from kamivision.cli import app
 from .boards import random_board
 
 runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def write(tmp_path, text="aab\nbba\nabb", lattice="square", name="b.json", **kw):
@@ -146,3 +150,40 @@ def test_nan_is_refused_as_a_limit():
                     ["export", "x.png", "-o", "y.json", "--max-seconds", "nan"]):
         result = runner.invoke(app, command)
         assert result.exit_code == 2 and "not a number" in result.output, (command, result.output)
+
+
+def test_outputs_are_checked_against_each_other_and_devices_are_never_replaced(tmp_path):
+    import os
+
+    shot = tmp_path / "level.png"
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    for args, words in (
+        (["-o", str(tmp_path / "s3"), "--steps", str(tmp_path / "s3")], "named by both -o and --steps"),
+        (["-o", str(tmp_path / "a.png"), "--gif", str(tmp_path / "a.png")], "named by both -o and --gif"),
+    ):
+        result = runner.invoke(app, ["solve", str(shot), *args])
+        assert result.exit_code == 1 and words in result.output, result.output
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["level.png"]  # nothing written
+    if os.geteuid() == 0:
+        node = tmp_path / "nulldev"
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        result = runner.invoke(app, ["export", str(shot), "-o", str(node), "--force"])
+        assert result.exit_code == 1 and "not a regular file" in result.output
+        assert stat.S_ISCHR(node.lstat().st_mode)
+
+
+def test_steps_with_force_hold_exactly_the_new_runs_pictures(tmp_path):
+    steps = tmp_path / "steps"
+    steps.mkdir()
+    for name in ("step-01.png", "step-09.png", "step-20.png", "solved.png", "notes.txt"):
+        (steps / name).write_bytes(b"old")
+    shot = tmp_path / "level.png"
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    result = runner.invoke(app, ["solve", str(shot), "--steps", str(steps), "--force", "-o", str(tmp_path / "o.png")])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in steps.iterdir())
+    pictures = [n for n in names if n != "notes.txt"]
+    assert "notes.txt" in names  # not a picture of ours: left alone
+    moves = len([line for line in result.stdout.splitlines() if ". tap row" in line])
+    assert set(pictures) == {f"step-{i:02d}.png" for i in range(1, moves + 1)} | {"solved.png"}
+    assert all((steps / n).read_bytes() != b"old" for n in pictures)
