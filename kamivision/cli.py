@@ -169,7 +169,7 @@ def solve_command(
     rules: Annotated[
         Optional[str], typer.Option(metavar="free|pivot", help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]")
     ] = None,
-    jobs: Annotated[int, typer.Option(min=1, metavar="N", help="Processes for a collection of boards.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for a Flood-It collection (--rules pivot); more than the cores available is cut to them, with a note.")] = 1,
     beam: Annotated[int, typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none).")] = 0,
     check_seconds: Annotated[
         float,
@@ -189,6 +189,10 @@ def solve_command(
             raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
         if rules == "pivot" and (source.is_dir() or source.suffix.lower() == ".txt"):
             _clear(progress)
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            if jobs > cores:
+                typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
+                jobs = cores
             _solve_collection(source, max_seconds, jobs, beam, as_json)
             return
         if rules is None and source.suffix.lower() == ".txt":
@@ -334,6 +338,7 @@ def _check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) 
     from .files import check_output, check_output_folder
 
     check_output(output, force, inputs=(source,))
+    _check_suffix(output, (".png", ".jpg", ".jpeg"))
     named = [("-o", output)] + [(flag, path) for flag, path in (("--gif", gif), ("--steps", steps)) if path is not None]
     for i, (flag, path) in enumerate(named):
         for other_flag, other in named[:i]:
@@ -341,8 +346,15 @@ def _check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) 
                 raise KamiError(f"{path}: named by both {other_flag} and {flag}; give each output its own name")
     if gif is not None:
         check_output(gif, force, inputs=(source, output))
+        _check_suffix(gif, (".gif",))
     if steps is not None:
         check_output_folder(steps, force)
+
+
+def _check_suffix(path: Path, suffixes: tuple[str, ...]) -> None:
+    """The file's name ends in one of ``suffixes`` (its format follows the name)."""
+    if path.suffix.lower() not in suffixes:
+        raise KamiError(f"{path}: the file's name must end in {' or '.join(suffixes)} (its format follows the name)")
 
 
 def _is_step_picture(name: str) -> bool:
@@ -353,9 +365,9 @@ def _is_step_picture(name: str) -> bool:
 def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
     """Write the overlay, the step pictures (all or none) and the GIF."""
     from .files import write_folder_atomic
-    from .overlay import gif_bytes, png_bytes
+    from .overlay import gif_bytes, picture_bytes, png_bytes
 
-    written = [write_atomic(output, png_bytes(result.overlay()), overwrite=force)]
+    written = [write_atomic(output, picture_bytes(result.overlay(), output.suffix), overwrite=force)]
     if steps is not None or gif is not None:
         frames = result.steps()
         if steps is not None:
@@ -443,6 +455,9 @@ def render_command(
         bar = None if nav_bar is None else NavBar(nav_bar, nav_height, nav_darkness)
         from .files import check_output
 
+        _check_suffix(output, (".png", ".jpg", ".jpeg"))
+        if jpeg_quality is not None and output.suffix.lower() == ".png":
+            raise KamiError(f"{output}: --jpeg-quality writes JPEG; name the file .jpg")
         check_output(output, force, inputs=(source,))
         if truth:
             check_output(output.with_suffix(".json"), force, inputs=(source, output))

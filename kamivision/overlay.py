@@ -232,6 +232,19 @@ def png_bytes(image: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+#: Picture formats by file name: what a name ending in each suffix gets.
+PICTURE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+
+
+def picture_bytes(image: np.ndarray, suffix: str) -> bytes:
+    """The image as the file its name asks for: PNG (:func:`png_bytes`) or JPEG."""
+    if PICTURE_SUFFIXES.get(suffix.lower()) == "JPEG":
+        buf = io.BytesIO()
+        Image.fromarray(image).save(buf, format="JPEG", quality=92)
+        return buf.getvalue()
+    return png_bytes(image)
+
+
 def gif_bytes(frames: Sequence[np.ndarray], max_width: int = 540, milliseconds: int = 900) -> bytes:
     """An animated GIF of the frames (Pillow), scaled down to ``max_width``; the last frame
     stays longer."""

@@ -158,7 +158,7 @@ def test_outputs_are_checked_against_each_other_and_devices_are_never_replaced(t
     shot = tmp_path / "level.png"
     shutil.copy(SAMPLES / "ribbons.png", shot)
     for args, words in (
-        (["-o", str(tmp_path / "s3"), "--steps", str(tmp_path / "s3")], "named by both -o and --steps"),
+        (["-o", str(tmp_path / "s3.png"), "--steps", str(tmp_path / "s3.png")], "named by both -o and --steps"),
         (["-o", str(tmp_path / "a.png"), "--gif", str(tmp_path / "a.png")], "named by both -o and --gif"),
     ):
         result = runner.invoke(app, ["solve", str(shot), *args])
@@ -187,3 +187,27 @@ def test_steps_with_force_hold_exactly_the_new_runs_pictures(tmp_path):
     moves = len([line for line in result.stdout.splitlines() if ". tap row" in line])
     assert set(pictures) == {f"step-{i:02d}.png" for i in range(1, moves + 1)} | {"solved.png"}
     assert all((steps / n).read_bytes() != b"old" for n in pictures)
+
+
+def test_a_pictures_format_follows_its_name(tmp_path):
+    board = SAMPLES / "ribbons.json"
+    shot = tmp_path / "shot.jpg"
+    assert runner.invoke(app, ["render", str(board), "-o", str(shot)]).exit_code == 0
+    assert shot.read_bytes()[:3] == b"\xff\xd8\xff"  # JPEG
+    refused = runner.invoke(app, ["render", str(board), "-o", str(tmp_path / "a.png"), "--jpeg-quality", "70"])
+    assert refused.exit_code == 1 and "name the file .jpg" in refused.output
+    out = tmp_path / "moves.jpg"
+    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(out), "--check-seconds", "0"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:3] == b"\xff\xd8\xff"
+    bad = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(tmp_path / "moves.bmp")])
+    assert bad.exit_code == 1 and "must end in .png or .jpg" in bad.output
+
+
+def test_jobs_beyond_the_cores_are_cut_with_a_note(tmp_path):
+    boards = tmp_path / "two.txt"
+    boards.write_text("1212\n2121\n")
+    result = runner.invoke(app, ["solve", str(boards), "--rules", "pivot", "--jobs", "1000"])
+    assert "cut to the" in result.output
+    big = runner.invoke(app, ["solve", str(boards), "--rules", "pivot", "--jobs", "99999999999999999999"])
+    assert big.exit_code == 2
