@@ -669,5 +669,28 @@ def serve_command(
         _fail(error)
 
 
+#: Exit status after SIGTERM (128 + 15): the run stopped as after Ctrl-C, and said so.
+TERMINATED = 143
+_terminated = False
+
+
+def _on_terminate(signum, frame) -> None:
+    """SIGTERM is handled as Ctrl-C is (the best answer kept, temporary files removed as
+    the exception unwinds), and the exit status says it was SIGTERM."""
+    global _terminated
+    _terminated = True
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    app()
+    import signal
+
+    signal.signal(signal.SIGTERM, _on_terminate)
+    try:
+        app()
+    except SystemExit as done:
+        if _terminated:
+            raise SystemExit(TERMINATED) from None
+        raise
+    if _terminated:  # pragma: no cover - app() always exits through SystemExit
+        raise SystemExit(TERMINATED)

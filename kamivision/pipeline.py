@@ -192,11 +192,22 @@ def solve_screenshot(
     image = load_image(path)
     recognition = recognize(image, str(path), name=path.stem)
     solution = solve(recognition.board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
-    check = check_counter(recognition, solution, max_seconds=check_seconds) if check_seconds > 0 else None
     layout = recognition.layout
     x, y, w, h = layout.board
     geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
-    solution, doubt = settle(recognition, solution, geometry=geometry)
+    check = None
+    try:
+        if check_seconds > 0 and not solution.interrupted:
+            check = check_counter(recognition, solution, max_seconds=check_seconds)
+    except KeyboardInterrupt:  # Ctrl-C during the check: keep the answer, say it was stopped
+        solution = dataclasses.replace(
+            solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",)
+        )
+    try:
+        solution, doubt = settle(recognition, solution, geometry=geometry)
+    except KeyboardInterrupt:  # Ctrl-C while choosing moves that avoid the doubt: every cell in doubt
+        doubt = dataclasses.replace(assess(recognition.board, solution.moves, plausible_readings(recognition)), palette=recognition.palette_doubt)
+        solution = dataclasses.replace(solution, interrupted=True)
     return ShotSolution(image, recognition, solution, geometry, check, doubt)
 
 

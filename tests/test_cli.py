@@ -211,3 +211,31 @@ def test_jobs_beyond_the_cores_are_cut_with_a_note(tmp_path):
     assert "cut to the" in result.output
     big = runner.invoke(app, ["solve", str(boards), "--rules", "pivot", "--jobs", "99999999999999999999"])
     assert big.exit_code == 2
+
+
+def test_sigterm_keeps_the_best_answer_and_exits_143(tmp_path):
+    rng = random.Random(8)
+    board = random_board(rng, "triangle", 29, 10, 5, 0.0)
+    path = tmp_path / "hard.json"
+    write_board(board, path)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "solve", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(2.5)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 143, (out, err)
+    assert ". tap row" in out and "NOT proven optimal" in out
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_ctrl_c_during_the_counter_check_keeps_the_proven_answer(tmp_path, monkeypatch):
+    import kamivision.pipeline as pipeline
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "check_counter", interrupted)
+    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(tmp_path / "o.png")])
+    assert result.exit_code == 130, result.output
+    assert ". tap row" in result.stdout and "proven optimal" in result.stdout
