@@ -550,8 +550,13 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
     rows, moves, known, wrong, solved, proven = [], 0, 0, [], 0, 0
     if not as_json:
         typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
+    interrupted = False
     for name, board in boards:
-        result = solve_slide(board, Limits(max_seconds=max_seconds, max_nodes=max_nodes))
+        try:
+            result = solve_slide(board, Limits(max_seconds=max_seconds, max_nodes=max_nodes))
+        except KeyboardInterrupt:  # between boards, or while a search set up
+            interrupted = True
+            break
         stored = board.optimal if isinstance(board.optimal, int) else None
         length = result.length
         moves += length or 0
@@ -564,11 +569,16 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
             rows.append({"name": name, **result_to_json(board, result)})
         else:
             shown = "-" if length is None else str(length)
+            if getattr(result, "unsolvable", False):
+                verdict = "none"  # no sequence of moves reaches the goal (its parity says so)
+            else:
+                verdict = "yes" if result.optimal and length is not None else "NO"
             typer.echo(
                 f"{safe_text(name, 6):>6} {shown:>6} {stored if stored is not None else '-':>6} "
-                f"{'yes' if result.optimal and length is not None else 'NO':>7} {result.expanded:>14,} {result.seconds:>9.2f}"
+                f"{verdict:>7} {result.expanded:>14,} {result.seconds:>9.2f}"
             )
         if result.stopped == "interrupted":
+            interrupted = True
             break
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -576,13 +586,15 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
         typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": round(peak)}))
     else:
         typer.echo(
-            f"{solved} boards: {moves} moves in all (the file: {known}); {proven} proven optimal; "
-            f"{seconds:.1f} s; peak memory {peak:.0f} MB"
+            f"{solved} of {len(boards)} boards: {moves} moves in all (the file: {known}); {proven} proven optimal; "
+            f"{seconds:.1f} s; peak memory {peak:.0f} MB" + ("; interrupted" if interrupted else "")
         )
     for name in wrong:
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
     if wrong:
         raise typer.Exit(1)
+    if interrupted:
+        raise typer.Exit(INTERRUPTED)
 
 
 @app.command(

@@ -239,3 +239,40 @@ def test_ctrl_c_during_the_counter_check_keeps_the_proven_answer(tmp_path, monke
     result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(tmp_path / "o.png")])
     assert result.exit_code == 130, result.output
     assert ". tap row" in result.stdout and "proven optimal" in result.stdout
+
+
+def test_a_collection_of_tile_boards_names_each_once_and_says_when_one_has_no_answer(tmp_path):
+    boards = tmp_path / "eights.txt"
+    # An id of 2, then a plain line (the second board: also "2"), then an unsolvable one.
+    boards.write_text("2 21 0 1 2 3 4 5 6 7 0 8\n1 0 2 3 4 5 6 7 8\n0 2 1 3 4 5 6 7 8\n")
+    result = runner.invoke(app, ["solve", str(boards)])
+    rows = [line.split() for line in result.stdout.splitlines()[1:4]]
+    names = [row[0] for row in rows]
+    assert len(set(names)) == 3, result.stdout
+    assert rows[2][3] == "none" and result.exit_code == 0
+
+
+def test_a_flood_it_file_read_as_tiles_gets_a_hint(tmp_path):
+    pc = tmp_path / "pc.txt"
+    pc.write_text("1234561234561234\n")
+    result = runner.invoke(app, ["solve", str(pc)])
+    assert result.exit_code == 1 and "--rules pivot" in result.output
+
+
+def test_ctrl_c_in_a_tile_collection_exits_130_with_the_boards_done(tmp_path, monkeypatch):
+    import kamivision.puzzles.slide as slide
+
+    boards = tmp_path / "eights.txt"
+    boards.write_text("1 0 2 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n1 2 0 3 4 5 6 7 8\n")
+    real, calls = slide.solve_slide, []
+
+    def stop_at_the_second(board, limits):
+        calls.append(board)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(board, limits)
+
+    monkeypatch.setattr(slide, "solve_slide", stop_at_the_second)
+    result = runner.invoke(app, ["solve", str(boards)])
+    assert result.exit_code == 130
+    assert "1 of 3 boards" in result.stdout and "interrupted" in result.stdout

@@ -557,6 +557,7 @@ def read_collection(path: str | Path) -> list[tuple[str, SlideBoard]]:
 
     path = check_input(path, BoardFileError)
     out = []
+    names: set[str] = set()
     for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if not text:
@@ -566,12 +567,20 @@ def read_collection(path: str | Path) -> list[tuple[str, SlideBoard]]:
         except ValueError:
             raise BoardFileError(f"{path}: line {number} is not a list of integers") from None
         side = next((s for s in range(2, 21) if len(values) - s * s in (0, 3)), None)
+        if side is None and len(values) == 1 and len(text) >= 9 and text.isdigit():
+            raise BoardFileError(
+                f"{path}: line {number} is one run of {len(text)} digits: it looks like a Flood-It collection "
+                "(a board of color digits a line); solve it with --rules pivot"
+            )
         if side is None:
             raise BoardFileError(f"{path}: line {number} has {len(values)} numbers: expected N tiles (N a square), or an id, the optimum and a node count before them")
         tiles = values[-side * side:]
         if sorted(tiles) != list(range(side * side)):
             raise BoardFileError(f"{path}: line {number}: the tiles must be 0 to {side * side - 1}, each once")
         name, optimal = (str(values[0]), values[1]) if len(values) > side * side else (str(len(out) + 1), ABSENT)
+        if name in names:  # two lines of one name (an id, or a count that meets an id): the line tells them apart
+            name = f"{name}@{number}"
+        names.add(name)
         out.append((name, SlideBoard(side, side, tuple(tiles), tuple(range(side * side)), name=name, optimal=optimal)))
     if not out:
         raise BoardFileError(f"{path}: no board in the file")

@@ -222,5 +222,5 @@ def test_a_file_round_trips_and_keeps_blocks_on_zones(tmp_path):
     assert again == board
     path = tmp_path / "a.json"
     path.write_text("{nope")
-    with pytest.raises(BoardFileError, match="a.json: not valid JSON"):
+    with pytest.raises(BoardFileError, match="a.json: not JSON"):
         read_safezone(path)
