@@ -393,19 +393,44 @@ def generate_command(
     helpers: Annotated[int, typer.Option(min=0, max=4, metavar="N", help="Helper blocks besides.")] = 0,
     min_moves: Annotated[int, typer.Option(min=1, metavar="N", help="Shortest optimum accepted.")] = 4,
     seed: Annotated[int, typer.Option(metavar="N", help="Random seed.")] = 0,
+    max_seconds: Annotated[
+        float, typer.Option(callback=_number, min=1.0, metavar="SECONDS", help="Give up after this long in all (200 tries at most).")
+    ] = 120.0,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Make a random Safe Zone level and write it with its proven optimum."""
     import random
+    import time
 
     from .files import check_output
     from .puzzles.safezone import generate, safezone_to_dict
 
+    started = time.perf_counter()
+
+    def progress(tries: int, counts: dict) -> None:
+        if sys.stderr.isatty():
+            typer.echo(f"\rtried {tries} levels, {time.perf_counter() - started:5.1f} s", nl=False, err=True)
+
     try:
         check_output(output, force)
-        made = generate(random.Random(seed), rows, columns, zones, helpers, min_moves=min_moves)
+        try:
+            made = generate(
+                random.Random(seed), rows, columns, zones, helpers, min_moves=min_moves, max_seconds=max_seconds,
+                progress=progress,
+            )
+        except ValueError as error:
+            raise KamiError(f"{output}: {error}") from None
+        except KeyboardInterrupt:
+            typer.echo("kamivision: interrupted; no level written", err=True)
+            raise typer.Exit(INTERRUPTED) from None
+        finally:
+            if sys.stderr.isatty():
+                typer.echo("\r" + " " * 40 + "\r", nl=False, err=True)
         if made is None:
-            raise KamiError(f"no level of {rows} x {columns} with {zones} zone(s) needs {min_moves} moves or more in 200 tries: ask for fewer moves")
+            raise KamiError(
+                f"no level of {rows} x {columns} with {zones} zone(s) needing {min_moves} moves or more was proven in "
+                f"{time.perf_counter() - started:.0f} s (200 tries at most): ask for fewer moves, zones or cells, or more time"
+            )
         level, result = made
         obj = safezone_to_dict(level)
         obj["name"] = f"generated {rows}x{columns}, {zones} zone(s), {helpers} helper(s), seed {seed}"
@@ -413,6 +438,9 @@ def generate_command(
         write_atomic(output, (json.dumps(obj, indent=1) + "\n").encode("utf-8"), overwrite=force)
     except KamiError as error:
         _fail(error)
+        return
+    except OSError as error:  # a full disk, a folder gone meanwhile
+        _fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
         return
     typer.echo(f"wrote {output}: optimum {len(result.moves)} moves, proven ({result.expanded} states searched)")
 
@@ -470,6 +498,9 @@ def render_command(
     except KamiError as error:
         _fail(error)
         return
+    except OSError as error:  # a full disk, a folder gone meanwhile
+        _fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
+        return
     typer.echo(f"wrote {output}" + (f" and {output.with_suffix('.json')}" if truth else ""))
 
 
@@ -507,6 +538,9 @@ def export_command(
         write_board(board, output, overwrite=force)
     except KamiError as error:
         _fail(error)
+        return
+    except OSError as error:  # a full disk, a folder gone meanwhile
+        _fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
         return
     board = result.recognition.board
     par = f"par {board.par}" if board.par is not None else "par not read"

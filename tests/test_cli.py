@@ -276,3 +276,54 @@ def test_ctrl_c_in_a_tile_collection_exits_130_with_the_boards_done(tmp_path, mo
     result = runner.invoke(app, ["solve", str(boards)])
     assert result.exit_code == 130
     assert "1 of 3 boards" in result.stdout and "interrupted" in result.stdout
+
+
+def test_generate_stops_at_ctrl_c_and_at_its_time_limit(tmp_path):
+    command = [sys.executable, "-m", "kamivision", "generate", "-o", str(tmp_path / "g.json"),
+               "--rows", "16", "--columns", "16", "--zones", "8", "--helpers", "4"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "interrupted" in err, (out, err)
+    assert not (tmp_path / "g.json").exists()
+    limited = subprocess.run(command + ["--max-seconds", "2"], capture_output=True, text=True, timeout=60)
+    assert limited.returncode == 1 and "more time" in limited.stderr
+    tiny = runner.invoke(app, ["generate", "-o", str(tmp_path / "t.json"), "--rows", "2", "--columns", "2", "--zones", "8"])
+    assert tiny.exit_code == 1 and "do not fit" in tiny.output
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 64 KiB tmpfs, filled: root only (it mounts), skipped otherwise."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small full file system needs root")
+    mount = tmp_path / "full"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        with open(mount / "filler", "wb") as handle:
+            try:
+                handle.write(b"\0" * 200_000)
+            except OSError:
+                pass
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_a_full_disk_is_one_line_for_every_writing_command(full_disk):
+    for command in (
+        ["export", str(SAMPLES / "ribbons.png"), "-o", str(full_disk / "b.json")],
+        ["render", str(SAMPLES / "ribbons.json"), "-o", str(full_disk / "s.png")],
+        ["generate", "-o", str(full_disk / "g.json"), "--rows", "4", "--columns", "4", "--zones", "1", "--min-moves", "1"],
+        ["solve", str(SAMPLES / "ribbons.png"), "-o", str(full_disk / "o.png")],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1, (command, result.output)
+        lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
+        assert len(lines) == 1 and "cannot be written" in lines[0] and "Traceback" not in result.output, (command, result.output)
+        assert not [p for p in full_disk.iterdir() if p.name != "filler"]

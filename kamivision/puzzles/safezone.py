@@ -16,10 +16,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple, Optional
+from typing import Any, Callable, Iterator, NamedTuple, Optional
 
 from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
 from .search import Limits, Result, astar
@@ -317,15 +318,26 @@ def generate(
     tries: int = 200,
     limits: Limits = Limits(max_seconds=20),
     counts: Optional[dict] = None,
+    max_seconds: Optional[float] = None,
+    progress: Optional[Callable[[int, dict], None]] = None,
 ) -> Optional[tuple[SafeZone, Result]]:
     """A random solvable level (``zones`` zones, as many blocks plus ``helpers``) whose
     proven optimum is at least ``min_moves``, with its solution; ``None`` when ``tries``
-    random boards gave none.  A board is drawn again when it has no solution, needs
-    fewer moves, or is not proven within ``limits``; ``counts`` (when given) counts
-    those outcomes."""
+    random boards, or ``max_seconds`` in all, gave none.  A board is drawn again when it
+    has no solution, needs fewer moves, or is not proven within ``limits`` (cut to the
+    time left); ``counts`` (when given) counts those outcomes, and ``progress`` is told
+    after each try.  Ctrl-C stops it (KeyboardInterrupt), it is not one more failed try."""
     counts = {} if counts is None else counts
     n = rows * columns
-    for _ in range(tries):
+    if 2 * zones + helpers + 2 > n:
+        raise ValueError(f"{zones} zone(s), as many blocks and {helpers} helper(s) do not fit on {rows} x {columns} cells")
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+    for attempt in range(tries):
+        if progress is not None and attempt:
+            progress(attempt, counts)
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return None
         floor_cells = [cell for cell in range(n) if rng.random() >= holes]
         if len(floor_cells) < 2 * zones + helpers + 2:
             continue
@@ -341,7 +353,11 @@ def generate(
         if h(level.blocks) is None or SafeZoneProblem(level).is_goal(level.blocks):
             counts["dead"] = counts.get("dead", 0) + 1
             continue
+        if left is not None:
+            limits = dataclasses.replace(limits, max_seconds=min(limits.max_seconds or left, left))
         result = astar(SafeZoneProblem(level), h, limits)
+        if result.stopped == "interrupted":
+            raise KeyboardInterrupt
         outcome = "unsolvable" if result.unsolvable else "unproven" if result.moves is None else "short" if len(result.moves) < min_moves else "kept"
         counts[outcome] = counts.get(outcome, 0) + 1
         if outcome == "kept":
