@@ -16,7 +16,7 @@ Variants:
   battery in white) over the top of the screen, and rounded screen corners (radius
   0.03-0.09 W) cut out in black.
 
-``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
+``failed``: renders refused with a one-line error (never an answer); ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
 not told about (not flagged at all; or all of them when the moves fail on the true board
 and none of them is among the cells shown);
 ``palette``: renders whose colors came out in the swatches' order (every seen cell's color
@@ -38,6 +38,7 @@ from PIL import Image
 
 from kamivision.board import differing_cells
 from kamivision.doubt import Replay
+from kamivision.errors import KamiError
 from kamivision.pipeline import settle
 from kamivision.render import NAV_KINDS, NavBar, encode, render
 from kamivision.screens import DEVICES
@@ -66,14 +67,14 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=6, help="boards per layout and variant")
     parser.add_argument("--max-seconds", type=float, default=2.0, help="the solve's limit per render")
     args = parser.parse_args()
-    header = f"{'layout':<18} {'variant':<8} {'boards':>6} {'wrong':>6} {'silent':>6} {'palette':>7} {'shown (median, max)':>20} {'hidden':>6}"
+    header = f"{'layout':<18} {'variant':<8} {'boards':>6} {'failed':>6} {'wrong':>6} {'silent':>6} {'palette':>7} {'shown (median, max)':>20} {'hidden':>6}"
     print(header)
     print("-" * len(header))
-    silent_all, palette_all, renders, shown_all = 0, 0, 0, []
+    silent_all, palette_all, renders, shown_all, failed_all = 0, 0, 0, [], 0
     for device in DEVICES:
         for variant in VARIANTS:
             rng = random.Random(f"{device}-{variant}")
-            wrong = silent = palette_ok = 0
+            wrong = silent = palette_ok = failed = 0
             shown, hidden = [], []
             for k in range(args.boards):
                 board = random_kami_board(rng, rng.choice([3, 4, 5]), blank_outline=k % 2 == 1, par=5)
@@ -92,7 +93,11 @@ def main() -> int:
                     image = received(image)
                 elif variant == "tint":
                     image = tinted(image, rng)
-                found = recognize(image, device)
+                try:
+                    found = recognize(image, device)
+                except KamiError:  # refused in one line: counted, never a wrong answer
+                    failed += 1
+                    continue
                 solution, doubt = settle(found, solve(found.board, max_seconds=args.max_seconds))
                 cells = set(differing_cells(found.board, board))
                 held = Replay(board, solution.moves).steps == solution.length
@@ -109,17 +114,18 @@ def main() -> int:
                 shown.append(len(doubt.doubtful) if doubt.palette else len(doubt.matters))
                 hidden.append(len(found.hidden))
             silent_all += silent
+            failed_all += failed
             palette_all += palette_ok
             renders += args.boards
             shown_all += shown
             print(
-                f"{device:<18} {variant:<8} {args.boards:>6} {wrong:>6} {silent:>6} {palette_ok:>4}/{args.boards:<2} "
-                f"{statistics.median(shown):>13g}, {max(shown):>4} {max(hidden):>6}",
+                f"{device:<18} {variant:<8} {args.boards:>6} {failed:>6} {wrong:>6} {silent:>6} {palette_ok:>4}/{args.boards:<2} "
+                f"{statistics.median(shown) if shown else 0:>13g}, {max(shown, default=0):>4} {max(hidden, default=0):>6}",
                 flush=True,
             )
     print("-" * len(header))
     print(
-        f"{renders} renders: silent errors {silent_all}; palette right on {palette_all}/{renders}; "
+        f"{renders} renders ({failed_all} refused in one line): silent errors {silent_all}; palette right on {palette_all}/{renders - failed_all}; "
         f"cells shown to check: median {statistics.median(shown_all):g}, max {max(shown_all)}"
     )
     return 0

@@ -91,7 +91,7 @@ def _fit(above: np.ndarray, below: np.ndarray) -> Optional[tuple[float, np.ndarr
             black = float((xs * ys).sum() / max((xs * xs).sum(), 1e-6))
             affine_error = np.median(np.abs(ys - (slope * xs + offset)).max(axis=1))
             black_error = np.median(np.abs(ys - black * xs).max(axis=1))
-            if black_error <= affine_error + 1.5:
+            if black_error <= affine_error + 3.0:
                 slope, offset = black, np.zeros(3)
         error = np.abs(y - (slope * x + offset)).max(axis=1)
         keep = error <= np.percentile(error, 90)
