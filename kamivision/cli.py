@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -718,19 +719,24 @@ def serve_command(
 #: Exit status after SIGTERM (128 + 15): the run stopped as after Ctrl-C, and said so.
 TERMINATED = 143
 _terminated = False
+_main_pid = -1
 
 
 def _on_terminate(signum, frame) -> None:
     """SIGTERM is handled as Ctrl-C is (the best answer kept, temporary files removed as
     the exception unwinds), and the exit status says it was SIGTERM."""
     global _terminated
+    if os.getpid() != _main_pid:  # a worker process forked from this one: end as usual
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
     _terminated = True
     raise KeyboardInterrupt
 
 
 def main() -> None:
-    import signal
-
+    global _main_pid
+    _main_pid = os.getpid()
     signal.signal(signal.SIGTERM, _on_terminate)
     try:
         app()
