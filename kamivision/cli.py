@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -364,19 +365,34 @@ def _is_step_picture(name: str) -> bool:
 
 
 def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
-    """Write the overlay, the step pictures (all or none) and the GIF."""
+    """Write the overlay, the step pictures (all or none) and the GIF; a write that fails
+    is a :class:`KamiError` naming the output that could not be written."""
     from .files import write_folder_atomic
     from .overlay import gif_bytes, picture_bytes, png_bytes
 
-    written = [write_atomic(output, picture_bytes(result.overlay(), output.suffix), overwrite=force)]
+    created: list[Path] = []  # what this run made anew, removed again if a later write fails
+
+    def writing(path: Path, write):
+        fresh = not os.path.lexists(path)
+        try:
+            done = write()
+        except OSError as error:
+            for made in created:
+                shutil.rmtree(made, ignore_errors=True) if made.is_dir() else made.unlink(missing_ok=True)
+            raise KamiError(f"{path}: cannot be written ({error.strerror})") from None
+        if fresh:
+            created.append(Path(done))
+        return done
+
+    written = [writing(output, lambda: write_atomic(output, picture_bytes(result.overlay(), output.suffix), overwrite=force))]
     if steps is not None or gif is not None:
         frames = result.steps()
         if steps is not None:
             names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
             files = {name: png_bytes(frame) for name, frame in zip(names, frames)}
-            written.append(write_folder_atomic(steps, files, overwrite=force, stale=_is_step_picture))
+            written.append(writing(steps, lambda: write_folder_atomic(steps, files, overwrite=force, stale=_is_step_picture)))
         if gif is not None:
-            written.append(write_atomic(gif, gif_bytes(frames), overwrite=force))
+            written.append(writing(gif, lambda: write_atomic(gif, gif_bytes(frames), overwrite=force)))
     return written
 
 

@@ -327,3 +327,12 @@ def test_a_full_disk_is_one_line_for_every_writing_command(full_disk):
         lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
         assert len(lines) == 1 and "cannot be written" in lines[0] and "Traceback" not in result.output, (command, result.output)
         assert not [p for p in full_disk.iterdir() if p.name != "filler"]
+
+
+def test_a_full_disk_under_steps_names_the_steps_not_the_overlay(full_disk, tmp_path):
+    out = tmp_path / "o.png"
+    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(out), "--steps", str(full_disk / "steps")])
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
+    assert len(lines) == 1 and "steps" in lines[0] and "cannot be written" in lines[0], result.output
+    assert not out.exists()  # a run that fails leaves nothing
