@@ -41,6 +41,9 @@ SLOPES = (0.15, 0.82)
 #: The map's median error (gray levels, the worst channel) that a bar's edge may show:
 #: paper grain and JPEG at quality 70 leave about 7.
 MAX_ERROR = 8.0
+#: Pixels brighter than this (the brightest channel) are the ones any bar visibly darkens:
+#: with its color at most MAX_TINT and a slope of at most 0.82, above about 122.
+BRIGHT = 125
 #: A bar's own color is dark (gray levels): Android's scrims are black or dark gray.
 MAX_TINT = 100.0
 #: A bar's offsets differ by at most this much between channels (gray levels): a gray scrim.
@@ -121,7 +124,18 @@ def find_bar(rgb: np.ndarray, search: tuple[float, float] = SEARCH) -> Optional[
     columns = slice(None, None, max(1, w // 400))
     best: Optional[tuple[float, int, float, np.ndarray]] = None
     lo, hi = max(2 * gap + 1, h - round(search[1] * w)), h - round(search[0] * w)
-    for y in range(lo, hi, step):
+    # Only rows where the bright pixels get darker across the edge can be a bar's top: a
+    # quick look at every row at once, before any fit (most screenshots have no bar).
+    ys = np.arange(lo, hi, step)
+    if len(ys) == 0:
+        return None
+    upper = rgb[ys - gap - 1][:, columns].astype(np.int16).max(axis=2)
+    lower = rgb[ys + gap][:, columns].astype(np.int16).max(axis=2)
+    bright = upper > BRIGHT
+    darker = (lower < upper - 4) & bright
+    share = darker.sum(axis=1) / np.maximum(bright.sum(axis=1), 1)
+    candidates = ys[(share >= 0.7) | (bright.mean(axis=1) < 0.05)]
+    for y in candidates.tolist():
         above = rgb[y - gap - 1, columns]
         below = rgb[y + gap, columns]
         fitted = _fit(above.reshape(-1, 3), below.reshape(-1, 3))
@@ -168,16 +182,21 @@ CUT_OUT = 8
 
 def cut_corners(rgb: np.ndarray) -> np.ndarray:
     """A mask of the screen's rounded corners cut out in black: the pure black pixels
-    joined to each corner of the screenshot (none when a corner is not black)."""
-    h, w = rgb.shape[:2]
-    black = (rgb.max(axis=2) <= CUT_OUT).astype(np.uint8)
-    out = np.zeros((h, w), bool)
-    if not black[[0, 0, -1, -1], [0, -1, 0, -1]].any():
-        return out
+    joined to each corner of the screenshot (none when a corner is not black), looked
+    for in a window of a fifth of the width at each corner."""
     import cv2
 
-    count, labels = cv2.connectedComponents(black, connectivity=8)
-    for y, x in ((0, 0), (0, w - 1), (h - 1, 0), (h - 1, w - 1)):
+    h, w = rgb.shape[:2]
+    out = np.zeros((h, w), bool)
+    size = max(2, min(h, w) // 5)
+    for rows, cols, y, x in (
+        (slice(0, size), slice(0, size), 0, 0),
+        (slice(0, size), slice(w - size, w), 0, size - 1),
+        (slice(h - size, h), slice(0, size), size - 1, 0),
+        (slice(h - size, h), slice(w - size, w), size - 1, size - 1),
+    ):
+        black = (rgb[rows, cols].max(axis=2) <= CUT_OUT).astype(np.uint8)
         if black[y, x]:
-            out |= labels == labels[y, x]
+            _, labels = cv2.connectedComponents(black, connectivity=8)
+            out[rows, cols] |= labels == labels[y, x]
     return out
