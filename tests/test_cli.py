@@ -170,10 +170,9 @@ def test_outputs_are_checked_against_each_other_and_devices_are_never_replaced(t
     except OSError:  # not root, or a container that forbids device nodes
         node = tmp_path / "fifo"
         os.mkfifo(node)
-    if True:
-        result = runner.invoke(app, ["export", str(shot), "-o", str(node), "--force"])
-        assert result.exit_code == 1 and "not a regular file" in result.output
-        assert not stat.S_ISREG(node.lstat().st_mode)  # still the device (or pipe), not replaced
+    result = runner.invoke(app, ["export", str(shot), "-o", str(node), "--force"])
+    assert result.exit_code == 1 and "not a regular file" in result.output
+    assert not stat.S_ISREG(node.lstat().st_mode)  # still the device (or pipe), not replaced
 
 
 def test_steps_with_force_hold_exactly_the_new_runs_pictures(tmp_path):
