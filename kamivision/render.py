@@ -307,6 +307,20 @@ def _three_buttons(img: np.ndarray, top: int, bottom: int) -> None:
     img[:] = np.asarray(pil, dtype=np.float32)
 
 
+def _pill(img: np.ndarray, cy: float, width: float, color: tuple[int, int, int]) -> None:
+    """A gesture handle: a thin bar ``width`` wide, centred across the screen at ``cy``."""
+    w = img.shape[1]
+    height = max(3, round(0.012 * w))
+    cv2.rectangle(
+        img,
+        (round(w / 2 - width / 2), round(cy - height / 2)),
+        (round(w / 2 + width / 2), round(cy + height / 2)),
+        color,
+        thickness=-1,
+        lineType=cv2.LINE_AA,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class NavBar:
     """A translucent navigation bar over the bottom of the screen: ``kind`` "buttons"
@@ -331,16 +345,7 @@ def _draw_nav_overlay(img: np.ndarray, bar: NavBar) -> None:
     top = h - round(bar.height * w)
     img[top:] = img[top:] * (1.0 - bar.darkness) + np.array(bar.tint, np.float32) * bar.darkness
     if bar.kind == "pill":
-        cy = (top + h) / 2
-        pill_w, pill_h = 0.3 * w, max(3, round(0.012 * w))
-        cv2.rectangle(
-            img,
-            (round(w / 2 - pill_w / 2), round(cy - pill_h / 2)),
-            (round(w / 2 + pill_w / 2), round(cy + pill_h / 2)),
-            (235, 235, 235),
-            thickness=-1,
-            lineType=cv2.LINE_AA,
-        )
+        _pill(img, (top + h) / 2, 0.3 * w, (235, 235, 235))
     else:
         _three_buttons(img, top, h)
 
@@ -386,16 +391,7 @@ def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random
             _three_buttons(img, bottom, h)
         else:
             img[bottom:] = _background(rng, h - bottom, w)
-            bar_w, bar_h = 0.36 * w, max(3, round(0.012 * w))
-            cy = (bottom + h) / 2 + 0.1 * (h - bottom)
-            cv2.rectangle(
-                img,
-                (round(w / 2 - bar_w / 2), round(cy - bar_h / 2)),
-                (round(w / 2 + bar_w / 2), round(cy + bar_h / 2)),
-                (12, 12, 12),
-                thickness=-1,
-                lineType=cv2.LINE_AA,
-            )
+            _pill(img, (bottom + h) / 2 + 0.1 * (h - bottom), 0.36 * w, (12, 12, 12))
 
 
 # ------------------------------------------------------------------ a player's ink
