@@ -27,6 +27,7 @@ stays one of the board as read and the moves hold whatever the doubtful cells ar
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
@@ -417,7 +418,7 @@ def steady_moves(
     moves: Sequence[Move],
     plausible: dict[Cell, tuple[Value, ...]],
     optimal: bool,
-    seconds: float = 0.5,
+    seconds: Optional[float] = 0.5,
     max_answers: int = 200,
 ) -> tuple[list[Move], Doubt]:
     """Moves of the same length that hold under as many readings of the doubtful cells as
@@ -426,15 +427,16 @@ def steady_moves(
     First the given moves with their taps moved away from the doubt (:func:`retap`); when
     some cell still matters, the same moves in other orders that still solve the board as
     read, then (for a proven optimum on one island) other optimal answers
-    (:func:`other_optimal_answers`), each re-tapped, for at most ``seconds``.  The first
-    answer under which no doubtful cell matters is taken; else the one with the fewest.
+    (:func:`other_optimal_answers`), each re-tapped, for at most ``seconds`` (None: no
+    time limit) and ``max_answers`` answers.  The first answer under which no doubtful
+    cell matters is taken; else the one with the fewest.
     """
     doubtful = list(plausible)
     best_moves = retap(board, moves, doubtful)
     best = assess(board, best_moves, plausible)
     if not best.matters:
         return best_moves, best
-    deadline = time.perf_counter() + seconds
+    deadline = math.inf if seconds is None else time.perf_counter() + seconds
     tried = 0
 
     def candidates() -> Iterator[list[Move]]:
