@@ -205,8 +205,9 @@ def solve_screenshot(
         )
     try:
         solution, doubt = settle(recognition, solution, geometry=geometry)
-    except KeyboardInterrupt:  # Ctrl-C while choosing moves that avoid the doubt: every cell in doubt
-        doubt = dataclasses.replace(assess(recognition.board, solution.moves, plausible_readings(recognition)), palette=recognition.palette_doubt)
+    except KeyboardInterrupt:  # Ctrl-C before the doubt was weighed: every doubtful cell is shown
+        cells = tuple(r * recognition.board.columns + c for r, c in recognition.uncertain)
+        doubt = Doubt(cells, cells, tuple(() for _ in cells), palette=recognition.palette_doubt)
         solution = dataclasses.replace(solution, interrupted=True)
     return ShotSolution(image, recognition, solution, geometry, check, doubt)
 

@@ -23,7 +23,6 @@ from ..board import neighbor_table
 from ..geometry import label_image, triangle_centres
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
-from .bar import CUT_OUT, cut_corners
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -141,13 +140,17 @@ def fit_offset(lab_l: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     return best[1]
 
 
-def sample_cells(rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings = DEFAULT_SETTINGS) -> CellSamples:
+def sample_cells(
+    rgb: np.ndarray, layout: ScreenLayout, settings: VisionSettings = DEFAULT_SETTINGS, cut: np.ndarray | None = None
+) -> CellSamples:
     """Measure every cell of an RGB screenshot over its inner part, with the lattice offset
-    fitted to the image."""
+    fitted to the image; pixels ``cut`` out of the screenshot (rounded corners) are off the
+    screen."""
     lab = _to_cie_lab(rgb)
     offset = fit_offset(lab[..., 0], layout, settings)
     labels = _cell_labels(layout, offset)
-    labels[cut_corners(rgb)] = -1  # rounded screen corners: off the screen, as the sides are
+    if cut is not None:
+        labels[cut] = -1  # rounded screen corners: off the screen, as the sides are
     column = layout.board[2] / COLUMNS
     margin = settings.cell_margin * column
     n = ROWS * COLUMNS
@@ -208,15 +211,15 @@ def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n:
     return keep, share.astype(np.float32), marks
 
 
-def swatch_colors(rgb: np.ndarray, layout: ScreenLayout) -> tuple[np.ndarray, np.ndarray]:
+def swatch_colors(rgb: np.ndarray, layout: ScreenLayout, cut: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Lab and sRGB median of each swatch over its lower part (clear of the folded-corner
-    mark)."""
+    mark), without the pixels ``cut`` out of the screenshot (rounded corners)."""
     lab = _to_cie_lab(rgb)
     out, srgb = [], []
     for x, y, sw, sh in layout.swatches:
         rows, cols = slice(y + int(0.45 * sh), y + int(0.9 * sh)), slice(x + int(0.15 * sw), x + int(0.85 * sw))
         pixels, colors = lab[rows, cols].reshape(-1, 3), rgb[rows, cols].reshape(-1, 3)
-        game = colors.max(axis=1) > CUT_OUT  # not a rounded screen corner cut out in black
+        game = np.ones(len(pixels), bool) if cut is None else ~cut[rows, cols].ravel()  # not a cut-out corner
         if game.sum() >= 0.25 * len(game):
             pixels, colors = pixels[game], colors[game]
         out.append(np.median(pixels, axis=0))

@@ -9,8 +9,8 @@ The reader uses what every KAMI 2 screen has, not one phone's pixel positions:
 * **The footer** is the band below the lowest such edge whose left part is the dark button
   block; the palette swatches are the wide flat runs of color that fill it to the right
   edge, equal in width.  Their count is the number of colors.
-* **A translucent navigation bar** over the footer's bottom darkens it by one factor
-  everywhere: the swatches are measured above it, and the counter is brightened back.
+* **A translucent navigation bar** over the footer was found and undone before
+  (:mod:`kamivision.vision.bar`), so the footer is read in the game's own colors.
 * **The board's box** is the screen's width wide and starts a fixed share of the width above
   the footer (:mod:`kamivision.screens`), or at a status strip's lower edge near there.
 
@@ -28,7 +28,6 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from ..screens import CLASSIC_BOARD_ABOVE_FOOTER, NOTCH_BOARD_ABOVE_FOOTER
-from .bar import CUT_OUT
 
 
 #: The lattice's column spacing is looked for between these shares of the screen's width.
@@ -46,9 +45,9 @@ class ScreenLayout:
     visible: tuple[int, int]  # rows of the screen showing the board: [top, bottom)
     footer: tuple[int, int, int, int]
     buttons: tuple[int, int, int, int]
-    swatches: tuple[tuple[int, int, int, int], ...]  # their part clear of a navigation bar
-    #: A translucent bar over the footer's bottom: the first row under it and the factor it
-    #: darkens by; ``(footer bottom, 1.0)`` when there is none.
+    swatches: tuple[tuple[int, int, int, int], ...]
+    #: A translucent navigation bar the reader found and undid (:mod:`kamivision.vision.bar`):
+    #: its first row and the share of light it lets through; ``(0, 1.0)`` when there is none.
     shade: tuple[int, float] = (0, 1.0)
 
     @property
@@ -115,8 +114,9 @@ def _count_swatches(columns: np.ndarray) -> int:
     return 0
 
 
-def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
-    """Find the footer, the palette swatches and the board's box, or raise :class:`ImageError`."""
+def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> ScreenLayout:
+    """Find the footer, the palette swatches and the board's box, or raise :class:`ImageError`;
+    ``cut`` masks pixels cut out of the screenshot (:func:`~kamivision.vision.bar.cut_corners`)."""
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
     edges = _horizontal_edges(lab)
@@ -146,13 +146,12 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         raise ImageError(f"{origin}: no KAMI footer (dark button strip with color swatches) found")
     footer_top, footer_bottom = found
     fh = footer_bottom - footer_top
-    clear, factor = footer_bottom, 1.0  # a translucent bar over it was undone before (vision/bar.py)
-    ch = clear - footer_top  # the footer's height clear of a navigation bar
+    ch = fh  # a translucent bar over the footer was undone before (vision/bar.py)
     # The swatches: wide runs of flat color filling the footer to the right edge.
     rows = slice(footer_top + int(0.45 * ch), footer_top + int(0.9 * ch))
     band = lab[rows].astype(np.float32)
-    # Pure black is no swatch: a rounded screen corner cut out of the screenshot.
-    band[rgb[rows].max(axis=2) <= CUT_OUT] = np.nan
+    if cut is not None:  # a rounded screen corner cut out of the screenshot is no swatch
+        band[cut[rows]] = np.nan
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a column all cut out: NaN
         columns = np.nanmedian(band, axis=0)
@@ -216,7 +215,6 @@ def find_layout(rgb: np.ndarray, origin: str) -> ScreenLayout:
         (0, footer_top, w, fh),
         (0, footer_top, start, fh),
         swatch_rects,
-        (clear, factor),
     )
 
 

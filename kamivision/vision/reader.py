@@ -15,7 +15,7 @@ from ..errors import ImageError
 from ..files import load_image
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
-from .bar import find_bars, undo_bar
+from .bar import cut_corners, find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, paper_points, sample_cells, swatch_colors
 from .layout import ScreenLayout, find_layout
 from .palette import match_palette, unused_swatch
@@ -118,15 +118,16 @@ def recognize(
     bars = find_bars(rgb)
     for bar in bars:  # read the game's own colors under translucent system bars
         rgb = undo_bar(rgb, bar)
-    layout = find_layout(rgb, origin)
+    cut = cut_corners(rgb)  # rounded screen corners cut out in black: not the game
+    layout = find_layout(rgb, origin, cut)
     for bar in bars:
         if bar.side == "bottom":
             layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
-    samples = sample_cells(rgb, layout, settings)
+    samples = sample_cells(rgb, layout, settings, cut)
     unseen = int(np.isnan(samples.lab).any(axis=1).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
         raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
-    swatch_lab, swatch_rgb = swatch_colors(rgb, layout)
+    swatch_lab, swatch_rgb = swatch_colors(rgb, layout, cut)
     weights = np.array([settings.lightness_weight, 1.0, 1.0])
     points, paper = paper_points(samples, settings)
     match = match_palette(points, swatch_lab, swatch_rgb, weights)
