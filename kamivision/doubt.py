@@ -252,7 +252,11 @@ def plausible_readings(recognition: "Recognition", board: Optional[Board] = None
             values |= {v for v in around if (v is BLANK or v < len(cost) - 1) and cost[index(v)] < NEIGHBOR_COST}
         values.discard(here)
         values = {v for v in values if v is BLANK or v < colors}
-        out[cell] = tuple(sorted(values, key=lambda v: -1 if v is BLANK else v))
+        # The likeliest first (the joint replay in :func:`assess` takes each cell's first).
+        if costs is None:
+            out[cell] = tuple(sorted(values, key=lambda v: -1 if v is BLANK else v))
+        else:
+            out[cell] = tuple(sorted(values, key=lambda v: (cost[index(v)], -1 if v is BLANK else v)))
     return out
 
 
@@ -298,7 +302,8 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     """Replay ``moves`` under every reading of the doubtful cells (:func:`readings`) and
     keep the cells under which they change.  A pair of cells is blamed only when each of
     its two readings holds alone: a pair that fails because one of its readings fails
-    alone says nothing about the other cell."""
+    alone says nothing about the other cell.  Last, the remaining cells together at their
+    likeliest other readings, shrunk to a set that fails only as a whole."""
     replay = Replay(board, moves)
     matters: dict[Cell, Reading] = {}
     failing: set[tuple[Cell, Value]] = set()
@@ -316,6 +321,22 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
         if not replay.holds(dict(reading)):
             for cell, _ in reading:
                 matters.setdefault(cell, reading)
+    # Cells far apart can still change the moves together (three hidden slivers that are
+    # all blank, say): replay every other doubtful cell at its likeliest other reading at
+    # once, and when that fails, drop cells one by one while it still fails.  The cells
+    # left fail only together: each of them matters.
+    rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters]
+    if len(rest) > 2:
+        count += 1
+        if not replay.holds(dict(rest)):
+            keep = list(rest)
+            for item in rest:
+                trial = [x for x in keep if x != item]
+                count += 1
+                if not replay.holds(dict(trial)):
+                    keep = trial
+            for cell, _ in keep:
+                matters.setdefault(cell, tuple(keep))
     order = sorted(matters)
     return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
 

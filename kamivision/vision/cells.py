@@ -86,6 +86,20 @@ def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.nda
     return out
 
 
+def _group_median_1d(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
+    """Per-group median of ``values`` (0 for groups without values), by one sort."""
+    order = np.lexsort((values, groups))
+    values, groups = values[order], groups[order]
+    bounds = np.searchsorted(groups, np.arange(count + 1))
+    size = np.diff(bounds)
+    lo = bounds[:-1] + np.maximum(size - 1, 0) // 2
+    hi = bounds[:-1] + size // 2
+    has = size > 0
+    out = np.zeros(count, np.float64)
+    out[has] = 0.5 * (values[lo[has]] + values[np.minimum(hi[has], len(values) - 1)])
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class CellSamples:
     """Per-cell measurements: Lab median and grain (paper texture), the share of the cell
@@ -93,7 +107,7 @@ class CellSamples:
     A cell the screen does not show at all has NaN for its Lab median."""
 
     lab: np.ndarray  # (290, 3) in CIE units (L 0..100)
-    grain: np.ndarray  # (290,) mean absolute high-pass of L
+    grain: np.ndarray  # (290,) median absolute high-pass of L
     visible: np.ndarray  # (290,) share of the cell's area on the screen, 0..1
     foreign: np.ndarray  # (290,) share of the cell's sampled pixels that are not its paper
     offset: float
@@ -163,9 +177,10 @@ def sample_cells(
     lightness = lab[..., 0]
     highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), 2.0 * max(1.0, layout.width / 750.0)))
     keep, foreign, marks = _paper_pixels(values, cells, medians, n)  # re-takes the medians of marked cells
-    grain = np.bincount(cells[keep], weights=highpass.ravel()[index][keep], minlength=n) / np.maximum(
-        1, np.bincount(cells[keep], minlength=n)
-    )
+    # The median, not the mean: paper grain covers the whole cell, while the edges of a
+    # thin mark the paper's color does not catch (white digits on a pale background, a
+    # status bar's clock) are a few pixels, which move a mean but not a median.
+    grain = _group_median_1d(highpass.ravel()[index][keep], cells[keep], n)
     return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks)
 
 
@@ -317,7 +332,9 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     # The pale seed's class is the background when its members are flat, or when enough of
     # them are (a pale paper color can share the class with a little background showing).
     flat_members = members & (relative < blank_grain)
-    has_blanks = bool(members.any()) and (
+    # Either way it takes MIN_FLAT_CELLS cells: a lone flat cell is a blot of ink or a
+    # sticker, not the background (real boards show 19 blank cells or more).
+    has_blanks = int(members.sum()) >= MIN_FLAT_CELLS and (
         float(np.median(relative[members])) < blank_grain or int(flat_members.sum()) >= MIN_FLAT_CELLS
     )
     background = None  # the blank background's modelled features at every cell, when it has blanks
