@@ -7,14 +7,23 @@ with 20 and checks every answer).
 Prints, per round: wall time, upload and whole-round latency (median, 95th percentile,
 max), answers at the proven optimum, and the server's resident memory (with its fork
 server and solving processes) before, at its peak and after.
+
+Then two attacks, each beside 20 real clients: ``--idle`` connections opened first and
+held (sending nothing), and 6 uploads at once of a one-color 40 MP PNG (refused from its
+header) and of a 4096 x 3072 one (the largest read).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import re
+import resource
+import socket
 import subprocess
 import sys
+import threading
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -32,6 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[20, 40])
     parser.add_argument("--workers", type=int, default=0, help="solves at once (0: the server's default)")
+    parser.add_argument("--idle", type=int, default=1000, help="idle connections held during the first attack")
     args = parser.parse_args()
     command = [sys.executable, "-m", "kamivision", "serve", "--port", "0"]
     if args.workers:
@@ -58,9 +68,62 @@ def main() -> None:
                 f"{percentile(rounds, .5):.1f} / {percentile(rounds, .95):.1f} / {max(rounds):.1f} | {good}/{clients} | "
                 f"{figures['rss_before'] / 1e6:.0f} / {figures['rss_peak'] / 1e6:.0f} / {figures['rss_after'] / 1e6:.0f} |"
             )
+        attacks(base, server.pid, args.idle)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def flat_png(width: int, height: int) -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 100, 50)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def post(base: str, data: bytes, name: str) -> int:
+    request = urllib.request.Request(base + "api/sessions", data=data, headers={"X-Kamivision": "1", "X-Filename": name})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def attacks(base: str, pid: int, idle: int) -> None:
+    """20 real clients beside a flood of idle connections, then beside six large uploads."""
+    port = int(base.rsplit(":", 1)[1].strip("/"))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+    print()
+    print("| attack | real clients done | round p50 / p95 s | RSS before / peak / after MB | attack's answers |")
+    print("| --- | --- | --- | --- | --- |")
+    held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(idle)]
+    figures = run_load(base, pid, 20)
+    for sock in held:
+        sock.close()
+    report(f"{idle} idle connections", figures, f"{idle} held")
+    for label, data in (("6 x 40 MP one-color PNG", flat_png(6300, 6300)), ("6 x 4096x3072 PNG", flat_png(4096, 3072))):
+        statuses: list[int] = []
+        threads = [threading.Thread(target=lambda: statuses.append(post(base, data, "big.png"))) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        figures = run_load(base, pid, 20)
+        for thread in threads:
+            thread.join()
+        report(label, figures, ", ".join(str(code) for code in sorted(statuses)))
+
+
+def report(label: str, figures: dict, attack: str) -> None:
+    results = figures["results"]
+    rounds = [r["total"] for r in results]
+    done = sum(1 for r in results if r["state"]["state"] == "done")
+    print(
+        f"| {label} | {done}/{len(results)} | {percentile(rounds, .5):.1f} / {percentile(rounds, .95):.1f} | "
+        f"{figures['rss_before'] / 1e6:.0f} / {figures['rss_peak'] / 1e6:.0f} / {figures['rss_after'] / 1e6:.0f} | {attack} |",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

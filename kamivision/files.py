@@ -12,7 +12,7 @@ import stat
 import tempfile
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from .errors import ImageError, InputError, OutputError, OutputExistsError
 
@@ -160,21 +160,29 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     return decode_image(path, str(path))
 
 
-def decode_image(source: Path | bytes, name: str) -> np.ndarray:
+def decode_image(
+    source: Path | bytes, name: str, max_pixels: int = MAX_PIXELS, max_side: Optional[int] = None
+) -> np.ndarray:
     """:func:`load_image` for a file already checked, or for bytes in memory (an upload);
-    ``name`` is what the error messages call it."""
+    ``name`` is what the error messages call it.  ``max_pixels`` and ``max_side`` (the long
+    side) are checked from the header, before any pixel is decoded."""
     import io
 
     import numpy as np
     from PIL import Image, ImageOps
 
-    too_large = ImageError(f"{name}: image is too large (more than {MAX_PIXELS:,} pixels)")
+    too_large = ImageError(f"{name}: image is too large (more than {max_pixels:,} pixels)")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as im:
-                if im.width * im.height > MAX_PIXELS:
+                if im.width * im.height > max_pixels:
                     raise too_large
+                if max_side is not None and max(im.size) > max_side:
+                    raise ImageError(
+                        f"{name}: image is {im.width}x{im.height}, larger than any phone's screenshot "
+                        f"(at most {max_side} pixels a side here)"
+                    )
                 im.load()
                 # A photo of the screen, or a screenshot passed through an editor, may be
                 # stored sideways with an EXIF orientation: read it the right way up.

@@ -12,6 +12,8 @@ show the game's pale gradient background.  Everything is deterministic for a see
 
 from __future__ import annotations
 
+import colorsys
+
 import dataclasses
 import io
 import math
@@ -68,7 +70,14 @@ def board_palette(board: Board, seed: int = 0) -> list[str]:
         return list(board.palette)
     rng = np.random.default_rng(seed + 7919)
     order = rng.permutation(len(PAPER_COLORS))
-    return [PAPER_COLORS[i] for i in order[:used]]
+    chosen = [PAPER_COLORS[i] for i in order[:used]]
+    # More colors than KAMI's papers (the format allows 64): hues a golden angle apart,
+    # at three lightnesses, so that neighbours in the list stay far apart.
+    for i in range(used - len(chosen)):
+        hue = (i * 0.381966) % 1.0
+        r, g, b = colorsys.hls_to_rgb(hue, (0.35, 0.55, 0.75)[i % 3], 0.65)
+        chosen.append(f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}")
+    return chosen
 
 
 def layout_for(device: Device, colors: int, lattice: str = "triangle", rows: int = 29, columns: int = 10) -> Layout:

@@ -37,7 +37,7 @@ from urllib.parse import parse_qs, unquote
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -52,6 +52,7 @@ from .sessions import (
     describe,
     edit_state,
     job_state,
+    release_memory,
     session_from_upload,
 )
 
@@ -85,6 +86,10 @@ class Settings:
     review: Optional[Session] = None  # review mode: the session to show, with where to save
     on_quit: Optional[Callable[[], None]] = None
     store: SessionStore = field(default_factory=SessionStore)
+
+
+#: The most a JSON request body may hold (bytes).
+MAX_JSON = 1_000_000
 
 
 def _error(status: int, message: str) -> HTTPException:
@@ -127,7 +132,8 @@ class Guard:
                 "token", [""]
             )[0]
             if not secrets.compare_digest(given.encode(), token.encode()):
-                return 403, "this server needs the link with its token, as 'kamivision serve' printed it"
+                command = "review" if self.settings.review is not None else "serve"
+                return 403, f"this server needs the link with its token, as 'kamivision {command}' printed it"
         if scope["method"] in ("POST", "PUT", "DELETE") and headers.get("x-kamivision") != "1":
             return 403, "requests that change anything must come from kamivision's page (X-Kamivision header)"
         return None
@@ -156,9 +162,18 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         return session
 
     async def json_body(request: Request) -> dict:
-        raw = await request.body()
-        if len(raw) > 1_000_000:
+        # Read in chunks against the limit, as uploads are: a huge body is refused at
+        # the first megabyte, never held whole.
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_JSON:
             raise _error(413, "request too large")
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_JSON:
+                raise _error(413, "request too large")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
             body = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
@@ -198,12 +213,15 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         data = b"".join(chunks)
         if not data:
             raise _error(400, f"{filename}: the file is empty")
+        del chunks
         async with readers:
             try:
                 session = await run_in_threadpool(session_from_upload, data, filename)
             except KamiError as error:
                 raise _error(422, str(error)) from None
-        del data, chunks
+            finally:
+                del data
+                await run_in_threadpool(release_memory)
         try:
             store.add(session)
         except StoreFull as error:
@@ -428,7 +446,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
                 )
             except KamiError as error:
                 raise _error(500, str(error)) from None
-        return JSONResponse({"saved": str(written), "name": written.name})
+        return JSONResponse({"saved": written.name})  # its name: the page has no business with the server's folders
 
     async def quit_(request: Request) -> Response:
         if settings.on_quit is None:
@@ -440,6 +458,11 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
 
     async def http_error(request: Request, error: HTTPException) -> Response:
         return JSONResponse({"error": error.detail}, status_code=error.status_code)
+
+    async def client_gone(request: Request, error: ClientDisconnect) -> Response:
+        # Nobody is left to answer: one line in the log, not a traceback.
+        log.warning("%s %s: the client went away before sending the whole request", request.method, request.url.path)
+        return Response(status_code=400)
 
     async def internal_error(request: Request, error: Exception) -> Response:
         log.exception("request %s %s failed", request.method, request.url.path)
@@ -473,7 +496,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: http_error, Exception: internal_error},
+        exception_handlers={HTTPException: http_error, ClientDisconnect: client_gone, Exception: internal_error},
         lifespan=lifespan,
     )
     app.add_middleware(Guard, settings=settings)

@@ -17,6 +17,7 @@ from typing import Callable, Optional
 from ..errors import KamiError
 from ..files import check_input
 from .app import Settings, create_app
+from .protocol import BoundedH11Protocol, raise_open_files
 
 
 def is_loopback(host: str) -> bool:
@@ -96,9 +97,13 @@ def run(
     port = sock.getsockname()[1]
     app = create_app(settings)
     tls = {} if certificate is None else {"ssl_certfile": str(certificate[0]), "ssl_keyfile": str(certificate[1])}
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3, **tls)
+    BoundedH11Protocol.limit = max(64, min(4096, raise_open_files() - 64))  # descriptors left for files
+    config = uvicorn.Config(
+        app, http=BoundedH11Protocol, log_level="warning", access_log=False, timeout_graceful_shutdown=3, **tls
+    )
     server = uvicorn.Server(config)
-    settings.on_quit = settings.on_quit or (lambda: setattr(server, "should_exit", True))
+    if settings.review is not None:  # only a review ends from its page; a server runs until stopped
+        settings.on_quit = settings.on_quit or (lambda: setattr(server, "should_exit", True))
     query = f"?token={token}" if token else ""
     scheme = "https" if certificate is not None else "http"
     wildcard = host in ("0.0.0.0", "::", "")

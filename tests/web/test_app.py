@@ -81,6 +81,22 @@ def test_a_board_file_is_drawn_by_the_renderer_and_solved_like_a_screenshot(app_
     assert s["screenshot"] is False and s["image"]["width"] > 300
 
 
+@pytest.mark.parametrize("lattice, counts", [("triangle", range(1, 65)), ("square", (1, 14, 15, 64))])
+def test_board_files_of_every_color_count_the_format_allows_are_opened_edited_and_drawn(app_client, lattice, counts):
+    rows, columns = (8, 8) if lattice == "square" else (29, 10)
+    for k in counts:
+        cells = [[(r * columns + c) % k for c in range(columns)] for r in range(rows)]
+        obj = {"format": "kamivision.board/1", "lattice": lattice, "rows": rows, "columns": columns, "palette": None, "cells": cells}
+        r = app_client.post("/api/sessions", content=json.dumps(obj).encode(), headers={**POST, "X-Filename": f"k{k}.json"})
+        assert r.status_code == 201, (k, r.text)
+        s = r.json()
+        assert len(s["palette"]) == k and len(set(s["palette"])) == k, k  # every color drawn apart
+        state = app_client.post(f"/api/sessions/{s['id']}/edit", json={"op": "paint", "cells": [0], "color": k - 1}, headers=POST)
+        assert state.status_code == 200 and state.json()["cells"][0] == k - 1
+        assert app_client.get(f"/api/sessions/{s['id']}/image").status_code == 200
+        app_client.delete(f"/api/sessions/{s['id']}", headers=POST)
+
+
 def test_edits_go_through_the_review_model_with_undo_and_redo(app_client):
     sid = upload(app_client, SAMPLES / "delta.jpg").json()["id"]
     board = read_board(SAMPLES / "delta.json")
@@ -220,9 +236,9 @@ def test_too_large_uploads_are_refused_before_reading(tmp_path, monkeypatch):
     with client(max_upload=10_000) as c:
         r = upload(c, SAMPLES / "delta.jpg")
         assert r.status_code == 413 and "larger than" in r.json()["error"]
-    import kamivision.files as files
+    import kamivision.web.sessions as sessions
 
-    monkeypatch.setattr(files, "MAX_PIXELS", 1000)
+    monkeypatch.setattr(sessions, "MAX_UPLOAD_PIXELS", 1000)
     with client() as c:
         r = upload(c, SAMPLES / "delta.jpg")
         assert r.status_code == 422 and "too large" in r.json()["error"]
@@ -314,3 +330,68 @@ def test_after_a_solve_the_page_outlines_and_lists_only_the_cells_that_matter(tm
     assert set(after["uncertain"]) == listed or (not listed and after["uncertain"] == [])
     assert len(after["uncertain"]) < doubtful
     assert "do not change these moves" in solution["summary"]
+
+
+def test_a_json_body_is_read_against_its_limit_never_whole():
+    import asyncio
+
+    from kamivision.web.app import MAX_JSON
+
+    chunk, chunks = b" " * 65536, 200  # 13 MB of JSON whitespace, with no length declared
+    taken, sent = [0], []
+
+    async def receive():
+        taken[0] += 1
+        more = taken[0] < chunks
+        return {"type": "http.request", "body": chunk, "more_body": more}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http", "method": "POST", "path": "/api/sessions/x/edit", "raw_path": b"/api/sessions/x/edit",
+        "query_string": b"", "root_path": "", "scheme": "http", "server": ("testserver", 80), "client": ("127.0.0.1", 5),
+        "headers": [(b"host", b"testserver"), (b"x-kamivision", b"1"), (b"content-type", b"application/json")],
+        "http_version": "1.1",
+    }
+    with client() as c:  # a session for the path
+        sid = upload(c, SAMPLES / "patchwork.json").json()["id"]
+    app = c.app
+    scope["path"] = scope["raw_path"] = f"/api/sessions/{sid}/edit"
+    scope["raw_path"] = scope["path"].encode()
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    assert start["status"] == 413
+    assert taken[0] <= MAX_JSON // len(chunk) + 2  # stopped at the limit, not at the end
+
+
+def test_a_huge_upload_is_refused_from_its_header_and_a_large_one_read_within_300_mb(app_client, tmp_path):
+    import io
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (6300, 6300), (200, 100, 50)).save(buf, "PNG")  # 39.7 MP in a small file
+    r = app_client.post("/api/sessions", content=buf.getvalue(), headers={**POST, "X-Filename": "flat.png"})
+    assert r.status_code == 422 and "too large" in r.json()["error"]
+    # A larger picture than any phone's (a 1080 x 2280 screenshot scaled up to 1890 x
+    # 3990, 7.5 MP) is read, the same board, with the reader's peak memory under 300 MB.
+    big = tmp_path / "big.png"
+    shot = Image.open(SAMPLES / "delta.jpg").convert("RGB")
+    assert shot.size == (1080, 2280)
+    shot.resize((1890, 3990), Image.BICUBIC).save(big)
+    script = (
+        "import resource, sys, json\n"
+        "from kamivision.web.sessions import session_from_upload\n"
+        "data = open(sys.argv[1], 'rb').read()\n"
+        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "s = session_from_upload(data, 'big.png')\n"
+        "peak = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024\n"
+        "print(json.dumps({'peak': peak, 'cells': [v for row in s.model.board.cells for v in row]}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(big)], capture_output=True, text=True, check=True)
+    answer = json.loads(out.stdout)
+    assert answer["cells"] == [v for row in read_board(SAMPLES / "delta.json").cells for v in row]
+    assert answer["peak"] < 300, answer["peak"]

@@ -159,7 +159,8 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
         moves = int(count.split("/")[1])
         assert moves >= 1
         text = driver.find_element(By.ID, "step-text").text
-        assert text.startswith(f"Move 1 of {moves}: tap the outlined region")
+        assert text.startswith(f"Move 1 of {moves}: pick "), text  # KAMI's order: the color, then the region
+        assert "then tap the outlined region" in text
         assert driver.find_elements(By.CSS_SELECTOR, "#marks path.region")
         assert not driver.find_element(By.ID, "cancel").is_displayed()
         assert len(driver.find_elements(By.CSS_SELECTOR, "#step-palette .swatch.pick")) == 1
@@ -200,5 +201,134 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
             Path(keep).mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, Path(keep) / shot.name)
         assert shot.stat().st_size > 10_000
+    finally:
+        driver.quit()
+
+
+def rendered_shot(path: Path, seed: int, device: str, ink: int, par: int) -> None:
+    """A screenshot drawn by the renderer (a tall phone's, written on in ink, like the
+    shots players send), saved as PNG."""
+    import random
+
+    from PIL import Image
+
+    from kamivision.render import render
+    from tests.boards import random_kami_board
+
+    board = random_kami_board(random.Random(seed), 4, blank_outline=False, par=par)
+    image, _ = render(board, device, seed=seed, ink=ink)
+    Image.fromarray(image).save(path)
+
+
+def open_in_page(driver, wait, path: Path) -> None:
+    picker = driver.find_element(By.ID, "file")
+    driver.execute_script("arguments[0].style.display = 'block'", picker)
+    picker.send_keys(str(path))
+    driver.execute_script("arguments[0].style.display = ''", picker)
+    wait.until(lambda d: d.execute_script("return S.session && S.session.name") == path.stem)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#cells polygon")) == 290)
+
+
+def in_view(driver, element_id: str) -> bool:
+    """The element lies wholly inside the window, as it stands (no scrolling)."""
+    return driver.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;",
+        element_id,
+    )
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    phone = size == "phone"
+    width, height = (390, 844) if phone else (1280, 900)
+    tall, second = tmp_path / "tall-inked.png", tmp_path / "second.png"
+    rendered_shot(tall, 11, "android-tall", 16, par=5)
+    rendered_shot(second, 12, "iphone-8", 0, par=4)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    driver = browser(downloads, width, height, phone)
+    try:
+        wait = WebDriverWait(driver, 60)
+        driver.get(server[0])
+        # "Open screenshot" is the first Tab stop.
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        assert driver.execute_script("return document.activeElement.id") == "file"
+
+        open_in_page(driver, wait, tall)
+        assert driver.execute_script("return window.scrollY") == 0
+        assert in_view(driver, "solve"), "Solve is below the fold"
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width  # nothing widens the page
+        driver.find_element(By.ID, "solve").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "player")))
+        for element in ("step-text", "prev", "next"):
+            assert in_view(driver, element), f"{element} is out of view after Solve"
+        assert driver.execute_script("return document.activeElement.id") == "next"  # focus kept after Solve
+        text = driver.find_element(By.ID, "step-text").text
+        assert text.startswith("Move 1 of ") and ": pick " in text and "then tap the outlined region" in text
+        assert not driver.find_elements(By.CSS_SELECTOR, "#step-palette button")  # no Tab stops that do nothing
+
+        # The flat step board: the last board's cells are one color in their pixels.
+        moves = driver.execute_script("return S.solution.moves.length")
+        for _ in range(moves):
+            driver.find_element(By.ID, "next").click()
+        wait.until(lambda d: d.find_element(By.ID, "step-text").text.startswith("Done"))
+        driver.find_element(By.ID, "zoom-fit").click()
+        box = driver.execute_script(
+            "const rs = [...document.querySelectorAll('#cells polygon')].filter((p, i) => {"
+            "  const r = Math.floor(i / 10), c = i % 10; return r >= 3 && r <= 25 && c >= 2 && c <= 7; })"
+            "  .map((p) => p.getBoundingClientRect());"
+            "const b = document.getElementById('board').getBoundingClientRect();"
+            "return [Math.max(...rs.map((r) => r.left)) - b.left, Math.max(...rs.map((r) => r.top)) - b.top,"
+            "        Math.min(...rs.map((r) => r.right)) - b.left, Math.min(...rs.map((r) => r.bottom)) - b.top,"
+            "        window.devicePixelRatio];"
+        )
+        # The middle of the board: inside every cell's box of the block above (no marker
+        # is drawn after the last move).
+        import io
+
+        from PIL import Image
+
+        picture = Image.open(io.BytesIO(driver.find_element(By.ID, "board").screenshot_as_png)).convert("RGB")
+        x0, y0, x1, y1, ratio = box
+        x0, y0, x1, y1 = (round(v * ratio) for v in (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+        patch = picture.crop((x0 + 2, y0 + 2, x1 - 2, y1 - 2))
+        import numpy as np
+
+        pixels = np.asarray(patch, dtype=float).reshape(-1, 3)
+        off = np.abs(pixels - np.median(pixels, axis=0)).max()  # antialiased seams differ by a few units
+        assert patch.size[0] > 20 and patch.size[1] > 20 and off <= 8, (patch.size, off)
+
+        # A second screenshot: nothing of the first stays.
+        driver.find_element(By.ID, "back-to-edit").click()
+        open_in_page(driver, wait, second)
+        for element in ("info", "verdict", "step-text", "progress"):
+            assert driver.find_element(By.ID, element).text == "", element
+        assert not driver.find_element(By.ID, "player").is_displayed()
+        assert driver.execute_script("return S.session.par") == 4
+
+        # Fix a cell by keyboard alone: Tab to the board, arrows to row 3, column 2, a number key.
+        for _ in range(40):
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            if driver.execute_script("return document.activeElement.id") == "board":
+                break
+        assert driver.execute_script("return document.activeElement.id") == "board"
+        assert driver.find_elements(By.CSS_SELECTOR, "#marks polygon.cursor")  # a visible focus ring
+        cell = 3 * 10 + 2
+        old = driver.execute_script("return S.session.cells")[cell]
+        new = (old + 1) % driver.execute_script("return S.session.palette.length")
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN).perform()
+        assert "row 3, column 2" in driver.find_element(By.ID, "info").text
+        ActionChains(driver).send_keys(str(new + 1)).perform()
+        wait.until(lambda d: d.execute_script("return S.session.cells")[cell] == new)
+        assert cell in driver.execute_script("return S.session.edited")
+        pressed = driver.find_elements(By.CSS_SELECTOR, '#palette .swatch[aria-pressed="true"]')
+        assert len(pressed) == 1 and pressed[0].get_attribute("data-color") == str(new)
+        assert driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="0"]').accessible_name.startswith("color 1")
+        problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not problems, problems
     finally:
         driver.quit()

@@ -79,7 +79,8 @@ def test_review_serves_the_screenshot_saves_from_the_page_and_ends_from_it(tmp_p
         match = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=([\w-]+)", "".join(lines))
         assert match, lines
         base, token = match.groups()
-        assert call(base + "api/config")[0] == 403  # a review is private too
+        status, refused = call(base + "api/config")
+        assert status == 403 and "'kamivision review' printed it" in refused["error"]  # a review is private too
         status, config = call(base + "api/config", token=token)
         sid = config["review"]
         assert status == 200 and sid
@@ -88,6 +89,7 @@ def test_review_serves_the_screenshot_saves_from_the_page_and_ends_from_it(tmp_p
         call(f"{base}api/sessions/{sid}/edit", {"op": "paint", "cells": [0], "color": None}, token)
         status, saved = call(f"{base}api/sessions/{sid}/save", {}, token)
         assert status == 200 and read_board(output).cells[0][0] is None
+        assert saved == {"saved": "delta.json"}  # its name, not where it lives on the server
         assert call(base + "api/quit", {}, token)[0] == 200
         assert process.wait(timeout=15) == 0
     finally:
@@ -148,3 +150,80 @@ def test_https_with_a_certificate_and_one_line_for_a_bad_one(tmp_path):
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "not a certificate and its key in PEM" in done.stderr
     done = subprocess.run([sys.executable, "-m", "kamivision", "serve", "--cert", str(cert)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "needs both --cert and --key" in done.stderr
+
+
+def test_quit_ends_only_a_review_never_a_server(server):
+    url, process = server
+    status, answer = call(url + "api/quit", {})
+    assert status == 404 and "review" in answer["error"]
+    assert process.poll() is None  # still serving
+    assert call(url + "api/config")[0] == 200
+
+
+@pytest.fixture()
+def lone_server():
+    """A server of its own (the flood below must not disturb the module's)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline())
+    assert match, process.stderr.read()
+    yield int(match.group(1)), process
+    process.kill()
+    process.wait()
+
+
+def test_a_flood_of_idle_connections_leaves_real_clients_served(lone_server):
+    import resource
+
+    port, process = lone_server
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1300:
+        pytest.skip(f"this machine allows only {hard} open files a process; the flood needs 1,300")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1300) if hard == resource.RLIM_INFINITY else max(soft, min(hard, 4096)), hard))
+    idle = []
+    try:
+        for _ in range(1100):  # sending nothing, no token
+            idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers never finished
+        idle.append(slow)
+        for _ in range(3):
+            status, answer = call(f"http://127.0.0.1:{port}/api/config")
+            assert status == 200 and "max_upload" in answer
+        # The idle sockets that made room were closed by the server (read gives end of file).
+        idle[0].settimeout(10)
+        assert idle[0].recv(1) == b""
+        assert process.poll() is None
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        for s in idle:
+            s.close()
+
+
+def test_a_malformed_request_is_answered_with_the_security_headers(server):
+    url, _ = server
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+    head = answer.split(b"\r\n\r\n")[0].lower()
+    assert head.startswith(b"http/1.1 400") and b"x-frame-options: deny" in head and b"content-security-policy" in head
+
+
+def test_an_upload_cut_off_midway_is_one_line_in_the_log(lone_server):
+    port, process = lone_server
+    for _ in range(2):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(
+                b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kamivision: 1\r\nX-Filename: shot.png\r\n"
+                b"Content-Length: 1000000\r\n\r\n" + b"\x89PNG" + b"\0" * 50_000
+            )
+    assert call(f"http://127.0.0.1:{port}/api/config")[0] == 200  # the server goes on
+    process.terminate()
+    _, log = process.communicate(timeout=20)
+    assert "Traceback" not in log
+    lines = [line for line in log.splitlines() if "went away" in line]
+    assert len(lines) == 2, log

@@ -19,6 +19,7 @@ const S = {
   step: null,        // the move shown by the player (0..n), or null when editing
   source: null,      // the event stream of a running solve
   polls: null,
+  cursor: 0,         // the cell the keyboard is on
 };
 
 // ------------------------------------------------------------------ talking to the server
@@ -101,6 +102,13 @@ function show(session) {
   S.session = session;
   S.solution = null;
   S.step = null;
+  S.cursor = 0;
+  // Nothing of the last puzzle stays: its bubble, progress, verdict, notices and moves.
+  for (const id of ["info", "progress", "verdict", "step-text", "step-count", "save-status"]) $(id).textContent = "";
+  $("step-palette").replaceChildren();
+  $("notices").open = false;
+  $("step-photo").checked = false;
+  solveEnded();
   S.brush = session.palette.length ? 0 : null;
   const query = new URLSearchParams({ s: session.id });
   if (token) query.set("token", token);
@@ -150,7 +158,12 @@ function cellColors() {
 function refresh() {
   const s = S.session;
   const colors = cellColors();
-  const opacity = $("opacity").value / 100;
+  // The step board is drawn flat, as the game shows it (the screenshot only on request);
+  // while fixing cells the slider fades between the screenshot and the reading.
+  const flat = S.step !== null && !$("step-photo").checked;
+  const opacity = S.step !== null ? (flat ? 1 : 0.8) : $("opacity").value / 100;
+  $("board").classList.toggle("flat", flat);
+  $("info").textContent = "";  // a bubble lasts until the next action
   const polygons = $("cells").children;
   for (let i = 0; i < polygons.length; i++) {
     const value = colors[i];
@@ -158,10 +171,12 @@ function refresh() {
     if (value === null) {
       polygon.setAttribute("class", "cell blank");
       polygon.style.fill = "";
+      polygon.style.stroke = "";
       polygon.style.fillOpacity = Math.max(opacity, 0.35);
     } else {
       polygon.setAttribute("class", "cell");
       polygon.style.fill = s.palette[value] || "#888";
+      polygon.style.stroke = flat ? polygon.style.fill : "";  // no seams between cells of one color
       polygon.style.fillOpacity = opacity;
     }
   }
@@ -175,6 +190,11 @@ function refresh() {
   $("dl-gif").classList.toggle("disabled", !solved);
   renderWarnings();
   if (S.step !== null) renderStep();
+}
+
+function keyboardOnBoard() {
+  const board = $("board");
+  return document.activeElement === board && board.matches(":focus-visible");
 }
 
 function outline(cell, cls) {
@@ -191,21 +211,25 @@ function drawMarks() {
   if (S.step === null) {
     for (const cell of s.hidden) marks.appendChild(outline(cell, "hidden-cell"));
     for (const cell of s.edited) marks.appendChild(outline(cell, "edited"));
-    for (const cell of s.uncertain) marks.appendChild(outline(cell, "unsure"));
+    for (const cell of s.uncertain) marks.append(outline(cell, "unsure-under"), outline(cell, "unsure"));
     for (const w of allWarnings()) {
-      if (w.changes) for (const [cell] of w.changes) if (!s.edited.includes(cell)) marks.appendChild(outline(cell, "flagged"));
+      if (w.changes) for (const [cell] of w.changes) if (!s.edited.includes(cell)) marks.append(outline(cell, "flagged-under"), outline(cell, "flagged"));
     }
+    if (keyboardOnBoard()) marks.append(outline(S.cursor, "cursor-under"), outline(S.cursor, "cursor"));
     return;
   }
   const moves = S.solution.moves;
   if (S.step < moves.length) {
     const move = moves[S.step];
     for (const cell of move.region) marks.appendChild(outline(cell, "region-shade"));
-    marks.appendChild(boundary(move.region, "region"));
+    marks.append(boundary(move.region, "region-under"), boundary(move.region, "region"));
     const [x, y] = s.centres[move.cell];
     const radius = markerRadius();
     const marker = document.createElementNS(SVG, "g");
     marker.setAttribute("class", "marker");
+    const halo = document.createElementNS(SVG, "circle");
+    halo.setAttribute("cx", x); halo.setAttribute("cy", y); halo.setAttribute("r", radius);
+    halo.setAttribute("class", "halo");
     const circle = document.createElementNS(SVG, "circle");
     circle.setAttribute("cx", x); circle.setAttribute("cy", y); circle.setAttribute("r", radius);
     circle.setAttribute("fill", s.palette[move.color]);
@@ -213,7 +237,7 @@ function drawMarks() {
     text.setAttribute("x", x); text.setAttribute("y", y);
     text.setAttribute("font-size", radius * 1.1);
     text.textContent = S.step + 1;
-    marker.append(circle, text);
+    marker.append(halo, circle, text);
     marks.appendChild(marker);
   }
 }
@@ -246,19 +270,24 @@ function markerRadius() {
   return Math.max(6, (Math.max(...xs) - Math.min(...xs)) * 0.42);
 }
 
+// The palette: buttons to pick the brush while fixing cells; in the step player, a
+// picture of the game's swatches (not buttons: the step text names the color to pick).
 function buildPalette(container, editable) {
   const s = S.session;
   container.replaceChildren();
   s.palette.forEach((hex, k) => {
-    const button = document.createElement("button");
+    const button = document.createElement(editable ? "button" : "span");
     button.className = "swatch";
     button.style.background = hex;
     button.style.color = textColor(hex);
     button.dataset.color = k;
     button.title = s.labels[k];
-    button.innerHTML = `<b>${k + 1}</b><span></span>`;
+    button.innerHTML = `<b aria-hidden="true">${k + 1}</b><span aria-hidden="true"></span>`;
     button.querySelector("span").textContent = s.names[k];
-    if (editable) button.addEventListener("click", () => setBrush(k));
+    if (editable) {
+      button.setAttribute("aria-label", s.labels[k]);
+      button.addEventListener("click", () => setBrush(k));
+    }
     container.appendChild(button);
   });
   if (editable) {
@@ -266,7 +295,8 @@ function buildPalette(container, editable) {
     blank.className = "swatch blank";
     blank.dataset.color = "blank";
     blank.title = "blank (no paper)";
-    blank.innerHTML = "<b>∅</b><span>blank</span>";
+    blank.setAttribute("aria-label", "blank (no paper)");
+    blank.innerHTML = '<b aria-hidden="true">∅</b><span aria-hidden="true">blank</span>';
     blank.addEventListener("click", () => setBrush(null));
     container.appendChild(blank);
     markBrush();
@@ -284,13 +314,16 @@ function markBrush() {
   for (const b of $("palette").children) {
     const value = b.dataset.color === "blank" ? null : Number(b.dataset.color);
     b.classList.toggle("active", value === S.brush);
+    b.setAttribute("aria-pressed", String(value === S.brush));
   }
 }
 
 function setTool(tool) {
   S.tool = tool;
-  $("tool-paint").classList.toggle("active", tool === "paint");
-  $("tool-fill").classList.toggle("active", tool === "fill");
+  for (const [id, name] of [["tool-paint", "paint"], ["tool-fill", "fill"]]) {
+    $(id).classList.toggle("active", tool === name);
+    $(id).setAttribute("aria-pressed", String(tool === name));
+  }
 }
 
 function describeCell(cell) {
@@ -536,10 +569,18 @@ function cellName(cell) {
   return `(${Math.floor(cell / columns)},${cell % columns})`;
 }
 
+// Notices fold into one line that opens on demand; every cell they list is a button.
 function renderWarnings() {
   const box = $("warnings");
   box.replaceChildren();
-  for (const w of allWarnings()) {
+  const warnings = allWarnings();
+  const cells = new Set(warnings.flatMap((w) => w.cells || []));
+  const serious = warnings.some((w) => w.changes || /misread|change/.test(w.text));
+  $("notices").hidden = warnings.length === 0;
+  $("notices").classList.toggle("serious", serious);
+  $("notices-line").textContent = `${warnings.length} ${warnings.length === 1 ? "notice" : "notices"}` +
+    (cells.size ? ` · ${cells.size} ${cells.size === 1 ? "cell" : "cells"} to check` : "");
+  for (const w of warnings) {
     const div = document.createElement("div");
     div.className = "warning" + (w.changes || /misread/.test(w.text) ? " serious" : "");
     const text = document.createElement("div");
@@ -548,14 +589,13 @@ function renderWarnings() {
     if (w.cells && w.cells.length) {
       const row = document.createElement("div");
       row.className = "row";
-      for (const cell of w.cells.slice(0, 24)) {
+      for (const cell of w.cells) {
         const b = document.createElement("button");
         b.textContent = cellName(cell);
         b.title = "Show this cell";
         b.addEventListener("click", () => { if (S.step !== null) leavePlayer(); focusCells([cell]); });
         row.appendChild(b);
       }
-      if (w.cells.length > 24) row.append(` … ${w.cells.length - 24} more`);
       if (w.changes && S.step === null) {
         const apply = document.createElement("button");
         apply.textContent = "Use this reading";
@@ -667,6 +707,9 @@ function showSolution(solution) {
   buildPalette($("step-palette"), false);
   S.step = 0;
   refresh();
+  // Move 1 in view, and the keyboard on Next (the focus was on Solve, now hidden away).
+  $("player").scrollIntoView({ block: "nearest" });
+  $("next").focus({ preventScroll: true });
 }
 
 function renderStep() {
@@ -682,8 +725,8 @@ function renderStep() {
   if (S.step < moves.length) {
     const move = moves[S.step];
     $("step-text").textContent =
-      `Move ${S.step + 1} of ${moves.length}: tap the outlined region (row ${move.row}, column ${move.column}), ` +
-      `then pick ${move.label}.`;
+      `Move ${S.step + 1} of ${moves.length}: pick ${move.label}, ` +
+      `then tap the outlined region (row ${move.row}, column ${move.column}).`;
     const pick = $("step-palette").children[move.color];
     if (pick) pick.classList.add("pick");
   } else {
@@ -700,7 +743,7 @@ function step(delta) {
   refresh();
 }
 
-function leavePlayer() { S.step = null; refresh(); }
+function leavePlayer() { S.step = null; refresh(); $("solve").focus({ preventScroll: true }); }
 
 // ------------------------------------------------------------------ review: saving and finishing
 
@@ -709,7 +752,7 @@ async function save(overwrite = false) {
   try {
     const answer = await post(sessionPath("/save"), { overwrite });
     S.session.dirty = false;
-    $("save-status").textContent = `saved ${answer.name}`;
+    $("save-status").textContent = `saved ${answer.saved}`;
   } catch (error) {
     if (error.status === 409 && error.body && error.body.exists) {
       if (confirm(error.message)) return save(true);
@@ -764,6 +807,7 @@ function wire() {
   $("undo").addEventListener("click", () => edit({ op: "undo" }));
   $("redo").addEventListener("click", () => edit({ op: "redo" }));
   $("opacity").addEventListener("input", refresh);
+  $("step-photo").addEventListener("change", refresh);
   $("solve").addEventListener("click", solve);
   $("cancel").addEventListener("click", cancel);
   $("prev").addEventListener("click", () => step(-1));
@@ -782,8 +826,13 @@ function wire() {
   for (const link of [$("dl-overlay"), $("dl-gif")]) {
     link.addEventListener("click", (event) => { if (!S.solution) event.preventDefault(); });
   }
+  svg.addEventListener("focus", () => {  // by keyboard (Tab) only: a tap focuses the board too
+    if (S.session && S.step === null && keyboardOnBoard()) { drawMarks(); $("info").textContent = describeCell(S.cursor); }
+  });
+  svg.addEventListener("blur", () => { if (S.session) drawMarks(); });
+  svg.addEventListener("keydown", onBoardKey);
   document.addEventListener("keydown", (event) => {
-    if (!S.session || event.target.tagName === "INPUT") return;
+    if (!S.session || event.target.tagName === "INPUT" || event.defaultPrevented) return;
     const key = event.key;
     if ((event.ctrlKey || event.metaKey) && key.toLowerCase() === "z") { event.preventDefault(); edit({ op: event.shiftKey ? "redo" : "undo" }); }
     else if ((event.ctrlKey || event.metaKey) && key.toLowerCase() === "y") { event.preventDefault(); edit({ op: "redo" }); }
@@ -793,6 +842,38 @@ function wire() {
     else if (S.step === null && key === "b") setBrush(null);
     else if (S.step === null && key === "f") setTool(S.tool === "fill" ? "paint" : "fill");
   });
+}
+
+// The board by keyboard: arrows move a cursor between cells, a number key paints the
+// cell that color, b blanks it, Enter or Space paints (or fills) with the picked color.
+async function onBoardKey(event) {
+  if (!S.session || S.step !== null || event.ctrlKey || event.metaKey || event.altKey) return;
+  const s = S.session;
+  const row = Math.floor(S.cursor / s.columns), column = S.cursor % s.columns;
+  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  let color;
+  if (moves[event.key]) {
+    const [dr, dc] = moves[event.key];
+    const r = Math.max(0, Math.min(s.rows - 1, row + dr)), c = Math.max(0, Math.min(s.columns - 1, column + dc));
+    S.cursor = r * s.columns + c;
+    event.preventDefault();
+    drawMarks();
+    $("info").textContent = describeCell(S.cursor);
+    return;
+  } else if (/^[1-9]$/.test(event.key) && Number(event.key) <= s.palette.length) {
+    color = Number(event.key) - 1;
+  } else if (event.key === "b") {
+    color = null;
+  } else if (event.key === "Enter" || event.key === " ") {
+    color = S.brush;
+  } else {
+    return;
+  }
+  event.preventDefault();
+  setBrush(color);
+  if (S.tool === "fill") await edit({ op: "fill", cell: S.cursor, color });
+  else await edit({ op: "paint", cells: [S.cursor], color });
+  $("info").textContent = describeCell(S.cursor);
 }
 
 async function start() {
