@@ -65,13 +65,12 @@ def main() -> None:
             driver = browser(tmp / "d", 1280, 860, phone=False)
             try:
                 open_shot(driver, url, shot)
-                driver.find_element(By.ID, "help").click()
-                warning = driver.find_elements(By.CSS_SELECTOR, ".warning .row button")
+                driver.find_element(By.ID, "notices-line").click()  # the notices, opened
+                assert driver.find_elements(By.CSS_SELECTOR, "#warnings .warning")
                 cell = int(driver.execute_script("return S.session.uncertain.find(c => !S.session.hidden.includes(c))"))
                 polygon = driver.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]')
                 ActionChains(driver).move_to_element(polygon).perform()
                 time.sleep(0.3)
-                assert warning
                 save_jpeg(driver, ROOT / "docs/page-desktop.jpg")
             finally:
                 driver.quit()

@@ -575,7 +575,7 @@ function renderWarnings() {
   box.replaceChildren();
   const warnings = allWarnings();
   const cells = new Set(warnings.flatMap((w) => w.cells || []));
-  const serious = warnings.some((w) => w.changes || /misread|change/.test(w.text));
+  const serious = warnings.some((w) => w.changes || /misread/.test(w.text));
   $("notices").hidden = warnings.length === 0;
   $("notices").classList.toggle("serious", serious);
   $("notices-line").textContent = `${warnings.length} ${warnings.length === 1 ? "notice" : "notices"}` +
@@ -678,7 +678,7 @@ function onSolveState(state) {
   stopEvents();
   solveEnded();
   if (state.state === "done" && state.solution) {
-    $("progress").textContent = `${state.solution.verdict} (${state.solution.seconds} s)`;
+    $("progress").textContent = `solved in ${state.solution.seconds} s`;  // the verdict is in the player
     showSolution(state.solution);
   } else if (state.state === "cancelled") {
     $("progress").textContent = "stopped before any answer was found";
