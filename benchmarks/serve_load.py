@@ -23,6 +23,8 @@ import socket
 import subprocess
 import sys
 import threading
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -100,6 +102,13 @@ def attacks(base: str, pid: int, idle: int) -> None:
     print("| attack | real clients done | round p50 / p95 s | RSS before / peak / after MB | attack's answers |")
     print("| --- | --- | --- | --- | --- |")
     held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(idle)]
+    one = []
+    for _ in range(20):  # one real request at a time, among the idle sockets
+        started = time.monotonic()
+        with urllib.request.urlopen(base + "api/config", timeout=30) as answer:
+            answer.read()
+        one.append(time.monotonic() - started)
+    print(f"(one request at a time beside {idle} idle connections: p95 {percentile(one, .95) * 1000:.0f} ms)", flush=True)
     figures = run_load(base, pid, 20)
     for sock in held:
         sock.close()

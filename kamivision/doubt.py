@@ -325,18 +325,22 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     # all blank, say): replay every other doubtful cell at its likeliest other reading at
     # once, and when that fails, drop cells one by one while it still fails.  The cells
     # left fail only together: each of them matters.
-    rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters]
-    if len(rest) > 2:
+    # Again on the cells left, until they hold together (two groups far apart).
+    while True:
+        rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters]
         count += 1
-        if not replay.holds(dict(rest)):
-            keep = list(rest)
-            for item in rest:
-                trial = [x for x in keep if x != item]
-                count += 1
-                if not replay.holds(dict(trial)):
-                    keep = trial
-            for cell, _ in keep:
-                matters.setdefault(cell, tuple(keep))
+        if len(rest) < 2 or replay.holds(dict(rest)):
+            break
+        keep = list(rest)
+        for item in rest:
+            trial = [x for x in keep if x != item]
+            count += 1
+            if not replay.holds(dict(trial)):
+                keep = trial
+        if not keep:  # the moves fail on the board as read: nothing to blame on the doubt
+            break
+        for cell, _ in keep:
+            matters.setdefault(cell, tuple(keep))
     order = sorted(matters)
     return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
 

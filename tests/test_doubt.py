@@ -107,6 +107,8 @@ def test_every_cell_shown_matters_and_every_cell_not_shown_does_not(board, seed)
         assert cell in dict(reading)
         assert all(value in plausible[c] for c, value in reading)
         assert naive_steps(board, moves, dict(reading)) != n
+    quiet = {cell: plausible[cell][0] for cell in set(doubtful) - set(doubt.matters) if plausible[cell]}
+    assert naive_steps(board, moves, quiet) == n  # together, at their likeliest other readings
     table = neighbor_table(board.lattice, board.rows, board.columns)
     for cell in set(doubtful) - set(doubt.matters):
         for value in plausible[cell]:

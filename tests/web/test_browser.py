@@ -325,9 +325,17 @@ def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size
         ActionChains(driver).send_keys(str(new + 1)).perform()
         wait.until(lambda d: d.execute_script("return S.session.cells")[cell] == new)
         assert cell in driver.execute_script("return S.session.edited")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait.until(lambda d: d.execute_script("return S.session.cells")[cell] == old)
+        assert driver.find_element(By.ID, "info").text == ""  # no bubble outlives its tap
+        ActionChains(driver).send_keys(str(new + 1)).perform()
+        wait.until(lambda d: d.execute_script("return S.session.cells")[cell] == new)
         pressed = driver.find_elements(By.CSS_SELECTOR, '#palette .swatch[aria-pressed="true"]')
         assert len(pressed) == 1 and pressed[0].get_attribute("data-color") == str(new)
         assert driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="0"]').accessible_name.startswith("color 1")
+        # A long file name in an error wraps; it does not widen the page.
+        driver.execute_script("showError('a-screenshot-with-a-very-long-name-' + 'x'.repeat(300) + '.png: not an image')")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not problems, problems
     finally:
