@@ -87,16 +87,16 @@ def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.nda
 
 
 def _group_median_1d(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
-    """Per-group median of ``values`` (0 for groups without values), by one sort."""
-    order = np.lexsort((values, groups))
-    values, groups = values[order], groups[order]
-    bounds = np.searchsorted(groups, np.arange(count + 1))
-    size = np.diff(bounds)
-    lo = bounds[:-1] + np.maximum(size - 1, 0) // 2
-    hi = bounds[:-1] + size // 2
-    has = size > 0
+    """Per-group median of ``values`` (0 for groups without values): one stable sort of the
+    group numbers (a radix sort), then a partition of each group's slice."""
+    order = np.argsort(groups, kind="stable")
+    values = values[order]
+    bounds = np.searchsorted(groups[order], np.arange(count + 1))
     out = np.zeros(count, np.float64)
-    out[has] = 0.5 * (values[lo[has]] + values[np.minimum(hi[has], len(values) - 1)])
+    for g in range(count):
+        a, b = bounds[g], bounds[g + 1]
+        if b > a:
+            out[g] = np.median(values[a:b])
     return out
 
 
