@@ -215,3 +215,37 @@ def test_the_greedy_answer_always_floods_the_board():
         g = pivot_graph(board)
         colors = greedy(g)
         assert check_flood(g, colors)
+
+
+def test_an_asked_for_beam_keeps_to_the_time_limit_and_to_ctrl_c(monkeypatch):
+    import kamivision.solver.pivot as pivot
+
+    rng = random.Random(7)
+    board = make_board([[rng.randrange(6) for _ in range(12)] for _ in range(12)], lattice="square", rules="pivot")
+    graph = pivot_graph(board)
+    seen = []
+    real = pivot._beam
+
+    def recording(g, flood, width, deadline=None):
+        seen.append(deadline)
+        return real(g, flood, width, deadline)
+
+    monkeypatch.setattr(pivot, "_beam", recording)
+    started = time.perf_counter()
+    solution = solve(board, max_seconds=3, beam=50)
+    assert seen and seen[0] is not None and seen[0] <= started + 3.5  # the beam ends with the limit
+    assert pivot.check_flood(graph, [m.color for m in solution.moves])
+    assert len(solution.moves) <= len(pivot.greedy(graph))
+
+    # A beam that runs out of time, or is stopped by Ctrl-C, gives the greedy answer.
+    monkeypatch.setattr(pivot, "_beam", lambda g, flood, width, deadline=None: None)
+    solution = solve(board, max_seconds=3, beam=10**6)
+    assert [m.color for m in solution.moves] == pivot.greedy(graph) and not solution.optimal
+    assert "time limit ended the beam search" in solution.notes[0]
+
+    def interrupted(g, flood, width, deadline=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pivot, "_beam", interrupted)
+    solution = solve(board, max_seconds=3, beam=10**6)
+    assert [m.color for m in solution.moves] == pivot.greedy(graph) and solution.interrupted

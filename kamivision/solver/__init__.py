@@ -240,7 +240,10 @@ def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) ->
     if not check_flood(graph, [m.color for m in moves]):  # pragma: no cover - a bug
         raise AssertionError("the moves found do not solve the board")
     notes: tuple[str, ...] = ()
-    if beam:
+    if beam and (budget.interrupted or budget.beam_cut):
+        why = "Ctrl-C stopped" if budget.interrupted else "the time limit ended"
+        notes = (f"{why} the beam search of width {beam}: the greedy answer, not proven optimal",)
+    elif beam:
         notes = (f"beam search of width {beam}: a good solution, not proven optimal",)
     elif not proven:
         notes = (_stop_note(budget),)

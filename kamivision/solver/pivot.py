@@ -158,9 +158,26 @@ def solve_pivot_colors(
     if flood == g.everything:
         return [], 0, True
     if greedy_width:
-        path = _beam(g, flood, greedy_width)
-        return path, layered_bound(g, flood), False
+        return _asked_beam(g, flood, greedy_width, budget), layered_bound(g, flood), False
     return flood_astar(g, budget)
+
+
+def _asked_beam(g: PivotGraph, flood: int, width: int, budget: Budget) -> list[int]:
+    """The beam the user asked for (``--beam``), within the budget's time: the greedy
+    answer first, kept when the beam is not done by the end of ``max_seconds`` or Ctrl-C
+    stops it (the best answer so far, as every search gives)."""
+    best = greedy(g)
+    left = budget.seconds_left()
+    deadline = None if left is None else time.perf_counter() + left
+    try:
+        found = _beam(g, flood, width, deadline)
+    except KeyboardInterrupt:
+        budget.interrupted = True
+        return best
+    if found is None:
+        budget.beam_cut = True
+        return best
+    return found if len(found) < len(best) else best
 
 
 def flood_astar(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
@@ -229,6 +246,8 @@ def _beam(g: PivotGraph, flood: int, width: int, deadline: Optional[float] = Non
     while True:
         children = {}
         for state, path in beam:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
             for c, child in moves_from(g, state):
                 if child == g.everything:
                     return path + [c]

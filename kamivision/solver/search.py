@@ -64,6 +64,7 @@ class Budget:
     start: float = field(default_factory=time.perf_counter)
     expanded: int = 0
     interrupted: bool = False
+    beam_cut: bool = False  # an asked-for beam (--beam) was cut short by the time limit
     found: Optional[int] = None  # moves of the shortest solution known for the island searched
 
     def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
