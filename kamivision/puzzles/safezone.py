@@ -194,13 +194,21 @@ def uncovered_zones(level: SafeZone):
     return h
 
 
-def segment_distances(level: SafeZone) -> dict[int, list[Optional[int]]]:
+class SetUpStopped(Exception):
+    """The time limit ended (or Ctrl-C came) while the bound's tables were being made."""
+
+
+def segment_distances(level: SafeZone, deadline: Optional[float] = None) -> dict[int, list[Optional[int]]]:
     """For every zone z, ``d[z][p]``: the fewest straight segments from floor cell p to z,
     a segment running any length of at least 1 over floor cells, ignoring blocks and
-    stopping anywhere (a breadth-first search of rook moves over the floor)."""
+    stopping anywhere (a breadth-first search of rook moves over the floor).  Raises
+    :class:`SetUpStopped` past ``deadline`` (a ``time.perf_counter()`` value), checked
+    after every zone."""
     out = {}
     columns = level.columns
     for z in _bits(level.zones):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise SetUpStopped
         d: list[Optional[int]] = [None] * level.size
         d[z] = 0
         queue = deque([z])
@@ -219,7 +227,7 @@ def segment_distances(level: SafeZone) -> dict[int, list[Optional[int]]]:
     return out
 
 
-def assignment_bound(level: SafeZone):
+def assignment_bound(level: SafeZone, deadline: Optional[float] = None):
     """H1: the least total, over assignments of distinct blocks to the zones, of each
     block's segment distance to its zone (:func:`segment_distances`); ``None`` when no
     assignment is finite (a dead end).
@@ -235,7 +243,7 @@ def assignment_bound(level: SafeZone):
     The minimum is taken over every assignment up to four zones (depth first, cut when
     the partial total reaches the best), else by the Hungarian method (SciPy).  Values
     are remembered per state."""
-    distances = segment_distances(level)
+    distances = segment_distances(level, deadline)
     zones = list(distances)
     rows = [distances[z] for z in zones]
     memo: dict[int, Optional[int]] = {}
@@ -287,9 +295,20 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 def solve_safezone(level: SafeZone, limits: Limits = Limits(), heuristic: str = "assignment") -> Result:
-    """The fewest slides, by A* with H1 (or H0 with ``heuristic="zones"``)."""
-    h = assignment_bound(level) if heuristic == "assignment" else uncovered_zones(level)
-    return astar(SafeZoneProblem(level), h, limits)
+    """The fewest slides, by A* with H1 (or H0 with ``heuristic="zones"``).  The bound's
+    set-up (the distance tables) runs inside ``limits.max_seconds`` too: the search gets
+    what is left."""
+    started = time.perf_counter()
+    deadline = None if limits.max_seconds is None else started + limits.max_seconds
+    try:
+        h = assignment_bound(level, deadline) if heuristic == "assignment" else uncovered_zones(level)
+    except (SetUpStopped, KeyboardInterrupt) as stop:
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "limit"
+        return Result(None, False, 0, 0, time.perf_counter() - started, stopped=why)
+    if deadline is not None:
+        limits = dataclasses.replace(limits, max_seconds=max(0.0, deadline - time.perf_counter()))
+    result = astar(SafeZoneProblem(level), h, limits)
+    return dataclasses.replace(result, seconds=time.perf_counter() - started)
 
 
 def draw(level: SafeZone, blocks: Optional[int] = None) -> str:

@@ -58,6 +58,12 @@ class Clock:
     def seconds(self) -> float:
         return time.perf_counter() - self.start
 
+    def late(self) -> bool:
+        """Past ``max_seconds`` (checked within an expansion whose children are costly to
+        weigh: a bound over hundreds of zones)."""
+        limits = self.limits
+        return limits.max_seconds is not None and time.perf_counter() - self.start > limits.max_seconds
+
     def spent(self, bound: int) -> bool:
         """Count one expansion; True when a limit is reached."""
         self.expanded += 1
@@ -116,10 +122,12 @@ def astar(problem: Problem, h: Callable, limits: Limits = Limits()) -> Result:
                 return Result(_trace(parent, state), True, g, clock.expanded, clock.seconds())
             if clock.spent(bound):
                 return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="limit")
-            for move, child in problem.moves(state):
+            for weighed, (move, child) in enumerate(problem.moves(state)):
                 child_g = g + 1
                 if child_g >= best_g.get(child, child_g + 1):
                     continue
+                if weighed & 15 == 15 and clock.late():
+                    return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="limit")
                 estimate = h(child)
                 if estimate is None:
                     continue  # a dead end: no goal can be reached from it

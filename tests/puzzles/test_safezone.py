@@ -224,3 +224,36 @@ def test_a_file_round_trips_and_keeps_blocks_on_zones(tmp_path):
     path.write_text("{nope")
     with pytest.raises(BoardFileError, match="a.json: not JSON"):
         read_safezone(path)
+
+
+def test_the_bound_s_set_up_runs_inside_the_time_limit():
+    """A 64 x 64 level with 500 zones: its distance tables alone take minutes, so the limit
+    must stop them (the run is in a process of its own, given a minute at most: before,
+    it ran for ten)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import random, json\n"
+        "from kamivision.puzzles.safezone import SafeZone, solve_safezone\n"
+        "from kamivision.puzzles.search import Limits\n"
+        "rng = random.Random(3); n = 64; cells = list(range(n * n))\n"
+        "zones = rng.sample(cells, 500); rest = [c for c in cells if c not in set(zones)]\n"
+        "blocks = rng.sample(rest, 500)\n"
+        "level = SafeZone(n, n, (1 << n * n) - 1, sum(1 << z for z in zones), sum(1 << b for b in blocks))\n"
+        "r = solve_safezone(level, Limits(max_seconds=0.5))\n"
+        "print(json.dumps({'stopped': r.stopped, 'moves': r.moves}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == {"stopped": "limit", "moves": None}
+
+
+def test_ctrl_c_during_the_set_up_is_a_stop_not_a_traceback(monkeypatch):
+    import kamivision.puzzles.safezone as safezone
+
+    def interrupted(level, deadline=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(safezone, "segment_distances", interrupted)
+    level = safezone_from_dict({"format": "kamivision.safezone/1", "rows": 3, "columns": 3, "cells": [[2, 1, 1], [1, 4, 1], [2, 1, 0]]})
+    assert safezone.solve_safezone(level).stopped == "interrupted"
