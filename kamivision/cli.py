@@ -154,7 +154,16 @@ Examples:
   kamivision solve pc19.txt --rules pivot --jobs 2""",
 )
 def solve_command(
-    source: Annotated[Path, typer.Argument(metavar="SOURCE", help="A board file (.json) or a KAMI 2 screenshot.", show_default=False)],
+    source: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SOURCE",
+            help="A KAMI board file (.json), a KAMI 2 screenshot, a Safe Zone or tile-sliding puzzle file (.json), "
+            "a collection of 15-puzzles one a line (.txt: Korf's file), or with --rules pivot a Flood-It "
+            "collection (a .txt file of digit lines, or a folder of boards).",
+            show_default=False,
+        ),
+    ],
     output: Annotated[
         Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]")
     ] = None,
@@ -162,7 +171,10 @@ def solve_command(
     gif: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
     max_seconds: Annotated[
-        Optional[float], typer.Option(callback=_number, min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound.  [default: no limit: runs until proven optimal]")
+        Optional[float], typer.Option(callback=_number, min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound; for a screenshot, reading and the counter check included; in a collection, per board.  [default: no limit: runs until proven optimal]")
+    ] = None,
+    total_seconds: Annotated[
+        Optional[float], typer.Option(callback=_number, min=0.0, metavar="SECONDS", help="Collections: stop the whole run after this many seconds (each board gets at most what is left; the boards not started are not shown).  [default: no limit]")
     ] = None,
     max_nodes: Annotated[
         Optional[int], typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]")
@@ -171,7 +183,7 @@ def solve_command(
     rules: Annotated[
         Optional[str], typer.Option(metavar="free|pivot", help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]")
     ] = None,
-    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for a Flood-It collection (--rules pivot); more than the cores available is cut to them, with a note.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for a Flood-It collection (--rules pivot) only; more than the cores available is cut to them, with a note.")] = 1,
     beam: Annotated[int, typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none).")] = 0,
     check_seconds: Annotated[
         float,
@@ -195,11 +207,11 @@ def solve_command(
             if jobs > cores:
                 typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
                 jobs = cores
-            _solve_collection(source, max_seconds, jobs, beam, as_json)
+            _solve_collection(source, max_seconds, jobs, beam, as_json, total_seconds)
             return
         if rules is None and source.suffix.lower() == ".txt":
             _clear(progress)
-            _solve_slide_collection(source, max_seconds, max_nodes, as_json)
+            _solve_slide_collection(source, max_seconds, max_nodes, as_json, total_seconds)
             return
         if source.suffix.lower() in BOARD_SUFFIXES:
             if output is not None or steps is not None or gif is not None:
@@ -285,19 +297,19 @@ def _exit_if_interrupted(solution: Solution) -> None:
         raise typer.Exit(INTERRUPTED)
 
 
-def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: bool) -> None:
+def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: bool, total_seconds=None) -> None:
     """Solve every board of a Flood-It collection and print a table (or JSON lines) and totals.
 
     Ctrl-C stops the run: the totals of the boards done are printed, and the exit code is
     130 as for a single board."""
-    from .floodit import read_collection, solve_collection
+    from .floodit import iter_collection, solve_collection
 
-    puzzles = read_collection(source)
+    puzzles = iter_collection(source)  # a stream: the first board is solved at once
     total = proven = known_total = done = 0
     known_all, interrupted = True, False
     if not as_json:
         typer.echo(f"{'board':<28} {'cells':>5} {'colors':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
-    rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam)
+    rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam, total_seconds=total_seconds)
     try:
         for row in rows:
             done += 1
@@ -322,11 +334,23 @@ def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: 
         rows.close()  # stops the worker processes now, wherever the Ctrl-C came
     if not as_json:
         extra = f"; known optimum total {known_total}" if known_all else ""
-        boards = f"{done} of {len(puzzles)} boards (interrupted)" if interrupted else f"{len(puzzles)} boards"
+        ended = total_seconds is not None and not interrupted and _unfinished(puzzles)
+        noun = "board" if done == 1 else "boards"
+        boards = f"{done} {noun} (interrupted)" if interrupted else f"{done} {noun}" + (
+            f" (--total-seconds {total_seconds:g} ended the run)" if ended else ""
+        )
         typer.echo(f"{boards}: {total} moves in all, {proven} proven optimal{extra}")
     if interrupted:
         typer.echo("kamivision: interrupted", err=True)
         raise typer.Exit(INTERRUPTED)
+
+
+def _unfinished(stream) -> bool:
+    """A collection's stream still holds a board (the run ended before it)."""
+    try:
+        return next(stream, None) is not None
+    except KamiError:  # a bad line further on: there was more
+        return True
 
 
 def _clear(progress) -> None:
@@ -587,24 +611,34 @@ def _solve_puzzle(source: Path, max_seconds, max_nodes, progress, as_json: bool)
         raise typer.Exit(verdict.status)
 
 
-def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool) -> None:
-    """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals."""
+def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool, total_seconds=None) -> None:
+    """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals.
+    The file is read as a stream, one board at a time; ``total_seconds`` bounds the run."""
     import resource
     import time
 
     from .puzzles import result_to_json
     from .puzzles.search import Limits
-    from .puzzles.slide import read_collection, solve_slide
+    from .puzzles.slide import iter_collection, solve_slide
 
-    boards = read_collection(source)
+    boards = iter_collection(source)
     started = time.perf_counter()
+    end = None if total_seconds is None else started + total_seconds
+    ended = False
     rows, moves, known, wrong, solved, proven = [], 0, 0, [], 0, 0
     if not as_json:
         typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
     interrupted = False
     for name, board in boards:
+        limit = max_seconds
+        if end is not None:
+            left = end - time.perf_counter()
+            if left <= 0:
+                ended = True
+                break
+            limit = left if limit is None else min(limit, left)
         try:
-            result = solve_slide(board, Limits(max_seconds=max_seconds, max_nodes=max_nodes))
+            result = solve_slide(board, Limits(max_seconds=limit, max_nodes=max_nodes))
         except KeyboardInterrupt:  # between boards, or while a search set up
             interrupted = True
             break
@@ -637,8 +671,9 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool)
         typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": round(peak)}))
     else:
         typer.echo(
-            f"{solved} of {len(boards)} boards: {moves} moves in all (the file: {known}); {proven} proven optimal; "
+            f"{solved} {'board' if solved == 1 else 'boards'}: {moves} moves in all (the file: {known}); {proven} proven optimal; "
             f"{seconds:.1f} s; peak memory {peak:.0f} MB" + ("; interrupted" if interrupted else "")
+            + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
         )
     for name in wrong:
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)

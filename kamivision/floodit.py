@@ -18,7 +18,7 @@ import multiprocessing
 import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Iterator, Optional
 
 from .board import Board, make_board
 from .errors import BoardFileError
@@ -73,29 +73,38 @@ def _problem_file(path: Path) -> Puzzle:
 
 def read_collection(path: str | Path) -> list[Puzzle]:
     """Every board in a collection file or folder."""
+    return list(iter_collection(path))
+
+
+def iter_collection(path: str | Path) -> Iterator[Puzzle]:
+    """The boards of a collection file or folder, one at a time: a file is read line by
+    line, so memory does not grow with its length and the first board comes at once.  A
+    bad line raises :class:`BoardFileError` when it is reached (naming it)."""
     path = Path(path)
     if not path.exists():
         raise BoardFileError(f"{path}: no such file or folder")
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-        return [_problem_file(p) for p in files]
-    out = []
+        if not files:
+            raise BoardFileError(f"{path}: no boards in it")
+        for p in files:
+            yield _problem_file(p)
+        return
+    number = 0
     try:
-        lines = path.read_text().splitlines()
+        with open(path, encoding="utf-8") as handle:
+            for index, line in enumerate(handle, 1):
+                text = line.strip()
+                if not text or text.startswith("#"):
+                    continue
+                if not all(ch.isdigit() or ch == "." for ch in text):
+                    raise BoardFileError(f"{path}:{index}: expected a line of digits")
+                number += 1
+                yield _digit_line(text, f"{path}:{index}", f"{path.stem}#{number}")
     except UnicodeDecodeError:
         raise BoardFileError(f"{path}: not a text file") from None
-    number = 0
-    for index, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        if not all(ch.isdigit() or ch == "." for ch in text):
-            raise BoardFileError(f"{path}:{index}: expected a line of digits")
-        number += 1
-        out.append(_digit_line(text, f"{path}:{index}", f"{path.stem}#{number}"))
-    if not out:
+    if not number:
         raise BoardFileError(f"{path}: no boards in it")
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +125,17 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _solve_one(args: tuple[Puzzle, Optional[float], int]) -> Solved:
+def _solve_one(args: tuple[Puzzle, Optional[float], int, Optional[float]]) -> Solved:
+    """One board; ``end`` (``time.monotonic()``, one clock for every process on the
+    machine) cuts its limit to what is left of the whole run's."""
+    import time
+
     from .solver import solve
 
-    puzzle, max_seconds, beam = args
+    puzzle, max_seconds, beam, end = args
+    if end is not None:
+        left = max(0.0, end - time.monotonic())
+        max_seconds = left if max_seconds is None else min(max_seconds, left)
     board = puzzle.board
     solution = solve(board, max_seconds=max_seconds, beam=beam)
     return Solved(
@@ -135,24 +151,44 @@ def _solve_one(args: tuple[Puzzle, Optional[float], int]) -> Solved:
     )
 
 
-def solve_collection(puzzles: list[Puzzle], max_seconds: Optional[float] = None, jobs: int = 1, beam: int = 0):
+def solve_collection(
+    puzzles: Iterable[Puzzle], max_seconds: Optional[float] = None, jobs: int = 1, beam: int = 0, total_seconds: Optional[float] = None
+):
     """Solve every puzzle, in order, with ``jobs`` processes; yields :class:`Solved` rows.
+    ``puzzles`` may be a stream (:func:`iter_collection`): it is taken a few boards ahead
+    of the workers, never whole.
 
+    ``max_seconds`` bounds each board; ``total_seconds`` the whole run: each board gets at
+    most what is left of it, and no board starts once it is spent (the run just ends).
     Ctrl-C ends the run: with one process the board being solved answers with the best
     found (its row has ``interrupted`` set) and no later board is started; with several
     the workers ignore it, the pool is stopped, and the ``KeyboardInterrupt`` reaches the
     caller after the rows already yielded."""
-    work = [(p, max_seconds, beam) for p in puzzles]
+    import itertools
+    import time
+
+    end = None if total_seconds is None else time.monotonic() + total_seconds
+
+    def spent() -> bool:
+        return end is not None and time.monotonic() >= end
+
+    puzzles = iter(puzzles)
     if jobs <= 1:
-        for item in work:
-            row = _solve_one(item)
+        for puzzle in puzzles:
+            if spent():
+                return
+            row = _solve_one((puzzle, max_seconds, beam, end))
             yield row
             if row.interrupted:
                 return
         return
     pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint)
     try:
-        yield from pool.imap(_solve_one, work, chunksize=8)
+        while not spent():
+            batch = list(itertools.islice(puzzles, 64 * jobs))  # a bounded look-ahead, never the whole file
+            if not batch:
+                break
+            yield from pool.imap(_solve_one, [(p, max_seconds, beam, end) for p in batch], chunksize=8)
         pool.close()
     finally:
         pool.terminate()  # no-op after close() and a full run; stops the workers otherwise

@@ -278,7 +278,7 @@ def test_ctrl_c_in_a_tile_collection_exits_130_with_the_boards_done(tmp_path, mo
     monkeypatch.setattr(slide, "solve_slide", stop_at_the_second)
     result = runner.invoke(app, ["solve", str(boards)])
     assert result.exit_code == 130
-    assert "1 of 3 boards" in result.stdout and "interrupted" in result.stdout
+    assert "1 board: " in result.stdout and "interrupted" in result.stdout
 
 
 def test_generate_stops_at_ctrl_c_and_at_its_time_limit(tmp_path):
@@ -339,3 +339,45 @@ def test_a_full_disk_under_steps_names_the_steps_not_the_overlay(full_disk, tmp_
     lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
     assert len(lines) == 1 and "steps" in lines[0] and "cannot be written" in lines[0], result.output
     assert not out.exists()  # a run that fails leaves nothing
+
+
+@pytest.mark.parametrize("kind", ["floodit", "korf"])
+def test_a_million_line_collection_is_streamed_and_bounded_by_total_seconds(tmp_path, kind):
+    """The first boards come at once and memory does not grow with the file: a million
+    lines, the run cut by --total-seconds (each board still answered within its limit)."""
+    from kamivision.puzzles.slide import SlideBoard, solvable
+
+    path = tmp_path / "big.txt"
+    rng = random.Random(5)
+    if kind == "floodit":
+        line = "".join(str(rng.randrange(4)) for _ in range(16))  # a 4 x 4 Flood-It board
+    else:
+        tiles = list(range(9))
+        while True:
+            rng.shuffle(tiles)
+            if solvable(SlideBoard(3, 3, tuple(tiles), tuple(range(9)))):
+                break
+        line = " ".join(map(str, tiles))  # an 8-puzzle
+    with open(path, "w") as handle:
+        handle.writelines(line + "\n" for _ in range(1_000_000))
+    command = [sys.executable, "-m", "kamivision", "solve", str(path), "--total-seconds", "2", "--json"]
+    if kind == "floodit":
+        command += ["--rules", "pivot"]
+    # The peak memory of that process alone, measured by a parent of its own.
+    wrapper = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "sys.stdout.write(done.stdout); sys.stderr.write(done.stderr)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n"
+        "sys.exit(done.returncode)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", wrapper, *command], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    *lines, peak_mb = out.stdout.splitlines()
+    if kind == "floodit":
+        rows = [json.loads(line) for line in lines]
+        assert 1 <= len(rows) < 1_000_000 and all(row["optimal"] for row in rows)
+    else:
+        summary = json.loads(lines[-1])
+        assert 1 <= len(summary["boards"]) < 1_000_000
+    assert int(peak_mb) < 400, peak_mb  # the whole file read as boards took 1.5 GB

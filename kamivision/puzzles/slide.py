@@ -550,38 +550,46 @@ def draw(board: SlideBoard, cells: Optional[tuple] = None) -> str:
 
 
 def read_collection(path: str | Path) -> list[tuple[str, SlideBoard]]:
+    """Every board of a collection file (:func:`iter_collection`)."""
+    return list(iter_collection(path))
+
+
+def iter_collection(path: str | Path) -> Iterator[tuple[str, SlideBoard]]:
     """A collection, one board a line: ``id optimal nodes t1 .. tN`` (Korf's file) or just
     the N tiles (N a square), row by row, 0 the empty cell; ``#`` starts a comment.  The
-    goal is Korf's: 0 1 2 .. N-1, the empty cell at the top left."""
+    goal is Korf's: 0 1 2 .. N-1, the empty cell at the top left.  Read a line at a time
+    (memory does not grow with the file); a bad line raises when it is reached.  A board
+    is named by its id, or ``#k`` (the k-th line without one)."""
     from ..files import check_input
 
     path = check_input(path, BoardFileError)
-    out = []
-    names: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        try:
-            values = [int(v) for v in text.split()]
-        except ValueError:
-            raise BoardFileError(f"{path}: line {number} is not a list of integers") from None
-        side = next((s for s in range(2, 21) if len(values) - s * s in (0, 3)), None)
-        if side is None and len(values) == 1 and len(text) >= 9 and text.isdigit():
-            raise BoardFileError(
-                f"{path}: line {number} is one run of {len(text)} digits: it looks like a Flood-It collection "
-                "(a board of color digits a line); solve it with --rules pivot"
-            )
-        if side is None:
-            raise BoardFileError(f"{path}: line {number} has {len(values)} numbers: expected N tiles (N a square), or an id, the optimum and a node count before them")
-        tiles = values[-side * side:]
-        if sorted(tiles) != list(range(side * side)):
-            raise BoardFileError(f"{path}: line {number}: the tiles must be 0 to {side * side - 1}, each once")
-        name, optimal = (str(values[0]), values[1]) if len(values) > side * side else (str(len(out) + 1), ABSENT)
-        if name in names:  # two lines of one name (an id, or a count that meets an id): the line tells them apart
-            name = f"{name}@{number}"
-        names.add(name)
-        out.append((name, SlideBoard(side, side, tuple(tiles), tuple(range(side * side)), name=name, optimal=optimal)))
-    if not out:
+    count = bare = 0
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                values = [int(v) for v in text.split()]
+            except ValueError:
+                raise BoardFileError(f"{path}: line {number} is not a list of integers") from None
+            side = next((s for s in range(2, 21) if len(values) - s * s in (0, 3)), None)
+            if side is None and len(values) == 1 and len(text) >= 9 and text.isdigit():
+                raise BoardFileError(
+                    f"{path}: line {number} is one run of {len(text)} digits: it looks like a Flood-It collection "
+                    "(a board of color digits a line); solve it with --rules pivot"
+                )
+            if side is None:
+                raise BoardFileError(f"{path}: line {number} has {len(values)} numbers: expected N tiles (N a square), or an id, the optimum and a node count before them")
+            tiles = values[-side * side:]
+            if sorted(tiles) != list(range(side * side)):
+                raise BoardFileError(f"{path}: line {number}: the tiles must be 0 to {side * side - 1}, each once")
+            if len(values) > side * side:
+                name, optimal = str(values[0]), values[1]
+            else:
+                bare += 1
+                name, optimal = f"#{bare}", ABSENT
+            count += 1
+            yield name, SlideBoard(side, side, tuple(tiles), tuple(range(side * side)), name=name, optimal=optimal)
+    if not count:
         raise BoardFileError(f"{path}: no board in the file")
-    return out
