@@ -66,6 +66,9 @@ class Board:
     rules: str = "free"
     pivot: Optional[tuple[int, int]] = None
     extra: dict = field(default_factory=dict, compare=False, repr=False)
+    # color_count, once computed (the cells never change): drawing a board of 40,000 cells
+    # asks for it at every cell.
+    _color_count: int = field(default=-1, init=False, compare=False, repr=False)
 
     @property
     def rows(self) -> int:
@@ -94,8 +97,10 @@ class Board:
         """How many color ids the board may use: the palette size, else one past the largest id."""
         if self.palette is not None:
             return len(self.palette)
-        used = self.colors_used()
-        return max(used) + 1 if used else 0
+        if self._color_count < 0:
+            used = self.colors_used()
+            object.__setattr__(self, "_color_count", max(used) + 1 if used else 0)
+        return self._color_count
 
     def neighbors(self, cell: Cell) -> tuple[Cell, ...]:
         """Cells adjacent to ``cell`` on the lattice (blank or not)."""

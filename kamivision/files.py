@@ -19,7 +19,13 @@ from .errors import ImageError, InputError, OutputError, OutputExistsError
 if TYPE_CHECKING:
     import numpy as np
 
-MAX_PIXELS = 40_000_000  # decompression-bomb guard: larger images are refused
+#: The largest image read, a side and in all: no phone's or tablet's screenshot is larger
+#: than about 3000 pixels on its long side (a 12.9-inch iPad: 2048 x 2732), and a photo
+#: of a screen from a 12 MP camera fits.  Larger ones (and decompression bombs) are
+#: refused from their header, before a pixel is decoded: decoding alone would take
+#: seconds and a gigabyte.
+MAX_SIDE = 4096
+MAX_PIXELS = 4096 * 3072
 MIN_SIDE = 200  # pixels; a smaller image cannot show a KAMI board
 MAX_FILE_BYTES = 100_000_000  # larger inputs (a board file, an image) are refused unread
 
@@ -153,15 +159,15 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     """The image at ``path`` as an RGB uint8 array of shape (H, W, 3), or
     :class:`ImageError` naming the file and the problem.
 
-    Images of more than :data:`MAX_PIXELS` pixels are refused from their header, before
-    their pixels are decoded (a decompression bomb costs nothing).
+    Images of more than :data:`MAX_PIXELS` pixels, or :data:`MAX_SIDE` a side, are refused
+    from their header, before their pixels are decoded (a decompression bomb costs nothing).
     """
     path = check_input(path, ImageError)
     return decode_image(path, str(path))
 
 
 def decode_image(
-    source: Path | bytes, name: str, max_pixels: int = MAX_PIXELS, max_side: Optional[int] = None
+    source: Path | bytes, name: str, max_pixels: Optional[int] = None, max_side: Optional[int] = None
 ) -> np.ndarray:
     """:func:`load_image` for a file already checked, or for bytes in memory (an upload);
     ``name`` is what the error messages call it.  ``max_pixels`` and ``max_side`` (the long
@@ -171,6 +177,8 @@ def decode_image(
     import numpy as np
     from PIL import Image, ImageOps
 
+    max_pixels = MAX_PIXELS if max_pixels is None else max_pixels
+    max_side = MAX_SIDE if max_side is None else max_side
     too_large = ImageError(f"{name}: image is too large (more than {max_pixels:,} pixels)")
     try:
         with warnings.catch_warnings():
@@ -178,7 +186,7 @@ def decode_image(
             with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as im:
                 if im.width * im.height > max_pixels:
                     raise too_large
-                if max_side is not None and max(im.size) > max_side:
+                if max(im.size) > max_side:
                     raise ImageError(
                         f"{name}: image is {im.width}x{im.height}, larger than any phone's screenshot "
                         f"(at most {max_side} pixels a side here)"

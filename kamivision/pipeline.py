@@ -7,6 +7,7 @@ should know about the result (par read from the screen, uncertain cells).
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -20,7 +21,7 @@ from .overlay import Geometry, draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
 from .report import cell_list, describe_changes, doubt_summary, verdict
 from .solver import Progress, Solution, solve
-from .vision import Recognition, recognize
+from .vision import Recognition, recognize, within_read_pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,15 +188,26 @@ def solve_screenshot(
 ) -> ShotSolution:
     """Recognise the board in the screenshot at ``path`` and solve it optimally; when the
     proven optimum misses the counter, try other readings of the uncertain cells
-    (:func:`~kamivision.parcheck.check_counter`, at most ``check_seconds``)."""
+    (:func:`~kamivision.parcheck.check_counter`, at most ``check_seconds``).
+
+    ``max_seconds`` bounds the whole: the solve gets what reading left of it, the counter
+    check and the look for moves that avoid the doubt what the solve left (a picture
+    larger than :data:`~kamivision.vision.READ_PIXELS` is read scaled down)."""
+    started = time.perf_counter()
     path = Path(path)
-    image = load_image(path)
+    image = within_read_pixels(load_image(path))
     recognition = recognize(image, str(path), name=path.stem)
-    solution = solve(recognition.board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)
+
+    def left() -> Optional[float]:
+        return None if max_seconds is None else max(0.0, max_seconds - (time.perf_counter() - started))
+
+    solution = solve(recognition.board, max_seconds=left(), max_nodes=max_nodes, progress=progress)
     layout = recognition.layout
     x, y, w, h = layout.board
     geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
     check = None
+    if left() is not None:
+        check_seconds = min(check_seconds, left())
     try:
         if check_seconds > 0 and not solution.interrupted:
             check = check_counter(recognition, solution, max_seconds=check_seconds)
@@ -204,7 +216,8 @@ def solve_screenshot(
             solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",)
         )
     try:
-        solution, doubt = settle(recognition, solution, geometry=geometry)
+        steady = STEADY_SECONDS if max_seconds is None else min(STEADY_SECONDS, left())
+        solution, doubt = settle(recognition, solution, geometry=geometry, seconds=steady)
     except KeyboardInterrupt:  # Ctrl-C before the doubt was weighed: every doubtful cell is shown
         cells = tuple(r * recognition.board.columns + c for r, c in recognition.uncertain)
         doubt = Doubt(cells, cells, tuple(() for _ in cells), palette=recognition.palette_doubt)
@@ -212,8 +225,16 @@ def solve_screenshot(
     return ShotSolution(image, recognition, solution, geometry, check, doubt)
 
 
+#: Seconds spent looking for moves that avoid the doubt (:func:`~kamivision.doubt.steady_moves`).
+STEADY_SECONDS = 0.5
+
+
 def settle(
-    recognition: Recognition, solution: Solution, board: Optional[Board] = None, geometry: Optional[Geometry] = None
+    recognition: Recognition,
+    solution: Solution,
+    board: Optional[Board] = None,
+    geometry: Optional[Geometry] = None,
+    seconds: float = STEADY_SECONDS,
 ) -> tuple[Solution, Doubt]:
     """The answer with moves that hold under as many readings of the doubtful cells as can
     be found (:func:`~kamivision.doubt.steady_moves`), markers spread apart on
@@ -221,7 +242,7 @@ def settle(
     board as it now stands, when a person fixed cells."""
     board = board if board is not None else recognition.board
     plausible = plausible_readings(recognition, board)
-    moves, doubt = steady_moves(board, solution.moves, plausible, solution.optimal)
+    moves, doubt = steady_moves(board, solution.moves, plausible, solution.optimal, seconds=seconds)
     if geometry is not None:
         spread = spread_markers(board, moves, geometry, avoid=frozenset(doubt.doubtful))
         after = assess(board, spread, plausible)

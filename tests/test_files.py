@@ -101,3 +101,13 @@ def test_a_key_given_twice_and_an_endless_integer_are_one_line_each(tmp_path):
             assert result.exit_code == 1, (command, result.output)
             lines = [line for line in result.output.splitlines() if line.strip()]
             assert len(lines) == 1 and words in lines[0] and path.name in lines[0], (command, result.output)
+
+
+def test_an_image_larger_than_any_phone_s_screenshot_is_refused_from_its_header(tmp_path):
+    from kamivision.errors import ImageError
+    from kamivision.files import MAX_SIDE
+
+    path = tmp_path / "strip.png"
+    Image.new("RGB", (MAX_SIDE + 1, 300)).save(path)  # 1.2 MP, but a side no phone has
+    with pytest.raises(ImageError, match=r"strip\.png: image is 4097x300, larger than any phone's screenshot"):
+        load_image(path)

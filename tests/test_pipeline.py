@@ -187,3 +187,35 @@ def test_a_fifo_or_a_folder_as_input_fails_at_once(tmp_path):
     os.mkfifo(board_fifo)
     result = runner.invoke(app, ["solve", str(board_fifo)])
     assert result.exit_code == 1 and "not a regular file" in result.stderr
+
+
+def test_max_seconds_bounds_the_whole_screenshot_command(monkeypatch):
+    """Reading comes out of the limit: the solve gets what is left, the counter check and
+    the look for steadier moves what the solve left (a clock that says reading took 3 s)."""
+    import kamivision.pipeline as pipeline
+
+    now = iter([0.0, 3.0] + [4.5] * 100)  # start, after reading, after solving
+
+    class Clock:
+        @staticmethod
+        def perf_counter():
+            return next(now)
+
+    asked = {}
+    real_solve, real_check = pipeline.solve, pipeline.check_counter
+
+    def solve(board, max_seconds=None, **kwargs):
+        asked["solve"] = max_seconds
+        return real_solve(board, max_seconds=max_seconds, **kwargs)
+
+    def check(recognition, solution, max_seconds):
+        asked["check"] = max_seconds
+        return real_check(recognition, solution, max_seconds=max_seconds)
+
+    monkeypatch.setattr(pipeline, "time", Clock)
+    monkeypatch.setattr(pipeline, "solve", solve)
+    monkeypatch.setattr(pipeline, "check_counter", check)
+    shot = solve_screenshot(SAMPLES / "delta.jpg", max_seconds=5, check_seconds=10)
+    assert asked["solve"] == 2.0  # 5 s less the 3 s of reading
+    assert asked.get("check", 0.5) <= 0.5  # what the solve left, not the 10 s asked
+    assert shot.solution.length >= 1

@@ -249,3 +249,26 @@ def test_an_asked_for_beam_keeps_to_the_time_limit_and_to_ctrl_c(monkeypatch):
     monkeypatch.setattr(pivot, "_beam", interrupted)
     solution = solve(board, max_seconds=3, beam=10**6)
     assert [m.color for m in solution.moves] == pivot.greedy(graph) and solution.interrupted
+
+
+def test_the_python_flood_search_reads_the_clock_before_each_child():
+    import kamivision.solver.pivot as pivot
+    from kamivision.solver import search
+
+    rng = random.Random(3)
+    board = make_board([[rng.randrange(8) for _ in range(12)] for _ in range(12)], lattice="square", rules="pivot")
+    graph = pivot_graph(board)
+    class Unchecked(search.Budget):
+        def charge(self, bound: int) -> None:  # only the check within an expansion can stop it
+            pass
+
+    budget = Unchecked(max_seconds=1000.0)
+    budget.proof_deadline = 0.0
+    weighed = []
+    real = pivot.layered_bound
+    pivot_bound = lambda g, flood: weighed.append(flood) or real(g, flood)  # noqa: E731
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pivot, "layered_bound", pivot_bound)
+        with pytest.raises(search.SearchStopped):
+            pivot._flood_astar_loop(graph, budget, real(graph, 1 << graph.start), 1 << graph.start, [0])
+    assert weighed == []  # no child weighed past the deadline

@@ -476,3 +476,39 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     found = search._sweep(*args, search.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
+
+
+def _stopwatch_budget(deadline_passed: bool):
+    """A budget whose per-expansion check never fires, so that only the checks within an
+    expansion can stop the search; its proof deadline already passed when asked."""
+    class Unchecked(search.Budget):
+        def charge(self, bound: int) -> None:
+            pass
+
+    budget = Unchecked(max_seconds=1000.0)
+    if deadline_passed:
+        budget.proof_deadline = 0.0
+    return budget
+
+
+def test_the_python_search_reads_the_clock_within_an_expansion():
+    """One expansion of an island of thousands of regions weighs as many children, for
+    seconds: the limit must stop it in the middle, not after."""
+    board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
+    graph = build_regions(board)
+    island, _ = _local_island(graph, graph.islands()[0])
+    root = state.contract(island, island.colors)
+    assert sum(1 for _ in state.merging_moves(root)) > 64  # more children than one clock reading
+    with pytest.raises(search.SearchStopped):
+        search.astar_python(island, _stopwatch_budget(deadline_passed=True))
+
+
+def test_the_python_search_stops_when_its_memory_is_spent(monkeypatch):
+    board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
+    graph = build_regions(board)
+    island, _ = _local_island(graph, graph.islands()[0])
+    monkeypatch.setattr(search, "PYTHON_MAX_BYTES", 10_000)
+    monkeypatch.setattr(search, "choose_orientation", lambda *args, **kwargs: None)  # not the point here
+    with pytest.raises(search.SearchStopped) as stop:
+        search.astar_python(island, _stopwatch_budget(deadline_passed=False))
+    assert stop.value.bound >= 1  # a proven bound, as at a time limit

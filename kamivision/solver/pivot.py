@@ -99,16 +99,27 @@ def layered_bound(g: PivotGraph, flood: int) -> int:
     """
     charges = 0
     everything = g.everything
+    adjacency = g.adjacency
+    frontier = g.frontier(flood)
     while flood != everything:
-        frontier = g.frontier(flood)
         complete = complete_colors(g, flood, frontier)
         if complete:
             charges += len(complete)
+            added = 0
             for c in complete:
-                flood |= g.by_color[c]
+                added |= g.by_color[c]
+            added &= ~flood
         else:
             charges += 1
-            flood |= frontier
+            added = frontier
+        flood |= added
+        # The frontier kept up to date from the regions just taken in (each region's
+        # neighbours are looked at once in all), not rebuilt from the whole flood.
+        while added:
+            low = added & -added
+            frontier |= adjacency[low.bit_length() - 1]
+            added ^= low
+        frontier &= ~flood
     return charges
 
 
@@ -210,7 +221,12 @@ def _flood_astar_loop(g: PivotGraph, budget: Budget, h0: int, flood: int, popped
         if best_g.get(state, 1 << 30) < gval:
             continue
         budget.charge(f)
+        deadline = budget.proof_deadline
         for c, child in moves_from(g, state):
+            # Each child's bound can take a tenth of a second on a board of tens of
+            # thousands of regions: the clock is read before each one.
+            if deadline is not None and time.perf_counter() > deadline:
+                raise SearchStopped(f)
             ng = gval + 1
             if child == g.everything:
                 parent[child] = (state, c)

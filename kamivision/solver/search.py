@@ -199,9 +199,17 @@ def astar_python(
         raise SearchStopped(popped[0]) from None
 
 
+#: The most the Python search stores (its states' keys and merges, roughly): it runs only on
+#: islands too large for the compiled core, whose every child costs a key of one byte a
+#: region, so one expansion of 37,000 regions queues gigabytes; past this it stops as at
+#: a limit, with its bound, and the time left goes to improving the answer.
+PYTHON_MAX_BYTES = 512 << 20
+
+
 def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, sigma) -> Optional[Path]:
     """The loop of :func:`astar_python`."""
     tie = 0
+    stored = 0
     push = heapq.heappush
     pop = heapq.heappop
     while heap:
@@ -241,7 +249,12 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
         color = state.color
         members = state.members
         inherited = h - 1
-        for rep, c, merged in merging_moves(state):
+        deadline = budget.proof_deadline
+        for weighed, (rep, c, merged) in enumerate(merging_moves(state)):
+            # One expansion of a state of thousands of regions weighs as many children, for
+            # seconds: the clock is read within it too (the bound f stands, as in charge).
+            if deadline is not None and weighed & 63 == 63 and time.perf_counter() > deadline:
+                raise SearchStopped(f)
             if merged == reps:
                 if goal_color is None or c == goal_color:
                     # ng <= f <= every f in the queue (the parent is no goal, so h >= 1): optimal.
@@ -273,6 +286,9 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
             parent[child_key] = (key, rep, c)
             tie += 1
             push(heap, (ng + hc, -ng, tie, child_key, hc, (state, rep, c, merged)))
+            stored += len(child_key) + (merged.bit_length() >> 3) + 300  # the entries' own objects
+            if stored > PYTHON_MAX_BYTES:
+                raise SearchStopped(f)
     return upper[1] if upper is not None else None
 
 

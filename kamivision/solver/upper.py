@@ -26,7 +26,6 @@ import time
 from typing import Callable, Optional
 
 from ..graph import bits
-from .heuristics import eccentricity
 from .pivot import PivotGraph, flood_astar, greedy
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
 from .settings import SearchSettings
@@ -36,17 +35,20 @@ from .state import Contracted, Island, apply_merge, contract, key_after, merging
 FLOOD_NODES = 20_000
 
 
-def _layers(adjacency: tuple[int, ...], source: int) -> list[int]:
-    """Breadth-first layers from ``source``: ``out[k]`` is every node within distance k."""
-    seen = frontier = 1 << source
-    out = [seen]
-    while True:
-        grown = neighborhood(adjacency, frontier) & ~seen
-        if not grown:
-            return out
-        seen |= grown
-        frontier = grown
-        out.append(seen)
+def _distances(adjacency: tuple[int, ...], source: int) -> list[int]:
+    """Breadth-first distances from ``source`` (-1: not reached), node by node: time and
+    memory grow with the edges, not with the layers times the nodes as bitset layers do
+    (a strip of 100,000 regions has 100,000 layers)."""
+    dist = [-1] * len(adjacency)
+    dist[source] = 0
+    queue = [source]
+    for node in queue:
+        step = dist[node] + 1
+        for other in bits(adjacency[node]):
+            if dist[other] < 0:
+                dist[other] = step
+                queue.append(other)
+    return dist
 
 
 def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[int]:
@@ -54,23 +56,19 @@ def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[i
 
     Found by a double sweep: from any node to the farthest ``u``, from ``u`` to the farthest
     ``w`` (a long shortest path); the centres are the nodes nearest to both ends, those
-    within ``r + slack`` of each where ``r`` is the least distance that any node has to both.
-    Cheap (three breadth-first searches) and good enough to choose where a flood starts.
+    within ``r + slack`` of each where ``r`` is the least distance that any node has to both
+    (nearest first, then by number).  Cheap (three breadth-first searches) and good enough
+    to choose where a flood starts.
     """
-    _, far = eccentricity(adjacency, 0)
-    u = far.bit_length() - 1
-    from_u = _layers(adjacency, u)
-    w = (from_u[-1] ^ (from_u[-2] if len(from_u) > 1 else 0)).bit_length() - 1
-    from_w = _layers(adjacency, w)
-    last = len(from_u) - 1
-    r = next(k for k in range(last + 1) if from_u[k] & from_w[min(k, len(from_w) - 1)])
-    out: list[int] = []
-    for k in range(r, min(r + slack, last) + 1):
-        for v in bits(from_u[k] & from_w[min(k, len(from_w) - 1)]):
-            if v not in out:
-                out.append(v)
-            if len(out) == most:
-                return out
+    d0 = _distances(adjacency, 0)
+    u = max(range(len(d0)), key=lambda v: (d0[v], v))  # the farthest, the last of them
+    du = _distances(adjacency, u)
+    w = max(range(len(du)), key=lambda v: (du[v], v))
+    dw = _distances(adjacency, w)
+    both = [max(a, b) for a, b in zip(du, dw)]
+    r = min(both)
+    ranked = sorted((k, v) for v, k in enumerate(both) if k <= r + slack)
+    return [v for _, v in ranked[:most]]
     return out
 
 

@@ -8,10 +8,11 @@ runs them in order.  Thresholds live in :class:`VisionSettings`.
 """
 
 from .layout import ScreenLayout, find_layout
-from .reader import Recognition, board_with_source, recognize, recognize_file
+from .reader import READ_PIXELS, Recognition, board_with_source, recognize, recognize_file, within_read_pixels
 from .settings import VisionSettings
 
 __all__ = [
+    "READ_PIXELS",
     "Recognition",
     "ScreenLayout",
     "VisionSettings",
@@ -19,4 +20,5 @@ __all__ = [
     "find_layout",
     "recognize",
     "recognize_file",
+    "within_read_pixels",
 ]

@@ -162,7 +162,27 @@ def board_with_source(recognition: Recognition, image: str) -> Board:
     return dataclasses.replace(recognition.board, extra=extra)
 
 
+#: Larger pictures are scaled down to this many pixels before reading: the reader's peak
+#: memory is about 37 bytes a pixel and its time grows faster than the pixels, so a read
+#: stays under 200 MB and a second.  Only the largest phones' and tablets' screenshots
+#: are this large (1440 x 3200 is 4.6 MP; a 12.9-inch iPad's 5.6 MP); the reader measures
+#: everything relative to the board, so the scale changes no answer.
+READ_PIXELS = 4_000_000
+
+
+def within_read_pixels(image: np.ndarray) -> np.ndarray:
+    """``image``, scaled down (OpenCV's area averaging) when it has more than
+    :data:`READ_PIXELS` pixels."""
+    h, w = image.shape[:2]
+    if h * w <= READ_PIXELS:
+        return image
+    import cv2
+
+    scale = (READ_PIXELS / (h * w)) ** 0.5
+    return cv2.resize(image, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
+
+
 def recognize_file(path: str | Path, settings: VisionSettings = DEFAULT_SETTINGS) -> Recognition:
     """Read the board in the screenshot at ``path`` (any format Pillow reads)."""
     path = Path(path)
-    return recognize(load_image(path), str(path), name=path.stem, settings=settings)
+    return recognize(within_read_pixels(load_image(path)), str(path), name=path.stem, settings=settings)

@@ -163,6 +163,7 @@ def session_from_upload(data: bytes, filename: str) -> Session:
     from ..board import board_from_dict
     from ..errors import BoardFileError
     from ..files import decode_image
+    from ..vision import within_read_pixels
 
     stem = Path(filename).stem or "upload"
     if data.lstrip()[:1] == b"{":
@@ -179,34 +180,11 @@ def session_from_upload(data: bytes, filename: str) -> Session:
         return session_from_board(board_from_dict(obj, filename), stem)
     from ..vision import recognize
 
-    image = decode_image(data, filename, max_pixels=MAX_UPLOAD_PIXELS, max_side=MAX_UPLOAD_SIDE)
+    image = decode_image(data, filename)  # at most files.MAX_SIDE a side and MAX_PIXELS: from the header
     del data
-    image = within_read_pixels(image)
+    image = within_read_pixels(image)  # a larger picture is read at 6 MP: under 300 MB
     recognition = recognize(image, filename, name=stem)
     return session_from_recognition(image, recognition, stem)
-
-
-#: The largest upload read (pixels a side, and pixels): no phone's or tablet's screenshot
-#: is larger than about 3000 pixels on its long side (a 12.9-inch iPad: 2048 x 2732).
-MAX_UPLOAD_SIDE = 4096
-MAX_UPLOAD_PIXELS = 4096 * 3072
-
-#: Larger pictures are scaled down to this many pixels before reading: the reader's peak
-#: memory is about 37 bytes a pixel, so this keeps one read under 300 MB.  The reader
-#: measures everything relative to the board, so the scale changes no answer.
-READ_PIXELS = 6_000_000
-
-
-def within_read_pixels(image: np.ndarray) -> np.ndarray:
-    """``image``, scaled down (OpenCV's area averaging) when it has more than
-    :data:`READ_PIXELS` pixels."""
-    h, w = image.shape[:2]
-    if h * w <= READ_PIXELS:
-        return image
-    import cv2
-
-    scale = (READ_PIXELS / (h * w)) ** 0.5
-    return cv2.resize(image, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
 
 
 def release_memory() -> None:

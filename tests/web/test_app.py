@@ -236,9 +236,9 @@ def test_too_large_uploads_are_refused_before_reading(tmp_path, monkeypatch):
     with client(max_upload=10_000) as c:
         r = upload(c, SAMPLES / "delta.jpg")
         assert r.status_code == 413 and "larger than" in r.json()["error"]
-    import kamivision.web.sessions as sessions
+    import kamivision.files as files
 
-    monkeypatch.setattr(sessions, "MAX_UPLOAD_PIXELS", 1000)
+    monkeypatch.setattr(files, "MAX_PIXELS", 1000)
     with client() as c:
         r = upload(c, SAMPLES / "delta.jpg")
         assert r.status_code == 422 and "too large" in r.json()["error"]
