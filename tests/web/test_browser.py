@@ -63,16 +63,27 @@ def click_cell(driver, cell: int) -> None:
     polygon.click()
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size):
+def page_at(server, tmp_path: Path, size: str):
+    """Chromium at a phone's or a desktop's size, on the server's page: (driver, its
+    width, whether it is a phone, the downloads folder)."""
     phone = size == "phone"
     width, height = (390, 844) if phone else (1280, 900)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     driver = browser(downloads, width, height, phone)
     try:
-        wait = WebDriverWait(driver, 60)
         driver.get(server[0])
+    except Exception:
+        driver.quit()
+        raise
+    return driver, width, phone, downloads
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size):
+    driver, width, phone, downloads = page_at(server, tmp_path, size)
+    try:
+        wait = WebDriverWait(driver, 60)
         # The file picker is a styled label; Selenium types the path into the input itself.
         picker = driver.find_element(By.ID, "file")
         driver.execute_script("arguments[0].style.display = 'block'", picker)
@@ -243,17 +254,12 @@ def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
-    phone = size == "phone"
-    width, height = (390, 844) if phone else (1280, 900)
     tall, second = tmp_path / "tall-inked.png", tmp_path / "second.png"
     rendered_shot(tall, 11, "android-tall", 16, par=5)
     rendered_shot(second, 12, "iphone-8", 0, par=4)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    driver = browser(downloads, width, height, phone)
+    driver, width, phone, _ = page_at(server, tmp_path, size)
     try:
         wait = WebDriverWait(driver, 60)
-        driver.get(server[0])
         # "Open screenshot" is the first Tab stop.
         ActionChains(driver).send_keys(Keys.TAB).perform()
         assert driver.execute_script("return document.activeElement.id") == "file"
