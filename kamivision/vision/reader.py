@@ -119,7 +119,15 @@ def recognize(
     for bar in bars:  # read the game's own colors under translucent system bars
         rgb = undo_bar(rgb, bar)
     cut = cut_corners(rgb)  # rounded screen corners cut out in black: not the game
-    layout = find_layout(rgb, origin, cut)
+    try:
+        layout = find_layout(rgb, origin, cut)
+    except ImageError:
+        turned = _turned(rgb)
+        if turned is not None:
+            raise ImageError(
+                f"{origin}: this looks like a KAMI screenshot {turned}; turn it upright and try again"
+            ) from None
+        raise
     for bar in bars:
         if bar.side == "bottom":
             layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
@@ -153,6 +161,22 @@ def recognize(
         costs=classes.costs.reshape(ROWS, COLUMNS, -1),
         palette_doubt=palette_doubt,
     )
+
+
+def _turned(rgb: np.ndarray) -> Optional[str]:
+    """How a picture the reader found no KAMI footer in is turned, when turning it back
+    shows one ("upside down", ...); ``None`` when no turn does (not a screenshot).  Asked
+    only after a failure, so a good screenshot never pays for it."""
+    # np.rot90(k) turns counter-clockwise by k quarters: it undoes a picture turned k
+    # quarters clockwise.
+    for k, how in ((1, "turned a quarter clockwise"), (2, "upside down"), (3, "turned a quarter counter-clockwise")):
+        upright = np.ascontiguousarray(np.rot90(rgb, k))
+        try:
+            find_layout(upright, "<turned>", cut_corners(upright))
+        except ImageError:
+            continue
+        return how
+    return None
 
 
 def board_with_source(recognition: Recognition, image: str) -> Board:

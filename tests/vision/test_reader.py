@@ -1,6 +1,7 @@
 import io
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -118,3 +119,17 @@ def test_real_screenshots_are_never_silently_wrong():
     assert not wrong_whole
     tall = sum("tall Android" in entry.get("layout_note", "") for entry in entries)
     assert cropped == tall > 0
+
+
+@pytest.mark.parametrize(
+    "turn, words",
+    [(90, "turned a quarter counter-clockwise"), (180, "upside down"), (-90, "turned a quarter clockwise")],
+)
+def test_a_turned_screenshot_is_refused_with_how_it_is_turned(turn, words):
+    from kamivision.vision import recognize
+
+    board = read_board(Path(__file__).resolve().parents[2] / "samples" / "harbour.json")
+    image, _ = render(board, "iphone-8", seed=1)
+    turned = np.asarray(Image.fromarray(image).rotate(turn, expand=True))  # Pillow turns counter-clockwise
+    with pytest.raises(ImageError, match=f"shot.png: this looks like a KAMI screenshot {words}; turn it upright"):
+        recognize(turned, "shot.png")
