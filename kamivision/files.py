@@ -214,9 +214,23 @@ def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) 
     """Write ``data`` to ``path`` through a temporary file and a rename.
 
     Raises :class:`OutputExistsError` when ``path`` exists and ``overwrite`` is false, so
-    nothing the user has is replaced without being asked.
+    nothing the user has is replaced without being asked, and :class:`OutputError` (one
+    line) when the system refuses the write (a full disk, a read-only file system); what
+    was there is then untouched.  A symbolic link to a file is written through: the file
+    it names gets the new bytes, the link stays.
     """
-    path = check_output(path, overwrite)
+    named = check_output(path, overwrite)
+    path = Path(os.path.realpath(named)) if named.is_symlink() else named
+    try:
+        _write_atomic(path, data, overwrite)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise OutputError(f"{named}: cannot be written ({reason})") from None
+    return named
+
+
+def _write_atomic(path: Path, data: bytes, overwrite: bool) -> Path:
+    """:func:`write_atomic` once the path is checked: a temporary file, then a rename."""
     directory = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:

@@ -111,3 +111,122 @@ def test_an_image_larger_than_any_phone_s_screenshot_is_refused_from_its_header(
     Image.new("RGB", (MAX_SIDE + 1, 300)).save(path)  # 1.2 MP, but a side no phone has
     with pytest.raises(ImageError, match=r"strip\.png: image is 4097x300, larger than any phone's screenshot"):
         load_image(path)
+
+
+# ---------------------------------------------------------------- every kind of output path
+
+import shutil  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from kamivision.errors import KamiError  # noqa: E402
+from kamivision.files import check_output  # noqa: E402
+
+ROOT_ONLY = ("device", "read-only", "full")
+
+
+@pytest.fixture(scope="module")
+def mounts(tmp_path_factory):
+    """A read-only and a full tmpfs (root only: they are mounted); {} otherwise."""
+    out = {}
+    if os.geteuid() != 0:
+        yield out
+        return
+    base = tmp_path_factory.mktemp("mounts")
+    for name, options in (("read-only", "size=64k"), ("full", "size=64k")):
+        point = base / name
+        point.mkdir()
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True).returncode:
+            continue
+        out[name] = point
+    if "full" in out:
+        with open(out["full"] / "filler", "wb") as handle:
+            try:
+                handle.write(b"\0" * 200_000)
+            except OSError:
+                pass
+    if "read-only" in out:
+        (out["read-only"] / "old.txt").write_bytes(b"old")
+        subprocess.run(["mount", "-o", "remount,ro", str(out["read-only"])], capture_output=True)
+    yield out
+    for point in out.values():
+        subprocess.run(["umount", str(point)], capture_output=True)
+
+
+def _snapshot(path: Path):
+    """What is at ``path`` now, to compare after a refused write."""
+    if path.is_symlink():
+        return ("link", os.readlink(path), path.read_bytes() if path.exists() else None)
+    if not path.exists():
+        return None
+    mode = path.stat().st_mode
+    if stat.S_ISDIR(mode):
+        return ("folder", sorted(p.name for p in path.iterdir()))
+    if stat.S_ISREG(mode):
+        return ("file", path.read_bytes())
+    return ("other", stat.S_IFMT(mode), path.stat().st_rdev)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    kind=st.sampled_from(["absent", "regular", "symlink", "folder", "input", "hard link to the input", "other output", *ROOT_ONLY]),
+    force=st.booleans(),
+    data=st.binary(min_size=1, max_size=4096),
+)
+def test_an_output_is_written_whole_or_refused_in_one_line_with_nothing_lost(tmp_path_factory, mounts, kind, force, data):
+    """Whatever the output path is, a write either puts exactly the new bytes there (only
+    where a file may be replaced: absent, or a regular file or a link to one with
+    ``--force``), or is refused with one line naming it, and then what was there, the input
+    and the folder are as they were (no temporary file left behind)."""
+    if kind in ROOT_ONLY and (os.geteuid() != 0 or (kind != "device" and kind not in mounts)):
+        return  # needs root (mknod, mount): the other kinds still run
+    folder = tmp_path_factory.mktemp("out")
+    source = folder / "shot.png"
+    source.write_bytes(b"the screenshot")
+    path = folder / "out.png"
+    other = folder / "steps.gif"
+    if kind == "regular":
+        path.write_bytes(b"old")
+    elif kind == "symlink":
+        (folder / "target.png").write_bytes(b"old")
+        path.symlink_to(folder / "target.png")
+    elif kind == "folder":
+        path.mkdir()
+        (path / "kept.txt").write_bytes(b"kept")
+    elif kind == "input":
+        path = source
+    elif kind == "hard link to the input":
+        os.link(source, path)
+    elif kind == "other output":
+        path = other  # as in -o X --gif X: the second output is the first one
+    elif kind == "device":
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+    elif kind == "read-only":
+        path = mounts["read-only"] / "old.txt"
+    elif kind == "full":
+        path = mounts["full"] / "new.png"
+    before, source_before = _snapshot(path), source.read_bytes()
+    temporaries_before = set(path.parent.iterdir()) if path.parent.exists() else set()
+    allowed = kind == "absent" or (force and kind in ("regular", "symlink"))
+    try:
+        check_output(path, force, inputs=(source, other if kind == "other output" else None))
+        write_atomic(path, data, overwrite=force)
+    except KamiError as error:
+        message = str(error)
+        assert "\n" not in message and path.name in message, message
+        assert not allowed or kind in ("read-only", "full"), (kind, message)
+        assert _snapshot(path) == before  # nothing replaced, nothing cut
+    else:
+        assert allowed, kind
+        assert path.read_bytes() == data
+        if kind == "symlink":
+            assert path.is_symlink() and (folder / "target.png").read_bytes() == data  # the link kept
+    if kind not in ("input", "hard link to the input"):
+        assert source.read_bytes() == source_before
+    else:
+        assert source.read_bytes() == source_before, "the input was overwritten"
+    after = set(path.parent.iterdir())
+    assert not [p for p in after - temporaries_before if p.name.endswith(".tmp")]  # no leftovers
