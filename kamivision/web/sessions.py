@@ -158,21 +158,19 @@ def session_from_upload(data: bytes, filename: str) -> Session:
     """A session for uploaded bytes: a screenshot (read now) or a board file (drawn by the
     renderer, so that the page shows it the same way).  Errors are
     :class:`~kamivision.errors.KamiError` naming ``filename``."""
-    import json
-
     from ..board import board_from_dict
     from ..errors import BoardFileError
-    from ..files import decode_image
+    from ..files import decode_image, parse_json
     from ..vision import within_read_pixels
 
     stem = Path(filename).stem or "upload"
     if data.lstrip()[:1] == b"{":
         try:
-            obj = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise BoardFileError(f"{filename}: not valid JSON ({str(error).splitlines()[0]})") from None
-        except RecursionError:
-            raise BoardFileError(f"{filename}: not valid JSON (nested too deeply)") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BoardFileError(f"{filename}: not valid JSON (not UTF-8 text)") from None
+        # The command line's own reading: duplicate keys, over-long integers, deep nesting.
+        obj = parse_json(text, filename, BoardFileError)
         from ..puzzles import FORMATS
 
         if isinstance(obj, dict) and obj.get("format") in FORMATS:

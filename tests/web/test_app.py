@@ -202,12 +202,15 @@ def test_bad_inputs_get_one_line_and_the_right_status(tmp_path, app_client):
     bad_board.write_text(json.dumps({"format": "kamivision.board/1", "lattice": "hexagon", "rows": 1, "columns": 1, "cells": [[0]]}))
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": ')
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 1, "cells": [[0]], "cells": [[1]]}')
     puzzle = tmp_path / "zone.json"
     puzzle.write_text(json.dumps({"format": "kamivision.safezone/1", "rows": 1, "columns": 2, "cells": [[2, 4]]}))
     for path, status, message in (
         (not_image, 422, "notes.png: not an image file"),
         (bad_board, 422, "bad.json"),
-        (broken, 422, "broken.json: not valid JSON"),
+        (broken, 422, "broken.json: not JSON"),
+        (twice, 422, "twice.json: the key 'cells' is given twice"),  # as the command line says
         (puzzle, 422, "zone.json: kamivision.safezone/1 boards are solved with 'kamivision solve FILE'"),
     ):
         r = upload(app_client, path)
