@@ -125,7 +125,7 @@ from hypothesis import strategies as st  # noqa: E402
 from kamivision.errors import KamiError  # noqa: E402
 from kamivision.files import check_output  # noqa: E402
 
-ROOT_ONLY = ("device", "read-only", "full")
+ROOT_ONLY = ("device", "read-only", "full")  # a device node falls back to a pipe without root
 
 
 @pytest.fixture(scope="module")
@@ -151,6 +151,11 @@ def mounts(tmp_path_factory):
     if "read-only" in out:
         (out["read-only"] / "old.txt").write_bytes(b"old")
         subprocess.run(["mount", "-o", "remount,ro", str(out["read-only"])], capture_output=True)
+        try:  # the remount may be refused: then there is no read-only case
+            (out["read-only"] / "probe").write_bytes(b"x")
+            subprocess.run(["umount", str(out.pop("read-only"))], capture_output=True)
+        except OSError:
+            pass
     yield out
     for point in out.values():
         subprocess.run(["umount", str(point)], capture_output=True)
@@ -181,8 +186,8 @@ def test_an_output_is_written_whole_or_refused_in_one_line_with_nothing_lost(tmp
     where a file may be replaced: absent, or a regular file or a link to one with
     ``--force``), or is refused with one line naming it, and then what was there, the input
     and the folder are as they were (no temporary file left behind)."""
-    if kind in ROOT_ONLY and (os.geteuid() != 0 or (kind != "device" and kind not in mounts)):
-        return  # needs root (mknod, mount): the other kinds still run
+    if kind in ROOT_ONLY and kind != "device" and kind not in mounts:
+        return  # needs root (mount): the other kinds still run
     folder = tmp_path_factory.mktemp("out")
     source = folder / "shot.png"
     source.write_bytes(b"the screenshot")
@@ -203,7 +208,10 @@ def test_an_output_is_written_whole_or_refused_in_one_line_with_nothing_lost(tmp
     elif kind == "other output":
         path = other  # as in -o X --gif X: the second output is the first one
     elif kind == "device":
-        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+        try:
+            os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+        except OSError:  # a container that forbids device nodes: a pipe is not a regular file either
+            os.mkfifo(path)
     elif kind == "read-only":
         path = mounts["read-only"] / "old.txt"
     elif kind == "full":
