@@ -86,10 +86,19 @@ def check_output_folder(path: str | os.PathLike, overwrite: bool) -> Path:
 
 
 def _check_folder(folder: Path, target: Path) -> None:
+    """``folder`` exists and a file can be made in it: tried, with a temporary file that
+    is removed at once (``os.access`` says yes to root everywhere, even in ``/proc`` or on
+    a read-only file system, and a long search would be lost at the end)."""
     if not folder.is_dir():
         raise OutputError(f"{target}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"{target}: folder {folder} is not writable")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".kamivision-probe.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write in folder {folder} ({error.strerror or type(error).__name__})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def write_folder_atomic(

@@ -238,3 +238,10 @@ def test_an_output_is_written_whole_or_refused_in_one_line_with_nothing_lost(tmp
         assert source.read_bytes() == source_before, "the input was overwritten"
     after = set(path.parent.iterdir())
     assert not [p for p in after - temporaries_before if p.name.endswith(".tmp")]  # no leftovers
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc on this system")
+def test_an_output_in_a_folder_where_no_file_can_be_made_is_refused_before_any_work():
+    """As root, os.access says /proc is writable; a file made there is the real test."""
+    with pytest.raises(OutputError, match=r"/proc/x\.png: cannot write in folder /proc"):
+        check_output("/proc/x.png", overwrite=False)
