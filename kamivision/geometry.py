@@ -13,9 +13,11 @@ Points are ``(x, y)`` as OpenCV takes them; everything else in kamivision indexe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from .board import TRIANGLE_ASPECT, points_right  # noqa: F401  (TRIANGLE_ASPECT: re-exported for the drawing and reading stages)
+from .board import TRIANGLE_ASPECT, Board, points_right  # noqa: F401  (TRIANGLE_ASPECT: re-exported for the drawing and reading stages)
 
 #: Columns of a KAMI 2 board; the triangle lattice's geometry is defined for this width.
 TRIANGLE_COLUMNS = 10
@@ -81,3 +83,28 @@ def label_image(
             fixed = np.round(pts * scale * (1 << shift)).astype(np.int32)
             cv2.fillConvexPoly(labels, fixed, inside * columns + c, lineType=cv2.LINE_8, shift=shift)
     return labels
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Where the lattice lies on the screenshot (pixels): the nominal board box and the rows
+    of the screen that show it."""
+
+    box: tuple[float, float, float, float]  # x, y, w, h of the full lattice
+    visible: tuple[int, int]  # screen rows [top, bottom) showing the board
+
+    def centre(self, board: Board, cell: int) -> tuple[float, float]:
+        """A point well inside ``cell``, on its visible part."""
+        r, c = divmod(cell, board.columns)
+        x, y = cell_centre(board.lattice, board.rows, board.columns, r, c, self.box)
+        top, bottom = self.visible
+        margin = 0.02 * self.box[2]
+        return x, min(max(y, top + margin), bottom - margin)
+
+    def polygon(self, board: Board, cell: int) -> np.ndarray:
+        """The corners of ``cell`` on the screenshot (``(x, y)`` points)."""
+        r, c = divmod(cell, board.columns)
+        return cell_polygon(board.lattice, board.rows, board.columns, r, c, self.box)
+
+    def marker_radius(self) -> float:
+        return 0.034 * self.box[2]

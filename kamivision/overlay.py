@@ -7,7 +7,6 @@ from the board's width so it reads the same on small and large phones.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import cv2
@@ -15,35 +14,10 @@ import numpy as np
 from PIL import Image
 
 from .board import Board, Move, hex_to_rgb
-from .geometry import cell_centre, cell_polygon
+from .geometry import Geometry
 from .graph import bits, region_cells
 
 FONT = cv2.FONT_HERSHEY_DUPLEX
-
-
-@dataclass(frozen=True, slots=True)
-class Geometry:
-    """Where the lattice lies on the screenshot (pixels): the nominal board box and the rows
-    of the screen that show it."""
-
-    box: tuple[float, float, float, float]  # x, y, w, h of the full lattice
-    visible: tuple[int, int]  # screen rows [top, bottom) showing the board
-
-    def centre(self, board: Board, cell: int) -> tuple[float, float]:
-        """A point well inside ``cell``, on its visible part."""
-        r, c = divmod(cell, board.columns)
-        x, y = cell_centre(board.lattice, board.rows, board.columns, r, c, self.box)
-        top, bottom = self.visible
-        margin = 0.02 * self.box[2]
-        return x, min(max(y, top + margin), bottom - margin)
-
-    def polygon(self, board: Board, cell: int) -> np.ndarray:
-        """The corners of ``cell`` on the screenshot (``(x, y)`` points)."""
-        r, c = divmod(cell, board.columns)
-        return cell_polygon(board.lattice, board.rows, board.columns, r, c, self.box)
-
-    def marker_radius(self) -> float:
-        return 0.034 * self.box[2]
 
 
 def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry, avoid: frozenset = frozenset()) -> list[Move]:

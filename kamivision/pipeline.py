@@ -17,7 +17,8 @@ import numpy as np
 from .board import Board
 from .doubt import Doubt, assess, plausible_readings, steady_moves
 from .files import load_image
-from .overlay import Geometry, draw_solution, spread_markers, step_frames
+from .geometry import Geometry
+from .overlay import draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
 from .report import cell_list, describe_changes, doubt_summary, verdict
 from .solver import Progress, Solution, solve
@@ -202,9 +203,7 @@ def solve_screenshot(
         return None if max_seconds is None else max(0.0, max_seconds - (time.perf_counter() - started))
 
     solution = solve(recognition.board, max_seconds=left(), max_nodes=max_nodes, progress=progress)
-    layout = recognition.layout
-    x, y, w, h = layout.board
-    geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
+    geometry = recognition.geometry()
     check = None
     if left() is not None:
         check_seconds = min(check_seconds, left())

@@ -11,7 +11,7 @@ import numpy as np
 from ..board import Board, read_board
 from ..errors import KamiError
 from ..files import load_image
-from ..overlay import Geometry
+from ..geometry import Geometry
 from ..vision import Recognition, recognize
 from .model import ReviewModel
 
@@ -70,8 +70,6 @@ def open_review(source: Path, image: Optional[Path] = None, output: Optional[Pat
         board = recognition.board
         confidence = recognition.confidence
         default = source.with_suffix(".json")
-    layout = recognition.layout
-    x, y, w, h = layout.board
-    geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
+    geometry = recognition.geometry()
     model = ReviewModel(board=board, confidence=confidence)
-    return ReviewSession(shot, model, geometry, list(layout.swatches), output or default, recognition)
+    return ReviewSession(shot, model, geometry, list(recognition.layout.swatches), output or default, recognition)

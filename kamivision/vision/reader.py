@@ -13,6 +13,7 @@ import numpy as np
 from ..board import BLANK, Board, make_board, neighbor_table
 from ..errors import ImageError
 from ..files import load_image
+from ..geometry import Geometry
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
 from .bar import cut_corners, find_bars, undo_bar
@@ -81,6 +82,11 @@ class Recognition:
                 if index < len(cost) and np.isfinite(cost[index]):
                     out.append((float(cost[index]), r, c, value))
         return sorted(out, key=lambda t: (t[0], t[1], t[2], -1 if t[3] is None else t[3]))
+
+    def geometry(self) -> Geometry:
+        """Where the lattice lies on the screenshot, at the offset the cells were read at."""
+        x, y, w, h = self.layout.board
+        return Geometry((x, y + self.offset, w, h), self.layout.visible)
 
     def source(self, image: str) -> dict:
         """The board file's ``source`` block: where everything was found and how sure."""

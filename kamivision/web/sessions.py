@@ -23,7 +23,7 @@ import numpy as np
 
 from ..board import Board, board_to_dict
 from ..graph import bits, region_cells
-from ..overlay import Geometry
+from ..geometry import Geometry
 from ..pipeline import answer_notices, doubt_notices, reading_notices
 from ..report import color_label, color_names, doubt_summary, verdict
 from ..review import ReviewModel
@@ -200,9 +200,7 @@ def release_memory() -> None:
 
 def session_from_recognition(image: np.ndarray, recognition, name: str, board: Optional[Board] = None) -> Session:
     """A session over a screenshot and its reading (``board``: a board file shown instead)."""
-    layout = recognition.layout
-    x, y, w, h = layout.board
-    geometry = Geometry((x, y + recognition.offset, w, h), layout.visible)
+    geometry = recognition.geometry()
     board = board or recognition.board
     confidence = recognition.confidence if board is recognition.board else None
     model = ReviewModel(board=board, confidence=confidence)
