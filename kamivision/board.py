@@ -1,4 +1,4 @@
-"""Boards, lattices, moves and board files (``../shared/spec/board-format.md``).
+"""Boards, lattices, moves and board files (``docs/board-format.md``).
 
 Vocabulary:
 

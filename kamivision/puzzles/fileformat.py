@@ -1,6 +1,6 @@
 """What the two puzzle formats check alike: reading the JSON, the ``format`` field, the
 grid size, and the optional ``name``, ``par`` and ``optimal`` (``kamivision.safezone/1``
-and ``kamivision.slide/1``, ``../shared/spec/``).  Every problem is one
+and ``kamivision.slide/1``, ``docs/safe-zone-format.md``, ``docs/tile-slide-format.md``).  Every problem is one
 :class:`~kamivision.errors.BoardFileError` line that names the file."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 block stops them, until every safe zone holds a block.
 
 The rules and the file format ``kamivision.safezone/1`` are those of
-``../shared/spec/safe-zone.md``: a move slides one block up, down, left or right as far
+``docs/safe-zone-format.md``: a move slides one block up, down, left or right as far
 as it goes (a slide of no cell is no move); holes act as the board's edge; blocks never
 push; a safe zone does not stop a block unless ``rules`` is ``slide-stop-on-zone``; the
 puzzle is solved when every zone holds a block (helper blocks end anywhere).

@@ -2,7 +2,7 @@
 the one empty cell until the grid equals the goal.
 
 The rules and the file format ``kamivision.slide/1`` are those of
-``../shared/spec/tile-slide.md``: one move takes a tile next to the empty cell into it
+``docs/tile-slide-format.md``: one move takes a tile next to the empty cell into it
 (named by the direction the tile travels); the board is solved when it equals the goal
 cell for cell; labels may repeat (a KenKen goal), and equal labels are interchangeable,
 so a state is simply the tuple of labels, row by row, with 0 for the empty cell.
