@@ -400,9 +400,11 @@ def _write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]
         fresh = not os.path.lexists(path)
         try:
             done = write()
-        except OSError as error:
+        except (OSError, KamiError) as error:  # write_atomic says a full disk in one line itself
             for made in created:
                 shutil.rmtree(made, ignore_errors=True) if made.is_dir() else made.unlink(missing_ok=True)
+            if isinstance(error, KamiError):
+                raise
             raise KamiError(f"{path}: cannot be written ({error.strerror})") from None
         if fresh:
             created.append(Path(done))

@@ -324,8 +324,8 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     # Cells far apart can still change the moves together (three hidden slivers that are
     # all blank, say): replay every other doubtful cell at its likeliest other reading at
     # once, and when that fails, drop cells one by one while it still fails.  The cells
-    # left fail only together: each of them matters.
-    # Again on the cells left, until they hold together (two groups far apart).
+    # left fail only together: each of them matters.  Then again on the cells not yet
+    # blamed, until they hold together (two such groups far apart).
     while True:
         rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters]
         count += 1

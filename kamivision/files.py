@@ -12,7 +12,7 @@ import stat
 import tempfile
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from .errors import ImageError, InputError, OutputError, OutputExistsError
 
@@ -175,19 +175,15 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     return decode_image(path, str(path))
 
 
-def decode_image(
-    source: Path | bytes, name: str, max_pixels: Optional[int] = None, max_side: Optional[int] = None
-) -> np.ndarray:
+def decode_image(source: Path | bytes, name: str) -> np.ndarray:
     """:func:`load_image` for a file already checked, or for bytes in memory (an upload);
-    ``name`` is what the error messages call it.  ``max_pixels`` and ``max_side`` (the long
-    side) are checked from the header, before any pixel is decoded."""
+    ``name`` is what the error messages call it."""
     import io
 
     import numpy as np
     from PIL import Image, ImageOps
 
-    max_pixels = MAX_PIXELS if max_pixels is None else max_pixels
-    max_side = MAX_SIDE if max_side is None else max_side
+    max_pixels, max_side = MAX_PIXELS, MAX_SIDE  # read when called: tests lower them
     too_large = ImageError(f"{name}: image is too large (more than {max_pixels:,} pixels)")
     try:
         with warnings.catch_warnings():

@@ -16,13 +16,12 @@ import numpy as np
 
 from .board import Board
 from .doubt import Doubt, assess, plausible_readings, steady_moves
-from .files import load_image
 from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
 from .report import cell_list, describe_changes, doubt_summary, verdict
 from .solver import Progress, Solution, solve
-from .vision import Recognition, recognize, within_read_pixels
+from .vision import Recognition, load_screenshot, recognize
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +195,7 @@ def solve_screenshot(
     larger than :data:`~kamivision.vision.READ_PIXELS` is read scaled down)."""
     started = time.perf_counter()
     path = Path(path)
-    image = within_read_pixels(load_image(path))
+    image = load_screenshot(path)
     recognition = recognize(image, str(path), name=path.stem)
 
     def left() -> Optional[float]:
@@ -205,7 +204,7 @@ def solve_screenshot(
     solution = solve(recognition.board, max_seconds=left(), max_nodes=max_nodes, progress=progress)
     geometry = recognition.geometry()
     check = None
-    if left() is not None:
+    if max_seconds is not None:
         check_seconds = min(check_seconds, left())
     try:
         if check_seconds > 0 and not solution.interrupted:

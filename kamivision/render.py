@@ -13,7 +13,6 @@ show the game's pale gradient background.  Everything is deterministic for a see
 from __future__ import annotations
 
 import colorsys
-
 import dataclasses
 import io
 import math

@@ -341,6 +341,15 @@ def test_a_full_disk_under_steps_names_the_steps_not_the_overlay(full_disk, tmp_
     assert not out.exists()  # a run that fails leaves nothing
 
 
+def test_a_full_disk_under_gif_names_the_gif_and_leaves_nothing(full_disk, tmp_path):
+    out = tmp_path / "o.png"
+    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(out), "--gif", str(full_disk / "moves.gif")])
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
+    assert len(lines) == 1 and "moves.gif" in lines[0] and "cannot be written" in lines[0], result.output
+    assert not out.exists()  # the overlay written first is removed again
+
+
 @pytest.mark.parametrize("kind", ["floodit", "korf"])
 def test_a_million_line_collection_is_streamed_and_bounded_by_total_seconds(tmp_path, kind):
     """The first boards come at once and memory does not grow with the file: a million

@@ -10,9 +10,8 @@ import numpy as np
 
 from ..board import Board, read_board
 from ..errors import KamiError
-from ..files import load_image
 from ..geometry import Geometry
-from ..vision import Recognition, recognize, within_read_pixels
+from ..vision import Recognition, load_screenshot, recognize
 from .model import ReviewModel
 
 
@@ -54,7 +53,7 @@ def open_review(source: Path, image: Optional[Path] = None, output: Optional[Pat
         if image is None:
             raise KamiError(f"{source}: a board file needs its screenshot: add --image SHOT")
         board = read_board(source)
-        shot = within_read_pixels(load_image(image))  # read as solve reads it
+        shot = load_screenshot(image)
         recognition = recognize(shot, str(image))
         if (board.rows, board.columns, board.lattice) != (29, 10, "triangle"):
             raise KamiError(f"{source}: only KAMI 2 boards (29 x 10 triangles) can be reviewed over a screenshot")
@@ -65,7 +64,7 @@ def open_review(source: Path, image: Optional[Path] = None, output: Optional[Pat
         confidence = _confidence_from_file(source, board)
         default = source
     else:
-        shot = within_read_pixels(load_image(source))
+        shot = load_screenshot(source)
         recognition = recognize(shot, str(source), name=source.stem)
         board = recognition.board
         confidence = recognition.confidence

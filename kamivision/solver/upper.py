@@ -29,7 +29,7 @@ from ..graph import bits
 from .pivot import PivotGraph, flood_astar, greedy
 from .search import Budget, Path, SearchStopped, goal_bound, is_goal
 from .settings import SearchSettings
-from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, neighborhood, renumber
+from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, renumber
 
 #: Expansions allowed to one pivot A* (a flood that needs more is skipped).
 FLOOD_NODES = 20_000
@@ -69,7 +69,6 @@ def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[i
     r = min(both)
     ranked = sorted((k, v) for v, k in enumerate(both) if k <= r + slack)
     return [v for _, v in ranked[:most]]
-    return out
 
 
 def _compact(state: Contracted) -> tuple[list[int], PivotGraph]:

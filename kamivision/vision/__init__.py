@@ -8,7 +8,7 @@ runs them in order.  Thresholds live in :class:`VisionSettings`.
 """
 
 from .layout import ScreenLayout, find_layout
-from .reader import READ_PIXELS, Recognition, board_with_source, recognize, recognize_file, within_read_pixels
+from .reader import READ_PIXELS, Recognition, board_with_source, load_screenshot, recognize, recognize_file, within_read_pixels
 from .settings import VisionSettings
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "VisionSettings",
     "board_with_source",
     "find_layout",
+    "load_screenshot",
     "recognize",
     "recognize_file",
     "within_read_pixels",

@@ -86,20 +86,6 @@ def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.nda
     return out
 
 
-def _group_median_1d(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
-    """Per-group median of ``values`` (0 for groups without values): one stable sort of the
-    group numbers (a radix sort), then a partition of each group's slice."""
-    order = np.argsort(groups, kind="stable")
-    values = values[order]
-    bounds = np.searchsorted(groups[order], np.arange(count + 1))
-    out = np.zeros(count, np.float64)
-    for g in range(count):
-        a, b = bounds[g], bounds[g + 1]
-        if b > a:
-            out[g] = np.median(values[a:b])
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class CellSamples:
     """Per-cell measurements: Lab median and grain (paper texture), the share of the cell
@@ -180,7 +166,7 @@ def sample_cells(
     # The median, not the mean: paper grain covers the whole cell, while the edges of a
     # thin mark the paper's color does not catch (white digits on a pale background, a
     # status bar's clock) are a few pixels, which move a mean but not a median.
-    grain = _group_median_1d(highpass.ravel()[index][keep], cells[keep], n)
+    grain = np.nan_to_num(_group_medians(highpass.ravel()[index][keep][:, None], cells[keep], n)[:, 0])
     return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks)
 
 

@@ -212,7 +212,13 @@ def within_read_pixels(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
 
 
+def load_screenshot(path: str | Path) -> np.ndarray:
+    """The screenshot at ``path`` as it is read (and drawn on): RGB, at most
+    :data:`READ_PIXELS` pixels."""
+    return within_read_pixels(load_image(path))
+
+
 def recognize_file(path: str | Path, settings: VisionSettings = DEFAULT_SETTINGS) -> Recognition:
     """Read the board in the screenshot at ``path`` (any format Pillow reads)."""
     path = Path(path)
-    return recognize(within_read_pixels(load_image(path)), str(path), name=path.stem, settings=settings)
+    return recognize(load_screenshot(path), str(path), name=path.stem, settings=settings)

@@ -96,6 +96,22 @@ def _error(status: int, message: str) -> HTTPException:
     return HTTPException(status_code=status, detail=message)
 
 
+async def _body(request: Request, limit: int, too_large: str) -> bytes:
+    """The request's body, read in chunks against ``limit`` bytes: a larger one is refused
+    (413, ``too_large``) from its Content-Length or at the chunk that passes the limit,
+    never held whole."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _error(413, too_large)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _error(413, too_large)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class Guard:
     """ASGI middleware: the token (or, without one, a loopback Host) and the POST header."""
 
@@ -162,18 +178,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         return session
 
     async def json_body(request: Request) -> dict:
-        # Read in chunks against the limit, as uploads are: a huge body is refused at
-        # the first megabyte, never held whole.
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_JSON:
-            raise _error(413, "request too large")
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_JSON:
-                raise _error(413, "request too large")
-            chunks.append(chunk)
-        raw = b"".join(chunks)
+        raw = await _body(request, MAX_JSON, "request too large")
         try:
             body = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
@@ -201,19 +206,9 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
 
     async def upload(request: Request) -> Response:
         filename = Path(unquote(request.headers.get("x-filename", "upload")) or "upload").name[:200] or "upload"
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > settings.max_upload:
-            raise _error(413, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > settings.max_upload:
-                raise _error(413, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
-            chunks.append(chunk)
-        data = b"".join(chunks)
+        data = await _body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
         if not data:
             raise _error(400, f"{filename}: the file is empty")
-        del chunks
         async with readers:
             try:
                 session = await run_in_threadpool(session_from_upload, data, filename)

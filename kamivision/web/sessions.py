@@ -161,7 +161,7 @@ def session_from_upload(data: bytes, filename: str) -> Session:
     from ..board import board_from_dict
     from ..errors import BoardFileError
     from ..files import decode_image, parse_json
-    from ..vision import within_read_pixels
+    from ..vision import recognize, within_read_pixels
 
     stem = Path(filename).stem or "upload"
     if data.lstrip()[:1] == b"{":
@@ -176,11 +176,8 @@ def session_from_upload(data: bytes, filename: str) -> Session:
         if isinstance(obj, dict) and obj.get("format") in FORMATS:
             raise BoardFileError(f"{filename}: {obj['format']} boards are solved with 'kamivision solve FILE', not on this page")
         return session_from_board(board_from_dict(obj, filename), stem)
-    from ..vision import recognize
-
-    image = decode_image(data, filename)  # at most files.MAX_SIDE a side and MAX_PIXELS: from the header
-    del data
-    image = within_read_pixels(image)  # a larger picture is read at 6 MP: under 300 MB
+    # At most files.MAX_SIDE a side and MAX_PIXELS, from the header; read at vision.READ_PIXELS.
+    image = within_read_pixels(decode_image(data, filename))
     recognition = recognize(image, filename, name=stem)
     return session_from_recognition(image, recognition, stem)
 
