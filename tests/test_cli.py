@@ -332,22 +332,14 @@ def test_a_full_disk_is_one_line_for_every_writing_command(full_disk):
         assert not [p for p in full_disk.iterdir() if p.name != "filler"]
 
 
-def test_a_full_disk_under_steps_names_the_steps_not_the_overlay(full_disk, tmp_path):
+@pytest.mark.parametrize("flag, name", [("--steps", "steps"), ("--gif", "moves.gif")])
+def test_a_full_disk_under_a_second_output_names_it_and_leaves_nothing(full_disk, tmp_path, flag, name):
     out = tmp_path / "o.png"
-    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(out), "--steps", str(full_disk / "steps")])
+    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(out), flag, str(full_disk / name)])
     assert result.exit_code == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
-    assert len(lines) == 1 and "steps" in lines[0] and "cannot be written" in lines[0], result.output
-    assert not out.exists()  # a run that fails leaves nothing
-
-
-def test_a_full_disk_under_gif_names_the_gif_and_leaves_nothing(full_disk, tmp_path):
-    out = tmp_path / "o.png"
-    result = runner.invoke(app, ["solve", str(SAMPLES / "ribbons.png"), "-o", str(out), "--gif", str(full_disk / "moves.gif")])
-    assert result.exit_code == 1
-    lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
-    assert len(lines) == 1 and "moves.gif" in lines[0] and "cannot be written" in lines[0], result.output
-    assert not out.exists()  # the overlay written first is removed again
+    assert len(lines) == 1 and name in lines[0] and "cannot be written" in lines[0], result.output
+    assert not out.exists()  # a run that fails leaves nothing: the overlay written first is removed
 
 
 @pytest.mark.parametrize("kind", ["floodit", "korf"])
