@@ -749,6 +749,20 @@ def serve_command(
     browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")] = False,
     cert: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Serve HTTPS with this certificate (PEM); needs --key.")] = None,
     key: Annotated[Optional[Path], typer.Option(metavar="FILE", help="The certificate's private key (PEM).")] = None,
+    redis: Annotated[
+        Optional[str],
+        typer.Option(metavar="URL", help="Keep sessions in Redis and queue solves there for 'kamivision worker' (redis://host:6379/0)."),
+    ] = None,
+    token: Annotated[
+        Optional[str],
+        typer.Option(envvar="KAMIVISION_TOKEN", metavar="TOKEN", help="The token every request needs (the same for every web process).  [default: a random one off the loopback]", show_default=False),
+    ] = None,
+    allow_host: Annotated[
+        Optional[list[str]],
+        typer.Option("--allow-host", metavar="NAME", help="Also answer requests for this host name without a token (a public site behind a proxy); repeatable."),
+    ] = None,
+    uploads_per_minute: Annotated[int, typer.Option(min=0, metavar="N", help="Uploads one client address may make a minute (0: no limit).")] = 0,
+    solves_per_minute: Annotated[int, typer.Option(min=0, metavar="N", help="Solves one client address may ask for a minute (0: no limit).")] = 0,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     import os
@@ -760,11 +774,50 @@ def serve_command(
         default_seconds=max_seconds,
         max_seconds=max(limit, max_seconds),
         workers=workers or max(1, (os.cpu_count() or 2) - 1),
+        token=token or None,
+        allowed_hosts=Settings.allowed_hosts + tuple(allow_host or ()),
+        redis=redis,
+        uploads_per_minute=uploads_per_minute,
+        solves_per_minute=solves_per_minute,
     )
     try:
         if (cert is None) != (key is None):
             raise KamiError("HTTPS needs both --cert and --key")
+        if redis is not None:
+            _check_redis(redis)
         run(host, port, settings, open_browser=browser, announce=typer.echo, certificate=(cert, key) if cert else None)
+    except KamiError as error:
+        _fail(error)
+
+
+def _check_redis(url: str) -> None:
+    from redis.exceptions import RedisError
+
+    from .web.redisstore import connect
+
+    try:
+        connect(url).ping()
+    except RedisError as error:
+        raise KamiError(f"--redis {url}: Redis does not answer ({error})") from None
+
+
+@app.command(
+    "worker",
+    epilog="""\b
+Examples:
+  kamivision worker --redis redis://10.0.0.5:6379/0    # solves for 'kamivision serve --redis' on any host
+  kamivision worker --redis redis://localhost --burst  # the solves waiting now, then stop""",
+)
+def worker_command(
+    redis: Annotated[str, typer.Option(metavar="URL", help="The Redis that the web processes queue solves on.")],
+    burst: Annotated[bool, typer.Option("--burst", help="Stop when the queue is empty.")] = False,
+    name: Annotated[Optional[str], typer.Option(metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False)] = None,
+) -> None:
+    """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
+    from .web.worker import run_worker
+
+    try:
+        run_worker(redis, burst=burst, name=name)
     except KamiError as error:
         _fail(error)
 

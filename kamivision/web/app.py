@@ -5,7 +5,7 @@ Routes (all answers are JSON, errors ``{"error": "one line"}`` with a 4xx/5xx st
 - ``GET /``: the page; ``/static/...``: its script and style (no other site is used).
 - ``GET /api/config``: limits, and the review's session when the app serves a review.
 - ``POST /api/sessions``: the request body is a screenshot or a board file (``X-Filename``
-  names it); answers the session (:func:`~kamivision.web.sessions.describe`).
+  names it); answers the session (:func:`~kamivision.web.views.describe`).
 - ``GET|DELETE /api/sessions/{id}``; ``GET /api/sessions/{id}/image``: the picture.
 - ``POST /api/sessions/{id}/edit``: ``{"op": "paint", "cells": [...], "color": k|null}``,
   ``{"op": "fill", "cell": n, "color": k|null}``, ``{"op": "undo"}``, ``{"op": "redo"}``.
@@ -15,11 +15,11 @@ Routes (all answers are JSON, errors ``{"error": "one line"}`` with a 4xx/5xx st
 - ``POST /api/sessions/{id}/save`` (``{"overwrite": bool}``): review mode only, to the file
   named on the command line; ``POST /api/quit``: review mode only, ends the server.
 
-Security: a token, when set, is required on every request but the static files (query
-``token=`` or header ``X-Kamivision-Token``); without one (loopback), the Host header must
-name the loopback, against DNS rebinding.  Every POST must carry ``X-Kamivision: 1``, a
-header another site's page cannot send without the browser asking first (no CSRF).
-Nothing from a request names a path on the server.
+The endpoints are module-level functions that find the settings, the session store and the
+job queue on ``request.app.state``: the same endpoints serve the in-memory store and queue
+(the default) and Redis's (``Settings.redis``, :mod:`~kamivision.web.redisstore`).  Who may
+call them is :mod:`~kamivision.web.security`'s business; nothing from a request names a path
+on the server.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
-from urllib.parse import parse_qs, unquote
+from urllib.parse import unquote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -44,33 +44,19 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import KamiError, OutputExistsError
 from .jobs import Job, JobQueue, QueueFull
-from .sessions import (
-    Result,
-    Session,
-    SessionStore,
-    StoreFull,
-    describe,
-    edit_state,
-    job_state,
-    release_memory,
-    session_from_upload,
-)
+from .security import Guard
+from .sessions import MemoryStore, NoSession, RateLimited, Session, StoreFull, release_memory, session_from_upload
+from .views import describe, edit_state, job_state
 
 log = logging.getLogger("kamivision.web")
 
 STATIC = Path(__file__).parent / "static"
 
-#: Sent with every answer: the page runs only its own script, is not framed by another
-#: site, and never sends its address (which may carry the token) to another.
-SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
+#: The most a JSON request body may hold (bytes).
+MAX_JSON = 1_000_000
 
 
-@dataclass
+@dataclass(frozen=True)
 class Settings:
     """The app's limits; the defaults are what ``kamivision serve`` uses."""
 
@@ -79,17 +65,15 @@ class Settings:
     default_seconds: float = 30.0  # a solve's time limit unless the page asks for another
     max_seconds: float = 600.0  # the most a page may ask for
     check_seconds: float = 10.0  # the counter check after a solve that missed the counter
-    workers: int = 1  # solves run at once (one process each)
+    workers: int = 1  # solves run at once (one process each); with redis, the workers' business
     max_waiting: int = 64  # solves waiting at most
-    readers: int = 2  # screenshots read at once
+    readers: int = 2  # screenshots read at once (in this process)
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")  # without a token
     review: Optional[Session] = None  # review mode: the session to show, with where to save
     on_quit: Optional[Callable[[], None]] = None
-    store: SessionStore = field(default_factory=SessionStore)
-
-
-#: The most a JSON request body may hold (bytes).
-MAX_JSON = 1_000_000
+    redis: Optional[str] = None  # a Redis URL: sessions and solves there (serve --redis)
+    uploads_per_minute: int = 0  # from one client address; 0: no limit
+    solves_per_minute: int = 0  # from one client address; 0: no limit
 
 
 def _error(status: int, message: str) -> HTTPException:
@@ -112,274 +96,265 @@ async def _body(request: Request, limit: int, too_large: str) -> bytes:
     return b"".join(chunks)
 
 
-class Guard:
-    """ASGI middleware: the token (or, without one, a loopback Host) and the POST header."""
-
-    def __init__(self, app, settings: Settings):
-        self.app = app
-        self.settings = settings
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
-            await send(message)
-
-        problem = self._problem(scope)
-        if problem is not None:
-            status, message = problem
-            return await JSONResponse({"error": message}, status_code=status)(scope, receive, send_with_headers)
-        return await self.app(scope, receive, send_with_headers)
-
-    def _problem(self, scope) -> Optional[tuple[int, str]]:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        path = scope["path"]
-        token = self.settings.token
-        if token is None:
-            host = headers.get("host", "")
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            if name not in self.settings.allowed_hosts:
-                return 403, f"this server answers only at the loopback address, not at {host!r}"
-        elif not path.startswith("/static/"):
-            given = headers.get("x-kamivision-token") or parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
-                "token", [""]
-            )[0]
-            if not secrets.compare_digest(given.encode(), token.encode()):
-                command = "review" if self.settings.review is not None else "serve"
-                return 403, f"this server needs the link with its token, as 'kamivision {command}' printed it"
-        if scope["method"] in ("POST", "PUT", "DELETE") and headers.get("x-kamivision") != "1":
-            return 403, "requests that change anything must come from kamivision's page (X-Kamivision header)"
-        return None
+async def _json_body(request: Request) -> dict:
+    raw = await _body(request, MAX_JSON, "request too large")
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise _error(400, "the request is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise _error(400, "the request must be a JSON object")
+    return body
 
 
-def create_app(settings: Optional[Settings] = None) -> Starlette:
-    """The app; its queue's worker processes stop when the app shuts down."""
-    settings = settings or Settings()
-    store = settings.store
-    queue: Optional[JobQueue] = None
-    readers = asyncio.Semaphore(settings.readers)
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
 
-    def jobs() -> JobQueue:
-        nonlocal queue
-        if queue is None:
-            queue = JobQueue(workers=settings.workers, max_waiting=settings.max_waiting)
-        return queue
 
-    if settings.review is not None:
-        store.add(settings.review, pinned=True)
+def _store(request: Request):
+    return request.app.state.store
 
-    def session_of(request: Request) -> Session:
-        session = store.get(request.path_params["sid"])
-        if session is None:
-            raise _error(404, "unknown session (it may have expired): open the screenshot again")
-        return session
 
-    async def json_body(request: Request) -> dict:
-        raw = await _body(request, MAX_JSON, "request too large")
+def _jobs(request: Request):
+    """The job queue, started at the first solve (a page that only reads starts none)."""
+    state = request.app.state
+    with state.jobs_lock:
+        if state.jobs is None:
+            state.jobs = state.make_jobs()
+        return state.jobs
+
+
+def _sid(request: Request) -> str:
+    return request.path_params["sid"]
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _count(request: Request, kind: str, limit: int) -> None:
+    if limit > 0:
+        _store(request).count(kind, _address(request), limit)
+
+
+def _current(request: Request, session: Session) -> Session:
+    """``session`` with its job as the queue sees it now (the store keeps the answer)."""
+    if session.job is not None:
+        session.job = _jobs(request).current(session.job)
+    return session
+
+
+# ---------------------------------------------------------------- pages and config
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def config(request: Request) -> Response:
+    settings = _settings(request)
+    return JSONResponse(
+        {
+            "max_upload": settings.max_upload,
+            "default_seconds": settings.default_seconds,
+            "max_seconds": settings.max_seconds,
+            "review": None if settings.review is None else settings.review.id,
+        }
+    )
+
+
+# ---------------------------------------------------------------- sessions
+
+
+async def upload(request: Request) -> Response:
+    settings = _settings(request)
+    filename = Path(unquote(request.headers.get("x-filename", "upload")) or "upload").name[:200] or "upload"
+    await run_in_threadpool(_count, request, "uploads", settings.uploads_per_minute)
+    data = await _body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
+    if not data:
+        raise _error(400, f"{filename}: the file is empty")
+    async with request.app.state.readers:
         try:
-            body = json.loads(raw or b"{}")
-        except (ValueError, RecursionError):
-            raise _error(400, "the request is not valid JSON") from None
-        if not isinstance(body, dict):
-            raise _error(400, "the request must be a JSON object")
-        return body
+            session = await run_in_threadpool(session_from_upload, data, filename)
+        except KamiError as error:
+            raise _error(422, str(error)) from None
+        finally:
+            del data
+            await run_in_threadpool(release_memory)
+    await run_in_threadpool(_store(request).add, session)
+    return JSONResponse(describe(session), status_code=201)
 
-    # ---------------------------------------------------------------- pages and config
 
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+def show(request: Request) -> Response:
+    session = _current(request, _store(request).get(_sid(request)))
+    out = describe(session)
+    out["solve"] = job_state(session, _jobs(request))
+    return JSONResponse(out)
 
-    async def config(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "max_upload": settings.max_upload,
-                "default_seconds": settings.default_seconds,
-                "max_seconds": settings.max_seconds,
-                "review": None if settings.review is None else settings.review.id,
-            }
-        )
 
-    # ---------------------------------------------------------------- sessions
+def delete(request: Request) -> Response:
+    store = _store(request)
+    session = store.get(_sid(request))
+    if session.pinned:
+        raise _error(409, "the review's own screenshot stays open until the review ends")
+    if session.job is not None and not _jobs(request).current(session.job).finished:
+        _jobs(request).cancel(session.job)
+    store.remove(session.id)
+    return JSONResponse({"deleted": session.id})
 
-    async def upload(request: Request) -> Response:
-        filename = Path(unquote(request.headers.get("x-filename", "upload")) or "upload").name[:200] or "upload"
-        data = await _body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
-        if not data:
-            raise _error(400, f"{filename}: the file is empty")
-        async with readers:
-            try:
-                session = await run_in_threadpool(session_from_upload, data, filename)
-            except KamiError as error:
-                raise _error(422, str(error)) from None
-            finally:
-                del data
-                await run_in_threadpool(release_memory)
-        try:
-            store.add(session)
-        except StoreFull as error:
-            raise _error(503, str(error)) from None
-        return JSONResponse(describe(session), status_code=201)
 
-    async def show(request: Request) -> Response:
-        session = session_of(request)
-        with session.lock:
-            out = describe(session)
-            out["solve"] = job_state(session, jobs())
-        return JSONResponse(out)
+def image(request: Request) -> Response:
+    store = _store(request)
+    session = store.get(_sid(request), picture=True)
 
-    async def delete(request: Request) -> Response:
-        session = session_of(request)
-        if session.pinned:
-            raise _error(409, "the review's own screenshot stays open until the review ends")
-        if session.job is not None and not session.job.finished:
-            jobs().cancel(session.job)
-        store.remove(session.id)
-        return JSONResponse({"deleted": session.id})
+    def encode() -> bytes:
+        import cv2
 
-    async def image(request: Request) -> Response:
-        session = session_of(request)
+        ok, data = cv2.imencode(".jpg", session.image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
+        return data.tobytes()
 
-        def encode() -> bytes:
-            with session.lock:
-                if session.jpeg is None:
-                    import cv2
+    return Response(store.cached(session, "page.jpg", encode), media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
 
-                    ok, data = cv2.imencode(
-                        ".jpg", session.image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90]
-                    )
-                    session.jpeg = data.tobytes()
-                return session.jpeg
 
-        return Response(await run_in_threadpool(encode), media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+async def edit(request: Request) -> Response:
+    body = await _json_body(request)
+    return await run_in_threadpool(_edit, request, body)
 
-    async def edit(request: Request) -> Response:
-        session = session_of(request)
-        body = await json_body(request)
-        op = body.get("op")
+
+def _edit(request: Request, body: dict) -> Response:
+    op, color = body.get("op"), body.get("color")
+    with _store(request).change(_sid(request)) as session:
         model = session.model
-        color = body.get("color")
-        with session.lock:
-            try:
-                if op == "paint":
-                    cells = body.get("cells")
-                    if not isinstance(cells, list) or len(cells) > session.board.size:
-                        raise _error(400, "paint needs cells: a list of cell numbers on the board")
-                    model.paint(cells, color)
-                elif op == "fill":
-                    model.fill_region(body.get("cell"), color)
-                elif op == "undo":
-                    model.undo()
-                elif op == "redo":
-                    model.redo()
-                else:
-                    raise _error(400, "op must be paint, fill, undo or redo")
-            except ValueError as error:
-                raise _error(400, str(error)) from None
-            return JSONResponse(edit_state(session))
+        try:
+            if op == "paint":
+                cells = body.get("cells")
+                if not isinstance(cells, list) or len(cells) > session.board.size:
+                    raise _error(400, "paint needs cells: a list of cell numbers on the board")
+                model.paint(cells, color)
+            elif op == "fill":
+                model.fill_region(body.get("cell"), color)
+            elif op == "undo":
+                model.undo()
+            elif op == "redo":
+                model.redo()
+            else:
+                raise _error(400, "op must be paint, fill, undo or redo")
+        except ValueError as error:
+            raise _error(400, str(error)) from None
+        return JSONResponse(edit_state(session))
 
-    # ---------------------------------------------------------------- solving
 
-    async def solve(request: Request) -> Response:
-        session = session_of(request)
-        body = await json_body(request)
-        seconds = body.get("max_seconds", settings.default_seconds)
-        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 1 <= seconds <= settings.max_seconds:
-            raise _error(400, f"max_seconds must be a number from 1 to {settings.max_seconds:g}")
-        with session.lock:
-            if session.job is not None and not session.job.finished:
-                raise _error(409, "a solve is already running for this board: wait for it or cancel it")
-            board = session.board
-            reading = session.reading() if session.recognition is not None else None
-            job = Job(
-                session=session.id,
-                board=board,
-                max_seconds=float(seconds),
-                recognition=reading,
-                check_seconds=settings.check_seconds,
-            )
-            try:
-                jobs().submit(job)
-            except QueueFull as error:
-                raise _error(503, str(error)) from None
-            session.job = job
-            return JSONResponse(_solve_state(session), status_code=202)
+# ---------------------------------------------------------------- solving
 
-    def _solve_state(session: Session) -> dict:
-        """The job's state; a job just finished gives the session its result."""
-        job = session.job
-        if job is not None and job.state == "done" and job.solution is not None:
-            if session.result is None or session.result.solution is not job.solution:
-                session.result = Result(board=job.board, solution=job.solution, check=job.check, doubt=job.doubt)
-        return job_state(session, jobs())
 
-    async def solve_state(request: Request) -> Response:
-        session = session_of(request)
-        with session.lock:
-            return JSONResponse(_solve_state(session))
+async def solve(request: Request) -> Response:
+    body = await _json_body(request)
+    return await run_in_threadpool(_solve, request, body)
 
-    async def cancel(request: Request) -> Response:
-        session = session_of(request)
-        job = session.job
-        if job is None or job.finished:
-            raise _error(409, "no solve is running for this board")
-        jobs().cancel(job)
-        with session.lock:
-            return JSONResponse(_solve_state(session))
 
-    async def events(request: Request) -> Response:
-        session = session_of(request)
-
-        async def stream():
-            seen, quiet = -1, 0.0
-            while True:
-                with session.lock:
-                    job = session.job
-                    version = -1 if job is None else job.version
-                    if version != seen:
-                        state = _solve_state(session)
-                if version != seen:
-                    seen = version
-                    quiet = 0.0
-                    yield f"data: {json.dumps(state)}\n\n"
-                    if job is None or job.finished:
-                        return
-                elif quiet >= 15:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                if await request.is_disconnected():
-                    return
-                await asyncio.sleep(0.2)
-                quiet += 0.2
-
-        return StreamingResponse(
-            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+def _solve(request: Request, body: dict) -> Response:
+    settings = _settings(request)
+    seconds = body.get("max_seconds", settings.default_seconds)
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 1 <= seconds <= settings.max_seconds:
+        raise _error(400, f"max_seconds must be a number from 1 to {settings.max_seconds:g}")
+    jobs = _jobs(request)
+    with _store(request).change(_sid(request)) as session:
+        if session.job is not None and not jobs.current(session.job).finished:
+            raise _error(409, "a solve is already running for this board: wait for it or cancel it")
+        _count(request, "solves", settings.solves_per_minute)
+        job = Job(
+            session=session.id,
+            board=session.board,
+            max_seconds=float(seconds),
+            recognition=session.reading(),
+            check_seconds=settings.check_seconds,
         )
+        jobs.submit(job)
+        session.job = job
+        return JSONResponse(job_state(session, jobs), status_code=202)
 
-    # ---------------------------------------------------------------- downloads
 
-    def _attachment(data: bytes, media: str, name: str) -> Response:
-        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120] or "board"
-        return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{safe}"'})
+def solve_state(request: Request) -> Response:
+    session = _current(request, _store(request).get(_sid(request)))
+    return JSONResponse(job_state(session, _jobs(request)))
 
-    async def board_file(request: Request) -> Response:
-        from ..board import dump_board
 
-        session = session_of(request)
-        with session.lock:
-            text = dump_board(session.board)
-        return _attachment(text.encode("utf-8"), "application/json", f"{session.name}.json")
+def cancel(request: Request) -> Response:
+    jobs = _jobs(request)
+    session = _current(request, _store(request).get(_sid(request)))
+    if session.job is None or session.job.finished:
+        raise _error(409, "no solve is running for this board")
+    jobs.cancel(session.job)
+    return JSONResponse(job_state(_current(request, session), jobs))
 
-    def _solved(session: Session) -> Result:
-        with session.lock:
-            _solve_state(session)
-            if session.result is None:
-                raise _error(409, "solve the board first")
-            return session.result
 
-    def _shot(session: Session, result: Result):
+async def events(request: Request) -> Response:
+    """Server-sent events: the solve's state whenever it changes, until it has finished."""
+    jobs = _jobs(request)
+    store = _store(request)
+    sid = _sid(request)
+    await run_in_threadpool(store.get, sid)  # 404 now, not in the stream
+
+    def look() -> tuple[Optional[Job], dict]:
+        session = _current(request, store.get(sid))
+        return session.job, job_state(session, jobs)
+
+    async def stream():
+        seen, quiet = None, 0.0
+        while True:
+            try:
+                job, state = await run_in_threadpool(look)
+            except NoSession:
+                return
+            version = None if job is None else (job.id, job.version)
+            if version != seen:
+                seen = version
+                quiet = 0.0
+                yield f"data: {json.dumps(state)}\n\n"
+                if job is None or job.finished:
+                    return
+            elif quiet >= 15:
+                quiet = 0.0
+                yield ": still here\n\n"
+            if await request.is_disconnected():
+                return
+            await asyncio.sleep(0.2)
+            quiet += 0.2
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
+
+
+# ---------------------------------------------------------------- downloads
+
+
+def _attachment(data: bytes, media: str, name: str) -> Response:
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120] or "board"
+    return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{safe}"'})
+
+
+def board_file(request: Request) -> Response:
+    from ..board import dump_board
+
+    session = _store(request).get(_sid(request))
+    return _attachment(dump_board(session.board).encode("utf-8"), "application/json", f"{session.name}.json")
+
+
+def _solved(request: Request) -> Session:
+    """The session with its picture and its answer; 409 before a solve has answered."""
+    session = _store(request).get(_sid(request), picture=True)
+    if session.result is None:
+        raise _error(409, "solve the board first")
+    return session
+
+
+def overlay_png(request: Request) -> Response:
+    session = _solved(request)
+    result = session.result
+
+    def make() -> bytes:
+        from ..overlay import draw_solution, png_bytes
         from ..pipeline import ShotSolution
 
         reading = session.reading()
@@ -387,114 +362,162 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
             import dataclasses
 
             reading = dataclasses.replace(reading, board=result.board)
-            return ShotSolution(session.image, reading, result.solution, session.geometry, result.check)
-        return None
+            picture = ShotSolution(session.image, reading, result.solution, session.geometry, result.check).overlay()
+        else:
+            picture = draw_solution(session.image, result.board, result.solution.moves, session.geometry, [], None)
+        return png_bytes(picture)
 
-    async def overlay_png(request: Request) -> Response:
-        session = session_of(request)
-        result = _solved(session)
+    data = _store(request).cached(session, f"overlay-{result.job}.png", make)
+    return _attachment(data, "image/png", f"{session.name}-solution.png")
 
-        def make() -> bytes:
-            if "overlay.png" not in result.files:
-                from ..overlay import draw_solution, png_bytes
 
-                shot = _shot(session, result)
-                if shot is not None:
-                    picture = shot.overlay()
-                else:
-                    picture = draw_solution(session.image, result.board, result.solution.moves, session.geometry, [], None)
-                result.files["overlay.png"] = png_bytes(picture)
-            return result.files["overlay.png"]
+def solution_gif(request: Request) -> Response:
+    session = _solved(request)
+    result = session.result
 
-        return _attachment(await run_in_threadpool(make), "image/png", f"{session.name}-solution.png")
+    def make() -> bytes:
+        from ..overlay import gif_bytes, step_frames
 
-    async def solution_gif(request: Request) -> Response:
-        session = session_of(request)
-        result = _solved(session)
+        return gif_bytes(step_frames(session.image, result.board, result.solution.moves, session.geometry))
 
-        def make() -> bytes:
-            if "solution.gif" not in result.files:
-                from ..overlay import gif_bytes, step_frames
+    data = _store(request).cached(session, f"solution-{result.job}.gif", make)
+    return _attachment(data, "image/gif", f"{session.name}-solution.gif")
 
-                frames = step_frames(session.image, result.board, result.solution.moves, session.geometry)
-                result.files["solution.gif"] = gif_bytes(frames)
-            return result.files["solution.gif"]
 
-        return _attachment(await run_in_threadpool(make), "image/gif", f"{session.name}-solution.gif")
+# ---------------------------------------------------------------- review mode
 
-    # ---------------------------------------------------------------- review mode
 
-    async def save(request: Request) -> Response:
-        session = session_of(request)
+async def save(request: Request) -> Response:
+    body = await _json_body(request)
+    return await run_in_threadpool(_save, request, body)
+
+
+def _save(request: Request, body: dict) -> Response:
+    overwrite = body.get("overwrite") is True
+    with _store(request).change(_sid(request)) as session:
         if session.save_to is None:
             raise _error(404, "saving on the server is for 'kamivision review'; download the board file instead")
-        body = await json_body(request)
-        overwrite = body.get("overwrite") is True
-        with session.lock:
-            try:
-                if session.model.needs_overwrite(session.save_to) and not overwrite:
-                    raise OutputExistsError(f"{session.save_to.name} exists")
-                written = session.model.save(session.save_to, overwrite=True)
-            except OutputExistsError:
-                return JSONResponse(
-                    {"error": f"{session.save_to.name} exists: replace it?", "exists": True}, status_code=409
-                )
-            except KamiError as error:
-                raise _error(500, str(error)) from None
-        return JSONResponse({"saved": written.name})  # its name: the page has no business with the server's folders
+        try:
+            if session.model.needs_overwrite(session.save_to) and not overwrite:
+                raise OutputExistsError(f"{session.save_to.name} exists")
+            written = session.model.save(session.save_to, overwrite=True)
+        except OutputExistsError:
+            return JSONResponse({"error": f"{session.save_to.name} exists: replace it?", "exists": True}, status_code=409)
+        except KamiError as error:
+            raise _error(500, str(error)) from None
+    return JSONResponse({"saved": written.name})  # its name: the page has no business with the server's folders
 
-    async def quit_(request: Request) -> Response:
-        if settings.on_quit is None:
-            raise _error(404, "only 'kamivision review' can be ended from the page")
-        settings.on_quit()
-        return JSONResponse({"quit": True})
 
-    # ---------------------------------------------------------------- errors
+async def quit_(request: Request) -> Response:
+    on_quit = _settings(request).on_quit
+    if on_quit is None:
+        raise _error(404, "only 'kamivision review' can be ended from the page")
+    on_quit()
+    return JSONResponse({"quit": True})
 
-    async def http_error(request: Request, error: HTTPException) -> Response:
-        return JSONResponse({"error": error.detail}, status_code=error.status_code)
 
-    async def client_gone(request: Request, error: ClientDisconnect) -> Response:
-        # Nobody is left to answer: one line in the log, not a traceback.
-        log.warning("%s %s: the client went away before sending the whole request", request.method, request.url.path)
-        return Response(status_code=400)
+# ---------------------------------------------------------------- errors
 
-    async def internal_error(request: Request, error: Exception) -> Response:
-        log.exception("request %s %s failed", request.method, request.url.path)
-        return JSONResponse({"error": f"the server failed ({type(error).__name__}); its log has the details"}, status_code=500)
+
+async def http_error(request: Request, error: HTTPException) -> Response:
+    return JSONResponse({"error": error.detail}, status_code=error.status_code)
+
+
+async def no_session(request: Request, error: NoSession) -> Response:
+    return JSONResponse({"error": "unknown session (it may have expired): open the screenshot again"}, status_code=404)
+
+
+async def unavailable(request: Request, error: Exception) -> Response:
+    return JSONResponse({"error": str(error)}, status_code=503)
+
+
+async def rate_limited(request: Request, error: RateLimited) -> Response:
+    return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(error.retry_after)})
+
+
+async def store_down(request: Request, error: Exception) -> Response:
+    log.warning("%s %s: Redis did not answer: %s", request.method, request.url.path, error)
+    return JSONResponse(
+        {"error": "the server's store (Redis) is not answering: try again in a minute"}, status_code=503
+    )
+
+
+async def client_gone(request: Request, error: ClientDisconnect) -> Response:
+    # Nobody is left to answer: one line in the log, not a traceback.
+    log.warning("%s %s: the client went away before sending the whole request", request.method, request.url.path)
+    return Response(status_code=400)
+
+
+async def internal_error(request: Request, error: Exception) -> Response:
+    log.exception("request %s %s failed", request.method, request.url.path)
+    return JSONResponse({"error": f"the server failed ({type(error).__name__}); its log has the details"}, status_code=500)
+
+
+_SID = "/api/sessions/{sid}"
+ROUTES = [
+    Route("/", index),
+    Route("/api/config", config),
+    Route("/api/sessions", upload, methods=["POST"]),
+    Route(_SID, show),
+    Route(_SID, delete, methods=["DELETE"]),
+    Route(_SID + "/image", image),
+    Route(_SID + "/edit", edit, methods=["POST"]),
+    Route(_SID + "/solve", solve, methods=["POST"]),
+    Route(_SID + "/solve", solve_state),
+    Route(_SID + "/cancel", cancel, methods=["POST"]),
+    Route(_SID + "/events", events),
+    Route(_SID + "/board.json", board_file),
+    Route(_SID + "/overlay.png", overlay_png),
+    Route(_SID + "/solution.gif", solution_gif),
+    Route(_SID + "/save", save, methods=["POST"]),
+    Route("/api/quit", quit_, methods=["POST"]),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
+    """The app over ``store`` (by default a :class:`~kamivision.web.sessions.MemoryStore`,
+    or Redis's when ``settings.redis`` names one); its queue's worker processes stop when
+    the app shuts down."""
+    settings = settings or Settings()
+    handlers = {
+        HTTPException: http_error,
+        NoSession: no_session,
+        StoreFull: unavailable,
+        QueueFull: unavailable,
+        RateLimited: rate_limited,
+        ClientDisconnect: client_gone,
+        Exception: internal_error,
+    }
+    if settings.redis is not None:
+        from redis.exceptions import RedisError
+
+        from .redisstore import Busy, RedisJobs, RedisStore, connect
+
+        connection = connect(settings.redis)
+        store = RedisStore(connection) if store is None else store
+        make_jobs = lambda: RedisJobs(connection, max_waiting=settings.max_waiting)  # noqa: E731
+        handlers[RedisError] = store_down
+        handlers[Busy] = unavailable
+    else:
+        store = MemoryStore() if store is None else store
+        make_jobs = lambda: JobQueue(workers=settings.workers, max_waiting=settings.max_waiting, on_finish=store.finish)  # noqa: E731
+    if settings.review is not None:
+        store.add(settings.review, pinned=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        if queue is not None:  # kill the solving processes with the server
-            queue.close()
+        if app.state.jobs is not None:  # kill the solving processes with the server
+            app.state.jobs.close()
 
-    sid = "/api/sessions/{sid}"
-    routes = [
-        Route("/", index),
-        Route("/api/config", config),
-        Route("/api/sessions", upload, methods=["POST"]),
-        Route(sid, show),
-        Route(sid, delete, methods=["DELETE"]),
-        Route(sid + "/image", image),
-        Route(sid + "/edit", edit, methods=["POST"]),
-        Route(sid + "/solve", solve, methods=["POST"]),
-        Route(sid + "/solve", solve_state),
-        Route(sid + "/cancel", cancel, methods=["POST"]),
-        Route(sid + "/events", events),
-        Route(sid + "/board.json", board_file),
-        Route(sid + "/overlay.png", overlay_png),
-        Route(sid + "/solution.gif", solution_gif),
-        Route(sid + "/save", save, methods=["POST"]),
-        Route("/api/quit", quit_, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = Starlette(
-        routes=routes,
-        exception_handlers={HTTPException: http_error, ClientDisconnect: client_gone, Exception: internal_error},
-        lifespan=lifespan,
-    )
-    app.add_middleware(Guard, settings=settings)
+    app = Starlette(routes=ROUTES, exception_handlers=handlers, lifespan=lifespan)
+    command = "review" if settings.review is not None else "serve"
+    app.add_middleware(Guard, token=settings.token, allowed_hosts=settings.allowed_hosts, command=command)
     app.state.settings = settings
-    app.state.jobs = jobs
+    app.state.store = store
+    app.state.jobs = None
+    app.state.jobs_lock = threading.Lock()
+    app.state.make_jobs = make_jobs
+    app.state.readers = asyncio.Semaphore(settings.readers)
     return app

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..board import Board
 
@@ -55,7 +55,7 @@ class Job:
     doubt: Any = None  # kamivision.doubt.Doubt (None: a board file)
     error: Optional[str] = None
     cancel_requested: bool = False
-    queued_at: float = field(default_factory=time.monotonic)
+    queued_at: float = field(default_factory=time.time)  # wall clock: a job may move between hosts
     started_at: Optional[float] = None
     finished_at: Optional[float] = None
     version: int = 0  # bumped at every change, for the event stream
@@ -108,8 +108,9 @@ def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_s
 class JobQueue:
     """A fair queue of solves run by ``workers`` threads, each driving one process at a time."""
 
-    def __init__(self, workers: int = 1, max_waiting: int = 64):
+    def __init__(self, workers: int = 1, max_waiting: int = 64, on_finish: Optional[Callable[[Job], None]] = None):
         self.workers = workers
+        self.on_finish = on_finish  # told of every job that ends (the store keeps its answer)
         self.max_waiting = max_waiting
         if "forkserver" in multiprocessing.get_all_start_methods():
             self._context = multiprocessing.get_context("forkserver")
@@ -132,6 +133,10 @@ class JobQueue:
                 raise QueueFull(f"{len(self._waiting)} solves are waiting already: try again in a minute")
             self._waiting.append(job)
             self._changed.notify_all()
+        return job
+
+    def current(self, job: Job) -> Job:
+        """``job`` as it is now (here the very object, which the workers update)."""
         return job
 
     def position(self, job: Job) -> int:
@@ -201,9 +206,14 @@ class JobQueue:
         """Called with the lock held."""
         job.state = state
         job.error = error
-        job.finished_at = time.monotonic()
+        job.finished_at = time.time()
         job.recognition = None  # the reading is not needed any more
         job.version += 1
+        if self.on_finish is not None:
+            try:
+                self.on_finish(job)
+            except Exception:  # noqa: BLE001 - the queue must go on
+                log.exception("keeping the answer of job %s failed", job.id)
         self._changed.notify_all()
 
     def _update(self, job: Job, **changes) -> None:
@@ -222,7 +232,7 @@ class JobQueue:
                     return
                 job = self._waiting.popleft()
                 job.state = "running"
-                job.started_at = time.monotonic()
+                job.started_at = time.time()
                 job.version += 1
                 self._changed.notify_all()
             try:
@@ -249,7 +259,7 @@ class JobQueue:
         cancelled_at = None
         try:
             while True:
-                now = time.monotonic()
+                now = time.time()
                 if job.cancel_requested and cancelled_at is None:
                     cancelled_at = now
                 if cancelled_at is not None and now - cancelled_at > CANCEL_GRACE:

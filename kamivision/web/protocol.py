@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .app import SECURITY_HEADERS
+from .security import SECURITY_HEADERS
 
 #: Seconds a connection has to send a request's headers.
 HEADER_SECONDS = 10.0

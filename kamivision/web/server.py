@@ -6,6 +6,7 @@ and a port of 0 (any free port, as ``review`` uses) is known before the URL is p
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import secrets
 import socket
@@ -90,9 +91,13 @@ def run(
             check_input(path)
         _check_certificate(*certificate)
     settings = settings or Settings()
+    token = token or settings.token
     if token is None and not is_loopback(host):
         token = secrets.token_urlsafe(18)
-    settings.token = token
+    stopping: list = []  # the server, once made: a review's Finish stops it
+    if settings.review is not None and settings.on_quit is None:
+        settings = dataclasses.replace(settings, on_quit=lambda: setattr(stopping[0], "should_exit", True))
+    settings = dataclasses.replace(settings, token=token)
     sock = bind(host, port)
     port = sock.getsockname()[1]
     app = create_app(settings)
@@ -102,8 +107,7 @@ def run(
         app, http=BoundedH11Protocol, log_level="warning", access_log=False, timeout_graceful_shutdown=3, **tls
     )
     server = uvicorn.Server(config)
-    if settings.review is not None:  # only a review ends from its page; a server runs until stopped
-        settings.on_quit = settings.on_quit or (lambda: setattr(server, "should_exit", True))
+    stopping.append(server)
     query = f"?token={token}" if token else ""
     scheme = "https" if certificate is not None else "http"
     wildcard = host in ("0.0.0.0", "::", "")

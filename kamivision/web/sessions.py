@@ -1,37 +1,52 @@
-"""The web app's sessions: one screenshot (or board file) each, held in memory.
+"""The web app's sessions: one screenshot (or board file) each, and the store that holds them.
 
 A session is what one page works on: the picture, the board as read, the
 :class:`~kamivision.review.ReviewModel` that the page's edits go through (so undo, fill and
-saving behave exactly as the library's), its solve job and last answer.  The store bounds
-the memory they hold: at most :attr:`SessionStore.max_sessions` sessions and
-:attr:`SessionStore.max_bytes` of pictures, idle ones dropped first, and every session
-forgotten after :attr:`SessionStore.idle_seconds` without a request.  Nothing is written to
-disk: an upload lives in memory until its session goes.
+saving behave exactly as the library's), its solve job and last answer.
+
+Two stores keep them, with one interface that the app uses (:class:`SessionStore`):
+
+- :class:`MemoryStore`, the default: this process's memory, at most
+  :attr:`~MemoryStore.max_sessions` sessions and :attr:`~MemoryStore.max_bytes` of
+  pictures, idle ones dropped first, every session forgotten after
+  :attr:`~MemoryStore.idle_seconds` without a request.  Nothing is written to disk.
+- :class:`kamivision.web.redisstore.RedisStore`, for ``serve --redis``: the same limits,
+  held in Redis, so that any number of web processes serve the same players.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional, Protocol
 
 import numpy as np
 
-from ..board import Board, board_to_dict
-from ..graph import bits, region_cells
+from ..board import Board
 from ..geometry import Geometry
-from ..pipeline import answer_notices, doubt_notices, reading_notices
-from ..report import color_label, color_names, doubt_summary, verdict
 from ..review import ReviewModel
 from .jobs import Job
 
 
 class StoreFull(Exception):
     """No room for another session."""
+
+
+class NoSession(LookupError):
+    """The session asked for is not (or no longer) in the store."""
+
+
+class RateLimited(Exception):
+    """A client address made more requests of one kind this minute than it may."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -42,7 +57,7 @@ class Result:
     solution: Any  # kamivision.solver.Solution
     check: Any = None  # kamivision.parcheck.CounterCheck
     doubt: Any = None  # kamivision.doubt.Doubt (None: a board file)
-    files: dict = field(default_factory=dict)  # name -> bytes (overlay.png, solution.gif), made on demand
+    job: Any = None  # the id of the job that found it
 
 
 @dataclass
@@ -50,25 +65,28 @@ class Session:
     """One picture and the board on it, being reviewed and solved from a page."""
 
     name: str
-    image: np.ndarray
+    image: Optional[np.ndarray]  # None in a session loaded without its picture (RedisStore.get)
     geometry: Geometry
     model: ReviewModel
     read: Board  # the board as read (the model's board changes with the edits)
     recognition: Any = None  # kamivision.vision.Recognition; None for a board file
     save_to: Optional[Path] = None  # review mode: where "save" writes (chosen on the command line)
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
-    touched: float = field(default_factory=time.monotonic)
+    touched: float = field(default_factory=time.time)
     job: Optional[Job] = None
     result: Optional[Result] = None
     lock: threading.RLock = field(default_factory=threading.RLock)
-    jpeg: Optional[bytes] = None  # the picture as sent to the page
+    files: dict = field(default_factory=dict)  # name -> bytes made from it: the page's JPEG, overlay.png, ...
     pinned: bool = False  # the review's own session: never dropped
+    size: tuple[int, int] = (0, 0)  # the picture's (height, width)
+
+    def __post_init__(self) -> None:
+        if self.image is not None:
+            self.size = tuple(self.image.shape[:2])
 
     @property
     def nbytes(self) -> int:
-        return self.image.nbytes + len(self.jpeg or b"") + sum(
-            len(v) for v in (self.result.files.values() if self.result else ())
-        )
+        return (0 if self.image is None else self.image.nbytes) + sum(len(v) for v in self.files.values())
 
     @property
     def board(self) -> Board:
@@ -90,8 +108,33 @@ class Session:
         return dataclasses.replace(self.recognition, board=self.model.board, confidence=confidence)
 
 
-class SessionStore:
-    """The sessions, bounded in number, bytes and idle time."""
+class SessionStore(Protocol):
+    """What the app needs of a store (:class:`MemoryStore`, or
+    :class:`~kamivision.web.redisstore.RedisStore`)."""
+
+    def get(self, session_id: str, picture: bool = False) -> Session:
+        """The session (its picture loaded too when ``picture``); :class:`NoSession` if gone."""
+
+    def change(self, session_id: str) -> contextlib.AbstractContextManager[Session]:
+        """The session, held alone for a change that is kept when the block ends."""
+
+    def add(self, session: Session, pinned: bool = False) -> Session: ...
+
+    def remove(self, session_id: str) -> None: ...
+
+    def cached(self, session: Session, name: str, make: Callable[[], bytes]) -> bytes:
+        """``make()``, kept with the session under ``name`` for the next request."""
+
+    def count(self, kind: str, address: str, limit: int) -> None:
+        """Count a request of ``kind`` from ``address``: :class:`RateLimited` past ``limit`` a minute."""
+
+
+def busy(session: Session) -> bool:
+    return session.job is not None and not session.job.finished
+
+
+class MemoryStore:
+    """The sessions in this process's memory, bounded in number, bytes and idle time."""
 
     def __init__(self, max_sessions: int = 64, max_bytes: int = 1_500_000_000, idle_seconds: float = 3600.0):
         self.max_sessions = max_sessions
@@ -99,6 +142,7 @@ class SessionStore:
         self.idle_seconds = idle_seconds
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self._counts: dict[tuple[str, str, int], int] = {}
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -108,20 +152,27 @@ class SessionStore:
         with self._lock:
             return sum(s.nbytes for s in self._sessions.values())
 
-    def get(self, session_id: str) -> Optional[Session]:
+    def get(self, session_id: str, picture: bool = False) -> Session:
         with self._lock:
             session = self._sessions.get(session_id)
-            if session is not None:
-                session.touched = time.monotonic()
+            if session is None:
+                raise NoSession(session_id)
+            session.touched = time.time()
             return session
+
+    @contextlib.contextmanager
+    def change(self, session_id: str) -> Iterator[Session]:
+        session = self.get(session_id)
+        with session.lock:
+            yield session
 
     def add(self, session: Session, pinned: bool = False) -> Session:
         """Keep ``session``, dropping expired and then least recently used idle sessions to
         make room; :class:`StoreFull` when the busy ones alone fill the store."""
         with self._lock:
-            self._expire(time.monotonic())
+            self._expire(time.time())
             idle = sorted(
-                (s for s in self._sessions.values() if not _busy(s) and not s.pinned),
+                (s for s in self._sessions.values() if not busy(s) and not s.pinned),
                 key=lambda s: s.touched,
             )
             while idle and (
@@ -137,18 +188,41 @@ class SessionStore:
             self._sessions[session.id] = session
             return session
 
-    def remove(self, session_id: str) -> Optional[Session]:
+    def remove(self, session_id: str) -> None:
         with self._lock:
-            return self._sessions.pop(session_id, None)
+            self._sessions.pop(session_id, None)
+
+    def cached(self, session: Session, name: str, make: Callable[[], bytes]) -> bytes:
+        with session.lock:
+            if name not in session.files:
+                session.files[name] = make()
+            return session.files[name]
+
+    def count(self, kind: str, address: str, limit: int) -> None:
+        minute = int(time.time() // 60)
+        with self._lock:
+            self._counts = {k: v for k, v in self._counts.items() if k[2] == minute}
+            key = (kind, address, minute)
+            self._counts[key] = self._counts.get(key, 0) + 1
+            if self._counts[key] > limit:
+                raise RateLimited(
+                    f"more than {limit} {kind} a minute from your address: try again in a minute",
+                    60 - int(time.time() % 60),
+                )
+
+    def finish(self, job: Job) -> None:
+        """A solve ended (called by the job queue): its answer goes into its session.
+
+        It is called with the queue's lock held, so it takes no other lock (the app takes
+        a session's lock and then the queue's): one assignment, atomic in Python."""
+        session = self._sessions.get(job.session)
+        if session is not None and job.solution is not None and session.job is job:
+            session.result = Result(board=job.board, solution=job.solution, check=job.check, doubt=job.doubt, job=job.id)
 
     def _expire(self, now: float) -> None:
         for key, session in list(self._sessions.items()):
-            if now - session.touched > self.idle_seconds and not _busy(session) and not session.pinned:
+            if now - session.touched > self.idle_seconds and not busy(session) and not session.pinned:
                 del self._sessions[key]
-
-
-def _busy(session: Session) -> bool:
-    return session.job is not None and not session.job.finished
 
 
 # ---------------------------------------------------------------- opening a session
@@ -216,149 +290,3 @@ def session_from_board(board: Board, name: str) -> Session:
     return Session(name=name or board.name or "board", image=image, geometry=geometry, model=model, read=board)
 
 
-# ---------------------------------------------------------------- what the page is sent
-
-
-def describe(session: Session) -> dict:
-    """Everything the page draws: the picture's size, the lattice's cell polygons on it,
-    the palette (the phone's order, numbered 1..K as on the command line), the cells with
-    their confidence, the warnings, the editing state and the solve."""
-    board, geometry = session.board, session.geometry
-    polygons = [np.round(geometry.polygon(board, cell), 1).ravel().tolist() for cell in range(board.size)]
-    confidence = (
-        [1.0] * board.size if session.model.confidence is None else np.round(session.model.confidence, 3).ravel().tolist()
-    )
-    recognition = session.recognition
-    hidden = [] if recognition is None else [r * board.columns + c for r, c in recognition.hidden]
-    height, width = session.image.shape[:2]
-    out = {
-        "id": session.id,
-        "name": session.name,
-        "image": {"width": width, "height": height},
-        "lattice": board.lattice,
-        "rows": board.rows,
-        "columns": board.columns,
-        "par": board.par,
-        "rules": board.rules,
-        "palette": list(board.palette or ()),
-        "labels": [color_label(board, k) for k in range(len(board.palette or ()))],
-        "names": color_names(board),
-        "read": board_cells(session.read),
-        "confidence": confidence,
-        "threshold": session.model.threshold,
-        "hidden": hidden,
-        "polygons": polygons,
-        "centres": [list(np.round(geometry.centre(board, cell), 1)) for cell in range(board.size)],
-        "swatches": [] if recognition is None else [list(map(int, s)) for s in recognition.layout.swatches],
-        "screenshot": recognition is not None,
-        "save": None if session.save_to is None else {"name": session.save_to.name},
-    }
-    out.update(edit_state(session))
-    return out
-
-
-def board_cells(board: Board) -> list[Optional[int]]:
-    return list(board.colors())
-
-
-def edit_state(session: Session) -> dict:
-    """The part of :func:`describe` that an edit changes."""
-    board = session.board
-    edited = set(session.edited_cells())
-    result = session.result
-    if result is not None and result.board == board and result.doubt is not None:
-        uncertain = list(result.doubt.matters)  # solved: only the doubt that would change the moves
-    else:
-        uncertain = [i for i in range(board.size) if session.model.uncertain(i) and i not in edited]
-    return {
-        "cells": board_cells(board),
-        "edited": sorted(edited),
-        "uncertain": uncertain,
-        "can_undo": session.model.can_undo,
-        "can_redo": session.model.can_redo,
-        "dirty": session.model.dirty,
-        "warnings": [] if session.recognition is None else [
-            notice_to_json(n, board.columns) for n in reading_notices(session.reading())
-        ],
-        "solved": session.result is not None and session.result.board == board,
-    }
-
-
-def notice_to_json(notice, columns: int) -> dict:
-    """A :class:`~kamivision.pipeline.Notice` for the page: cells as cell numbers."""
-    out = {"text": notice.text[:1].upper() + notice.text[1:] + ".", "cells": [r * columns + c for r, c in notice.cells]}
-    if notice.changes:
-        out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
-    return out
-
-
-def job_state(session: Session, queue) -> dict:
-    """The solve as the page shows it: waiting (and where in the queue), running (bound and
-    best so far), or finished with the answer."""
-    job = session.job
-    if job is None:
-        return {"state": "idle"}
-    out: dict[str, Any] = {"state": job.state, "job": job.id, "max_seconds": job.max_seconds, "version": job.version}
-    if job.state == "queued":
-        out["ahead"] = queue.position(job)
-    if job.progress:
-        out["progress"] = dict(job.progress)
-    if job.started_at is not None:
-        out["seconds"] = round((job.finished_at or time.monotonic()) - job.started_at, 2)
-    if job.error:
-        out["error"] = job.error
-    if job.finished and session.result is not None and session.result.solution is job.solution:
-        out["solution"] = describe_solution(session.result)
-    return out
-
-
-def describe_solution(result: Result) -> dict:
-    """The moves, the board before each and after the last (for the step player), the
-    region each move taps, the verdict and the warnings with the cells they concern."""
-
-    board, solution = result.board, result.solution
-    boards, moves = [board_cells(board)], []
-    current = board
-    for move in solution.moves:
-        cell = move.row * board.columns + move.column
-        region = list(bits(region_cells(current, cell)))
-        moves.append(
-            {
-                "row": move.row,
-                "column": move.column,
-                "cell": cell,
-                "color": move.color,
-                "label": color_label(board, move.color),
-                "region": region,
-            }
-        )
-        current = current.apply(move)
-        boards.append(board_cells(current))
-    notices = answer_notices(board, solution, result.check)
-    if result.doubt is not None:
-        notices += doubt_notices(board, result.doubt)
-    warnings = [notice_to_json(n, board.columns) for n in notices]
-    n, par = solution.length, board.par
-    if solution.interrupted:
-        what = "You stopped the search"
-    elif not solution.optimal:
-        what = "The time limit stopped the search"
-    else:
-        what = None
-    return {
-        "length": n,
-        "optimal": solution.optimal,
-        "lower_bound": solution.lower_bound,
-        "interrupted": solution.interrupted,
-        "stopped": what,
-        "seconds": round(solution.seconds, 2),
-        "expanded": solution.expanded,
-        "regions": solution.regions,
-        "verdict": verdict(solution, par, result.doubt, board.columns),
-        "summary": None if result.doubt is None else doubt_summary(result.doubt),
-        "notes": list(solution.notes),
-        "moves": moves,
-        "boards": boards,
-        "warnings": warnings,
-        "board": board_to_dict(board),
-    }

@@ -10,8 +10,89 @@ import pytest
 @pytest.fixture(scope="module")
 def server():
     """``kamivision serve --port 0`` in its own process; yields (URL, process)."""
+    url, process = start_web()
+    yield url, process
+    stop(process)
+
+
+@pytest.fixture(scope="module")
+def redis_web(redis_server):
+    """``kamivision serve --redis`` on a Redis of the tests' own, with one worker; yields
+    (URL, process)."""
+    worker = start_worker(redis_server.url)
+    url, process = start_web("--redis", redis_server.url)
+    yield url, process
+    stop(process)
+    stop(worker)
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    """Debian's ``redis-server`` on a free port, without persistence; stopped and started
+    again on the same port by the tests that need Redis gone for a while."""
+
+    def __init__(self, executable: str):
+        self.executable = executable
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self) -> None:
+        import time
+
+        import redis
+
+        self.process = subprocess.Popen(
+            [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis.from_url(self.url, socket_timeout=1)
+        for _ in range(100):
+            try:
+                client.ping()
+                return
+            except redis.exceptions.ConnectionError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture(scope="module")
+def redis_server():
+    """A Redis of the tests' own (skips, saying why, without redis-server or the redis package)."""
+    import shutil
+
+    executable = shutil.which("redis-server")
+    if executable is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    pytest.importorskip("redis", reason="the redis package is not installed")
+    server = RedisServer(executable)
+    try:
+        server.start()
+    except RuntimeError as error:
+        pytest.skip(str(error))
+    yield server
+    server.stop()
+
+
+def start_web(*options: str) -> tuple[str, subprocess.Popen]:
+    """``kamivision serve --port 0 OPTIONS`` in its own process: (its URL, the process)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "serve", "--port", "0", "--max-seconds", "30"],
+        [sys.executable, "-m", "kamivision", "serve", "--port", "0", "--max-seconds", "30", *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     line = process.stdout.readline()
@@ -19,9 +100,22 @@ def server():
     if not match:
         process.kill()
         raise AssertionError(f"the server did not start: {line!r} {process.stderr.read()!r}")
-    yield match.group(1), process
+    return match.group(1), process
+
+
+def start_worker(url: str) -> subprocess.Popen:
+    """``kamivision worker --redis URL`` in its own process group (so that a test can kill
+    it with the work horse it has forked)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "worker", "--redis", url],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+
+
+def stop(process: subprocess.Popen) -> None:
     process.terminate()
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+        process.wait(timeout=10)

@@ -17,15 +17,15 @@ from starlette.testclient import TestClient  # noqa: E402
 from kamivision.board import board_to_dict, make_board, read_board  # noqa: E402
 from kamivision.review import open_review  # noqa: E402
 from kamivision.web import Settings, create_app  # noqa: E402
-from kamivision.web.sessions import Session, SessionStore  # noqa: E402
+from kamivision.web.sessions import MemoryStore, Session  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 POST = {"X-Kamivision": "1"}
 
 
-def client(**settings) -> TestClient:
+def client(store=None, **settings) -> TestClient:
     settings.setdefault("allowed_hosts", ("testserver",))
-    return TestClient(create_app(Settings(**settings)))
+    return TestClient(create_app(Settings(**settings), store=store))
 
 
 def upload(c: TestClient, path: Path, name: str | None = None, headers=None):
@@ -268,7 +268,7 @@ def test_without_a_token_only_a_loopback_host_is_served():
 
 
 def test_the_store_drops_idle_sessions_first_and_refuses_when_all_are_busy():
-    store = SessionStore(max_sessions=2)
+    store = MemoryStore(max_sessions=2)
     with client(store=store) as c:
         ids = [upload(c, SAMPLES / "patchwork.json").json()["id"] for _ in range(3)]
         assert len(store) == 2 and c.get(f"/api/sessions/{ids[0]}").status_code == 404

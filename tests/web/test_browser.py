@@ -1,7 +1,9 @@
 """The page in a real browser: Debian's Chromium driven by Selenium through chromedriver,
 against ``kamivision serve`` on a free loopback port, at a desktop size and at a phone's
 390 x 844.  Upload a rendered sample, repaint a cell by clicking, solve, step through the
-moves, download the board file and compare it; a screenshot of the page is kept.
+moves, download the board file and compare it; a screenshot of the page is kept.  The same
+tests run against the in-memory server and against the Redis-backed one (``serve --redis``
+with a worker), unchanged.
 
 Set KAMIVISION_PAGE_SHOTS to a folder to keep the page screenshots there (the README's
 pictures are made that way)."""
@@ -32,6 +34,12 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no browser: install Debian's chromium and chromium-driver (.ci/run does) for the real-browser test",
 )
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def server(request):
+    """The server the page talks to: in memory, or on Redis with a worker."""
+    return request.getfixturevalue("server" if request.param == "memory" else "redis_web")
 
 
 def browser(downloads: Path, width: int, height: int, phone: bool):

@@ -1,0 +1,176 @@
+"""What the page is sent: sessions, edits, solves and answers as JSON.
+
+Every function here only reads: the stores and the job queues keep the state
+(:mod:`~kamivision.web.sessions`, :mod:`~kamivision.web.jobs`), and the wording of
+notices and verdicts is :mod:`kamivision.report`'s.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Optional
+
+import numpy as np
+
+from ..board import Board, board_to_dict
+from ..graph import bits, region_cells
+from ..pipeline import answer_notices, doubt_notices, reading_notices
+from ..report import color_label, color_names, doubt_summary, verdict
+from .sessions import Result, Session
+
+
+def describe(session: Session) -> dict:
+    """Everything the page draws: the picture's size, the lattice's cell polygons on it,
+    the palette (the phone's order, numbered 1..K as on the command line), the cells with
+    their confidence, the warnings, the editing state and the solve."""
+    board, geometry = session.board, session.geometry
+    polygons = [np.round(geometry.polygon(board, cell), 1).ravel().tolist() for cell in range(board.size)]
+    confidence = (
+        [1.0] * board.size if session.model.confidence is None else np.round(session.model.confidence, 3).ravel().tolist()
+    )
+    recognition = session.recognition
+    hidden = [] if recognition is None else [r * board.columns + c for r, c in recognition.hidden]
+    height, width = session.size
+    out = {
+        "id": session.id,
+        "name": session.name,
+        "image": {"width": width, "height": height},
+        "lattice": board.lattice,
+        "rows": board.rows,
+        "columns": board.columns,
+        "par": board.par,
+        "rules": board.rules,
+        "palette": list(board.palette or ()),
+        "labels": [color_label(board, k) for k in range(len(board.palette or ()))],
+        "names": color_names(board),
+        "read": board_cells(session.read),
+        "confidence": confidence,
+        "threshold": session.model.threshold,
+        "hidden": hidden,
+        "polygons": polygons,
+        "centres": [list(np.round(geometry.centre(board, cell), 1)) for cell in range(board.size)],
+        "swatches": [] if recognition is None else [list(map(int, s)) for s in recognition.layout.swatches],
+        "screenshot": recognition is not None,
+        "save": None if session.save_to is None else {"name": session.save_to.name},
+    }
+    out.update(edit_state(session))
+    return out
+
+
+def board_cells(board: Board) -> list[Optional[int]]:
+    return list(board.colors())
+
+
+def edit_state(session: Session) -> dict:
+    """The part of :func:`describe` that an edit changes."""
+    board = session.board
+    edited = set(session.edited_cells())
+    result = answer(session)
+    if result is not None and result.board == board and result.doubt is not None:
+        uncertain = list(result.doubt.matters)  # solved: only the doubt that would change the moves
+    else:
+        uncertain = [i for i in range(board.size) if session.model.uncertain(i) and i not in edited]
+    return {
+        "cells": board_cells(board),
+        "edited": sorted(edited),
+        "uncertain": uncertain,
+        "can_undo": session.model.can_undo,
+        "can_redo": session.model.can_redo,
+        "dirty": session.model.dirty,
+        "warnings": [] if session.recognition is None else [
+            notice_to_json(n, board.columns) for n in reading_notices(session.reading())
+        ],
+        "solved": result is not None and result.board == board,
+    }
+
+
+def notice_to_json(notice, columns: int) -> dict:
+    """A :class:`~kamivision.pipeline.Notice` for the page: cells as cell numbers."""
+    out = {"text": notice.text[:1].upper() + notice.text[1:] + ".", "cells": [r * columns + c for r, c in notice.cells]}
+    if notice.changes:
+        out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
+    return out
+
+
+def job_state(session: Session, jobs) -> dict:
+    """The solve as the page shows it: waiting (and where in the queue), running (bound and
+    best so far), or finished with the answer.  ``session.job`` is as ``jobs`` last saw it
+    (:meth:`~kamivision.web.jobs.JobQueue.current`)."""
+    job = session.job
+    if job is None:
+        return {"state": "idle"}
+    out: dict[str, Any] = {"state": job.state, "job": job.id, "max_seconds": job.max_seconds, "version": job.version}
+    if job.state == "queued":
+        out["ahead"] = jobs.position(job)
+    if job.progress:
+        out["progress"] = dict(job.progress)
+    if job.started_at is not None:
+        out["seconds"] = round(max(0.0, (job.finished_at or time.time()) - job.started_at), 2)
+    if job.error:
+        out["error"] = job.error
+    if job.finished:
+        result = answer(session)
+        if result is not None and result.job == job.id:
+            out["solution"] = describe_solution(result)
+    return out
+
+
+def answer(session: Session) -> Optional[Result]:
+    """The last answer: the one the store keeps, or, a moment before it has it, the one the
+    finished job carries."""
+    job, result = session.job, session.result
+    if job is not None and job.state == "done" and job.solution is not None and (result is None or result.job != job.id):
+        return Result(board=job.board, solution=job.solution, check=job.check, doubt=job.doubt, job=job.id)
+    return result
+
+
+def describe_solution(result: Result) -> dict:
+    """The moves, the board before each and after the last (for the step player), the
+    region each move taps, the verdict and the warnings with the cells they concern."""
+
+    board, solution = result.board, result.solution
+    boards, moves = [board_cells(board)], []
+    current = board
+    for move in solution.moves:
+        cell = move.row * board.columns + move.column
+        region = list(bits(region_cells(current, cell)))
+        moves.append(
+            {
+                "row": move.row,
+                "column": move.column,
+                "cell": cell,
+                "color": move.color,
+                "label": color_label(board, move.color),
+                "region": region,
+            }
+        )
+        current = current.apply(move)
+        boards.append(board_cells(current))
+    notices = answer_notices(board, solution, result.check)
+    if result.doubt is not None:
+        notices += doubt_notices(board, result.doubt)
+    warnings = [notice_to_json(n, board.columns) for n in notices]
+    n, par = solution.length, board.par
+    if solution.interrupted:
+        what = "You stopped the search"
+    elif not solution.optimal:
+        what = "The time limit stopped the search"
+    else:
+        what = None
+    return {
+        "length": n,
+        "optimal": solution.optimal,
+        "lower_bound": solution.lower_bound,
+        "interrupted": solution.interrupted,
+        "stopped": what,
+        "seconds": round(solution.seconds, 2),
+        "expanded": solution.expanded,
+        "regions": solution.regions,
+        "verdict": verdict(solution, par, result.doubt, board.columns),
+        "summary": None if result.doubt is None else doubt_summary(result.doubt),
+        "notes": list(solution.notes),
+        "moves": moves,
+        "boards": boards,
+        "warnings": warnings,
+        "board": board_to_dict(board),
+    }

@@ -1,0 +1,127 @@
+"""``kamivision worker --redis URL``: solves from the Redis queue, on any host.
+
+A worker is an RQ worker (:mod:`rq`) that has the solver imported already: RQ forks a
+work horse from it for each job, so a job starts in milliseconds, as the in-memory server's
+fork server does.  The job (:func:`solve_job`) reports its state and progress in the RQ
+job's ``meta``, beats a heartbeat key while it runs, turns a cancel key into a Ctrl-C (the
+solver then answers with its best so far) and pushes its answer into its session.  RQ's
+job timeout is the hard limit: a horse that overruns it is killed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+
+from .redisstore import HEARTBEAT, PREFIX, QUEUE, busy_key, connect, push_result
+from .sessions import Result
+
+log = logging.getLogger("kamivision.worker")
+
+#: Seconds between progress reports written to Redis.
+REPORT_SECONDS = 0.2
+
+
+def solve_job(session: str, board, max_seconds: float, recognition, check_seconds: float) -> None:
+    """One solve, run in an RQ work horse (see the module's docstring)."""
+    from redis.exceptions import RedisError
+    from rq import get_current_job
+    from rq.timeouts import JobTimeoutException
+
+    from ..errors import KamiError
+    from ..solver import solve
+
+    job = get_current_job()
+    redis = job.connection
+    meta = job.meta
+    beat, cancel = PREFIX + f"beat:{job.id}", PREFIX + f"cancel:{job.id}"
+    stop, cancelled = threading.Event(), threading.Event()
+    pid = os.getpid()
+
+    def report(**changes) -> None:
+        meta.update(changes)
+        meta["version"] = meta.get("version", 0) + 1
+        job.save_meta()
+
+    def heart() -> None:
+        while not stop.is_set():
+            try:
+                redis.set(beat, 1, px=int(HEARTBEAT * 1000))
+                if not cancelled.is_set() and redis.exists(cancel):
+                    cancelled.set()
+                    os.kill(pid, signal.SIGINT)
+            except RedisError as error:  # Redis away for a moment: the job goes on
+                log.warning("job %s: heartbeat failed: %s", job.id, error)
+            stop.wait(HEARTBEAT / 4)
+
+    last = [0.0]
+
+    def progress(info: dict) -> None:
+        now = time.monotonic()
+        if now - last[0] >= REPORT_SECONDS:
+            last[0] = now
+            report(progress={k: v for k, v in info.items() if isinstance(v, (int, float, str))})
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
+    redis.set(beat, 1, px=int(HEARTBEAT * 1000))
+    threading.Thread(target=heart, name="heartbeat", daemon=True).start()
+    try:
+        report(state="running", started=time.time())
+        solution = solve(board, max_seconds=max_seconds, progress=progress)
+        doubt = None
+        if recognition is not None:
+            from ..pipeline import settle
+
+            solution, doubt = settle(recognition, solution, board)
+        checking = recognition is not None and not solution.interrupted and check_seconds > 0 and not cancelled.is_set()
+        report(solution=solution, doubt=doubt, state="checking" if checking else "running")
+        check = None
+        if checking:
+            from ..parcheck import check_counter
+
+            try:
+                check = check_counter(recognition, solution, max_seconds=check_seconds)
+            except KeyboardInterrupt:  # cancelled during the check: the answer stands, the hint is dropped
+                check = None
+            report(check=check)
+        push_result(redis, session, Result(board=board, solution=solution, check=check, doubt=doubt, job=job.id))
+        report(state="done", finished=time.time())
+    except KeyboardInterrupt:
+        report(state="cancelled", finished=time.time())
+    except JobTimeoutException:
+        report(state="failed", error="the solve ran past its hard limit and was stopped", finished=time.time())
+        raise
+    except KamiError as error:
+        report(state="failed", error=str(error), finished=time.time())
+    except Exception as error:  # noqa: BLE001 - reported to the page as one line, logged here
+        log.exception("job %s: the solver failed", job.id)
+        report(state="failed", error=f"the solver failed ({type(error).__name__}); the worker's log has the details", finished=time.time())
+    finally:
+        stop.set()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        redis.delete(beat, busy_key(session))
+
+
+def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
+    """Run solves from the queue at ``url`` until stopped (SIGTERM or Ctrl-C: the job at
+    hand is finished first; a second one stops it), or, with ``burst``, until the queue is
+    empty.  Raises :class:`~kamivision.errors.KamiError` when Redis cannot be reached."""
+    from redis.exceptions import RedisError
+    from rq import Queue, Worker
+
+    from ..errors import KamiError
+
+    connection = connect(url, timeout=None)
+    try:
+        connection.ping()
+    except RedisError as error:
+        raise KamiError(f"--redis {url}: Redis does not answer ({error})") from None
+    import kamivision.parcheck  # noqa: F401 - imported once here, not in every job's process
+    import kamivision.pipeline  # noqa: F401
+    import kamivision.solver  # noqa: F401
+
+    worker = Worker([Queue(QUEUE, connection=connection)], connection=connection, name=name, job_monitoring_interval=5)
+    worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
