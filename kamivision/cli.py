@@ -791,8 +791,11 @@ def serve_command(
 
 
 def _check_redis(url: str) -> None:
-    from redis.exceptions import RedisError
-
+    try:
+        from redis.exceptions import RedisError
+        import rq  # noqa: F401
+    except ImportError:
+        raise KamiError("--redis needs the redis and rq packages: pip install 'kamivision[redis]'") from None
     from .web.redisstore import connect
 
     try:
@@ -814,9 +817,10 @@ def worker_command(
     name: Annotated[Optional[str], typer.Option(metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False)] = None,
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
-    from .web.worker import run_worker
-
     try:
+        _check_redis(redis)
+        from .web.worker import run_worker
+
         run_worker(redis, burst=burst, name=name)
     except KamiError as error:
         _fail(error)

@@ -1,0 +1,215 @@
+"""``serve --redis`` and ``kamivision worker``: two web processes and two workers on one
+Redis (Debian's redis-server, started by the tests on a free port, without persistence).
+
+A session made through one web process is edited and solved through the other; a worker
+killed mid-solve leaves an answer or a clear failure; a web process killed and restarted
+loses no session; a Redis that stops gives a 503 within 2 s, and the servers recover when
+it is back.  Limits hold across processes: one solve per session, the queue's length,
+uploads per client address."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from kamivision.board import board_from_dict, board_to_dict, make_board, read_board
+
+from .conftest import start_web, start_worker, stop
+
+pytest.importorskip("rq", reason="the rq package is not installed (pip install 'kamivision[redis]')")
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+POST = {"X-Kamivision": "1"}
+
+
+def call(url: str, data=None, method: str | None = None, headers=None, timeout: float = 30) -> tuple[int, dict]:
+    """(status, JSON answer) of one request; errors are answers too."""
+    if isinstance(data, dict):
+        data = json.dumps(data).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={**POST, **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def upload(base: str, path: Path) -> tuple[int, dict]:
+    return call(base + "api/sessions", path.read_bytes(), headers={"X-Filename": path.name})
+
+
+def wait_state(base: str, sid: str, states: tuple[str, ...], timeout: float) -> dict:
+    end = time.monotonic() + timeout
+    while True:
+        status, state = call(f"{base}api/sessions/{sid}/solve")
+        assert status == 200, state
+        if state["state"] in states or time.monotonic() > end:
+            return state
+        time.sleep(0.2)
+
+
+def hard_board(tmp_path: Path) -> Path:
+    rng = random.Random(7)
+    grid = [[rng.randrange(6) for _ in range(24)] for _ in range(24)]
+    path = tmp_path / "hard.json"
+    path.write_text(json.dumps(board_to_dict(make_board(grid, lattice="square", name="hard"))))
+    return path
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def cluster(redis_server):
+    """Two web processes and two workers on the tests' Redis, emptied first."""
+    import redis
+
+    redis.Redis.from_url(redis_server.url).flushdb()
+    workers = [start_worker(redis_server.url) for _ in range(2)]
+    webs = [start_web("--redis", redis_server.url) for _ in range(2)]
+    yield redis_server, [url for url, _ in webs], [process for _, process in webs], workers
+    for _, process in webs:
+        stop(process)
+    for worker in workers:
+        if worker.poll() is None:
+            stop(worker)
+
+
+def test_a_session_made_through_one_web_process_is_edited_and_solved_through_the_other(cluster):
+    _, (a, b), _, _ = cluster
+    status, made = upload(a, SAMPLES / "delta.jpg")
+    assert status == 201
+    sid = made["id"]
+    status, seen = call(f"{b}api/sessions/{sid}")
+    assert status == 200 and seen["cells"] == made["cells"]
+    cell = 0
+    other = next(k for k in range(len(made["palette"])) if k != made["cells"][cell])
+    status, edited = call(f"{b}api/sessions/{sid}/edit", {"op": "paint", "cells": [cell], "color": other})
+    assert status == 200 and edited["edited"] == [cell]
+    assert call(f"{a}api/sessions/{sid}")[1]["cells"][cell] == other  # the edit is seen from the other process
+    assert call(f"{a}api/sessions/{sid}/edit", {"op": "undo"})[1]["edited"] == []
+    status, queued = call(f"{b}api/sessions/{sid}/solve", {"max_seconds": 20})
+    assert status == 202
+    again = call(f"{a}api/sessions/{sid}/solve", {"max_seconds": 20})  # one solve per session, across processes
+    assert again[0] == 409 or again[1]["state"] == "done", again
+    state = wait_state(a, sid, ("done", "failed", "cancelled"), timeout=60)
+    assert state["state"] == "done", state
+    solution = state["solution"]
+    truth = read_board(SAMPLES / "delta.json")
+    assert solution["optimal"] and solution["length"] == truth.par
+    board = board_from_dict(solution["board"])
+    from kamivision.board import Move
+
+    for move in solution["moves"]:
+        board = board.apply(Move(move["row"], move["column"], move["color"]))
+    assert board.is_solved()
+    assert call(f"{b}api/sessions/{sid}")[1]["solved"] is True
+    request = urllib.request.Request(f"{b}api/sessions/{sid}/overlay.png")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.read()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_worker_killed_mid_solve_leaves_an_answer_or_a_clear_failure_within_the_limit(cluster, tmp_path):
+    redis_server, (a, b), _, workers = cluster
+    sid = upload(a, hard_board(tmp_path))[1]["id"]
+    assert call(f"{a}api/sessions/{sid}/solve", {"max_seconds": 8})[0] == 202
+    assert wait_state(b, sid, ("running",), timeout=30)["state"] == "running"
+    time.sleep(1.0)
+    # The worker alone is killed: the work horse it forked finishes the job and answers.
+    busy = next(w for w in workers if children(w.pid))
+    os.kill(busy.pid, signal.SIGKILL)
+    state = wait_state(b, sid, ("done", "failed", "cancelled"), timeout=8 + 10)
+    assert state["state"] == "done" and state["solution"]["moves"], state
+
+    # The worker and its horse are killed: the job fails with a clear message, soon.
+    sid = upload(b, hard_board(tmp_path))[1]["id"]
+    assert call(f"{b}api/sessions/{sid}/solve", {"max_seconds": 30})[0] == 202
+    assert wait_state(a, sid, ("running",), timeout=30)["state"] == "running"
+    busy = next(w for w in workers if w.poll() is None and children(w.pid))
+    horses = children(busy.pid)
+    os.kill(busy.pid, signal.SIGKILL)
+    for horse in horses:
+        os.kill(horse, signal.SIGKILL)
+    killed = time.monotonic()
+    state = wait_state(a, sid, ("done", "failed", "cancelled"), timeout=15)
+    assert state["state"] == "failed" and "stopped before it answered" in state["error"], state
+    assert time.monotonic() - killed < 10
+    # The session goes on: solved again by a worker started now (both have been killed).
+    workers.append(start_worker(redis_server.url))
+    assert call(f"{a}api/sessions/{sid}/solve", {"max_seconds": 2})[0] == 202
+    assert wait_state(b, sid, ("done", "failed"), timeout=30)["state"] == "done"
+
+
+def test_a_web_process_killed_and_restarted_loses_no_session(cluster):
+    redis_server, (a, b), processes, _ = cluster
+    sid = upload(a, SAMPLES / "patchwork.json")[1]["id"]
+    assert call(f"{a}api/sessions/{sid}/edit", {"op": "paint", "cells": [3], "color": 0})[0] == 200
+    processes[0].kill()
+    processes[0].wait(timeout=10)
+    status, seen = call(f"{b}api/sessions/{sid}")
+    assert status == 200 and seen["cells"][3] == 0
+    again, process = start_web("--redis", redis_server.url)
+    try:
+        status, seen = call(f"{again}api/sessions/{sid}")
+        assert status == 200 and seen["cells"][3] == 0 and seen["can_undo"]
+    finally:
+        stop(process)
+
+
+def test_redis_stopped_gives_a_503_within_2_seconds_and_the_servers_recover(cluster):
+    redis_server, (a, b), _, _ = cluster
+    sid = upload(a, SAMPLES / "patchwork.json")[1]["id"]
+    redis_server.stop()
+    try:
+        for base, request in ((a, f"api/sessions/{sid}"), (b, "api/sessions")):
+            started = time.monotonic()
+            data = None if request != "api/sessions" else (SAMPLES / "patchwork.json").read_bytes()
+            status, answer = call(base + request, data, headers={"X-Filename": "patchwork.json"})
+            assert status == 503 and "Redis" in answer["error"] and "\n" not in answer["error"], answer
+            assert time.monotonic() - started < 2
+    finally:
+        redis_server.start()
+    assert upload(b, SAMPLES / "patchwork.json")[0] == 201  # back: a new session works again
+
+
+def test_uploads_per_address_and_the_queue_length_hold_across_processes(redis_server):
+    import redis as redis_client
+
+    from kamivision.web.jobs import Job, QueueFull
+    from kamivision.web.redisstore import RedisJobs, connect
+
+    redis_client.Redis.from_url(redis_server.url).flushdb()
+    limited = [start_web("--redis", redis_server.url, "--uploads-per-minute", "3") for _ in range(2)]
+    try:
+        statuses = [upload(limited[i % 2][0], SAMPLES / "patchwork.json")[0] for i in range(4)]
+    finally:
+        for _, process in limited:
+            stop(process)
+    if time.localtime().tm_sec < 58:  # (a minute's count starts again at :00)
+        assert statuses == [201, 201, 201, 429]
+    board = read_board(SAMPLES / "patchwork.json")
+    # No worker: jobs wait.  Two queues, as two web processes would hold, share one limit.
+    one, two = RedisJobs(connect(redis_server.url), max_waiting=2), RedisJobs(connect(redis_server.url), max_waiting=2)
+    one.submit(Job(session="s1", board=board, max_seconds=1))
+    two.submit(Job(session="s2", board=board, max_seconds=1))
+    with pytest.raises(QueueFull):
+        one.submit(Job(session="s3", board=board, max_seconds=1))
