@@ -213,3 +213,19 @@ def test_uploads_per_address_and_the_queue_length_hold_across_processes(redis_se
     two.submit(Job(session="s2", board=board, max_seconds=1))
     with pytest.raises(QueueFull):
         one.submit(Job(session="s3", board=board, max_seconds=1))
+
+
+def test_a_cancel_through_the_other_process_keeps_the_best_answer_so_far(cluster, tmp_path):
+    _, (a, b), _, _ = cluster
+    sid = upload(a, hard_board(tmp_path))[1]["id"]
+    assert call(f"{a}api/sessions/{sid}/solve", {"max_seconds": 120})[0] == 202
+    assert wait_state(b, sid, ("running",), timeout=30)["state"] == "running"
+    time.sleep(1.5)
+    started = time.monotonic()
+    assert call(f"{b}api/sessions/{sid}/cancel", data=b"")[0] == 200
+    state = wait_state(a, sid, ("done", "failed", "cancelled"), timeout=15)
+    assert time.monotonic() - started < 6
+    assert state["state"] == "done", state  # the solver's best so far, as Ctrl-C gives it
+    solution = state["solution"]
+    assert solution["interrupted"] and not solution["optimal"] and solution["moves"]
+    assert call(f"{b}api/sessions/{sid}/cancel", data=b"")[0] == 409
