@@ -11,6 +11,14 @@ server and solving processes) before, at its peak and after.
 Then two attacks, each beside 20 real clients: ``--idle`` connections opened first and
 held (sending nothing), and 6 uploads at once of a one-color 40 MP PNG (refused from its
 header) and of a 4096 x 3072 one (the largest read).
+
+With ``--redis``: ``--clients`` (say 200) upload and solve against two ``serve --redis``
+web processes (clients alternate between them) and 1, 2, 4 workers (``--worker-counts``),
+on a redis-server of its own, and then against one in-memory server with as many solving
+processes; per row, screenshots solved per minute, the round trip (p50, p95) and the peak
+resident memory of each kind of process.
+
+    python benchmarks/serve_load.py --redis --clients 200 --worker-counts 1 2 4
 """
 
 from __future__ import annotations
@@ -44,7 +52,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, nargs="+", default=[20, 40])
     parser.add_argument("--workers", type=int, default=0, help="solves at once (0: the server's default)")
     parser.add_argument("--idle", type=int, default=1000, help="idle connections held during the first attack")
+    parser.add_argument("--redis", action="store_true", help="serve --redis with workers, beside the in-memory server")
+    parser.add_argument("--worker-counts", type=int, nargs="+", default=[1, 2, 4])
     args = parser.parse_args()
+    if args.redis:
+        return redis_rounds(args.clients[0], args.worker_counts)
     command = [sys.executable, "-m", "kamivision", "serve", "--port", "0"]
     if args.workers:
         command += ["--workers", str(args.workers)]
@@ -131,6 +143,96 @@ def report(label: str, figures: dict, attack: str) -> None:
     print(
         f"| {label} | {done}/{len(results)} | {percentile(rounds, .5):.1f} / {percentile(rounds, .95):.1f} | "
         f"{figures['rss_before'] / 1e6:.0f} / {figures['rss_peak'] / 1e6:.0f} / {figures['rss_after'] / 1e6:.0f} | {attack} |",
+        flush=True,
+    )
+
+
+
+def tree_rss(pids: list[int]) -> int:
+    from tests.web.test_load import rss_bytes
+
+    return sum(rss_bytes(pid) for pid in pids)
+
+
+def rounds(bases: list[str], clients: int, kinds: dict[str, list[int]]) -> dict:
+    """``clients`` rounds at once over ``bases``; their figures and each kind's peak memory
+    per process (each process with the processes it forked)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.web.test_load import one_client, rss_bytes, SHOTS
+
+    peak = {kind: 0 for kind in kinds}
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            for kind, pids in kinds.items():
+                peak[kind] = max([peak[kind]] + [rss_bytes(pid) for pid in pids])
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    start = time.monotonic()
+    with ThreadPoolExecutor(clients) as pool:
+        results = list(pool.map(lambda i: one_client(bases[i % len(bases)], SHOTS[i % len(SHOTS)], max_seconds=60), range(clients)))
+    wall = time.monotonic() - start
+    stop.set()
+    watcher.join()
+    return {"results": results, "wall": wall, "peak": peak}
+
+
+def redis_rounds(clients: int, worker_counts: list[int]) -> None:
+    import shutil
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.web.conftest import RedisServer, start_web, start_worker, stop
+
+    executable = shutil.which("redis-server")
+    if executable is None:
+        raise SystemExit("serve_load.py --redis: redis-server is not installed (apt-get install redis-server)")
+    print(f"{clients} clients at once, each uploading a sample screenshot and solving it (limit 60 s)")
+    print()
+    print("| server | solving processes | wall s | solved / min | at optimum | round p50 / p95 s | mean solve s | peak RSS per process MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    big = ["--max-waiting", str(clients + 8), "--max-sessions", str(clients + 8)]
+    for workers in worker_counts:
+        redis = RedisServer(executable)
+        redis.start()
+        webs, started = [], []
+        try:
+            started = [start_worker(redis.url) for _ in range(workers)]
+            webs = [start_web("--redis", redis.url, *big) for _ in range(2)]
+            figures = rounds([url for url, _ in webs], clients, {"web": [p.pid for _, p in webs], "worker": [w.pid for w in started], "redis": [redis.process.pid]})
+            table_row("redis, 2 web processes", workers, clients, figures)
+        finally:
+            for _, process in webs:
+                stop(process)
+            for worker in started:
+                stop(worker)
+            redis.stop()
+    for workers in worker_counts:
+        url, process = start_web("--workers", str(workers), *big)
+        try:
+            figures = rounds([url], clients, {"web": [process.pid]})
+            table_row("in memory, 1 process", workers, clients, figures)
+        finally:
+            stop(process)
+
+
+def table_row(label: str, workers: int, clients: int, figures: dict) -> None:
+    results = figures["results"]
+    done = [r for r in results if r["state"]["state"] == "done"]
+    good = sum(
+        1
+        for r in done
+        if r["state"]["solution"]["optimal"] and r["state"]["solution"]["length"] == read_board(r["shot"].with_suffix(".json")).par
+    )
+    totals = [r["total"] for r in results]
+    solve = sum(r["state"]["solution"]["seconds"] for r in done) / max(1, len(done))
+    peaks = ", ".join(f"{kind} {value / 1e6:.0f}" for kind, value in figures["peak"].items())
+    print(
+        f"| {label} | {workers} | {figures['wall']:.1f} | {len(done) / figures['wall'] * 60:.0f} | {good}/{clients} | "
+        f"{percentile(totals, .5):.1f} / {percentile(totals, .95):.1f} | {solve:.2f} | {peaks} |",
         flush=True,
     )
 

@@ -763,6 +763,11 @@ def serve_command(
     ] = None,
     uploads_per_minute: Annotated[int, typer.Option(min=0, metavar="N", help="Uploads one client address may make a minute (0: no limit).")] = 0,
     solves_per_minute: Annotated[int, typer.Option(min=0, metavar="N", help="Solves one client address may ask for a minute (0: no limit).")] = 0,
+    max_waiting: Annotated[int, typer.Option(min=1, metavar="N", help="Solves that may wait; more get 'try again' (503).")] = 64,
+    max_sessions: Annotated[
+        Optional[int],
+        typer.Option(min=1, metavar="N", help="Screenshots held at once, idle ones dropped first.  [default: 64; 2000 with --redis]", show_default=False),
+    ] = None,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     import os
@@ -779,6 +784,8 @@ def serve_command(
         redis=redis,
         uploads_per_minute=uploads_per_minute,
         solves_per_minute=solves_per_minute,
+        max_waiting=max_waiting,
+        max_sessions=max_sessions,
     )
     try:
         if (cert is None) != (key is None):

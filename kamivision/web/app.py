@@ -66,7 +66,8 @@ class Settings:
     max_seconds: float = 600.0  # the most a page may ask for
     check_seconds: float = 10.0  # the counter check after a solve that missed the counter
     workers: int = 1  # solves run at once (one process each); with redis, the workers' business
-    max_waiting: int = 64  # solves waiting at most
+    max_waiting: int = 64  # solves waiting at most (across every web process, with redis)
+    max_sessions: Optional[int] = None  # sessions held at most (None: the store's default)
     readers: int = 2  # screenshots read at once (in this process)
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")  # without a token
     review: Optional[Session] = None  # review mode: the session to show, with where to save
@@ -495,12 +496,14 @@ def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
         from .redisstore import Busy, RedisJobs, RedisStore, connect
 
         connection = connect(settings.redis)
-        store = RedisStore(connection) if store is None else store
+        if store is None:
+            store = RedisStore(connection) if settings.max_sessions is None else RedisStore(connection, max_sessions=settings.max_sessions)
         make_jobs = lambda: RedisJobs(connection, max_waiting=settings.max_waiting)  # noqa: E731
         handlers[RedisError] = store_down
         handlers[Busy] = unavailable
     else:
-        store = MemoryStore() if store is None else store
+        if store is None:
+            store = MemoryStore() if settings.max_sessions is None else MemoryStore(max_sessions=settings.max_sessions)
         make_jobs = lambda: JobQueue(workers=settings.workers, max_waiting=settings.max_waiting, on_finish=store.finish)  # noqa: E731
     if settings.review is not None:
         store.add(settings.review, pinned=True)

@@ -9,7 +9,9 @@ sockets leave the server unable to accept anyone ("Too many open files").  Here:
 * a connection that is not in the middle of a request is *idle*; when a client address
   holds :data:`PER_CLIENT` connections, or the server :attr:`BoundedH11Protocol.limit`,
   the oldest idle one is closed to make room for the newcomer.  A request being answered
-  is never cut: a flood of idle or slow sockets costs only other idle sockets;
+  is never cut: a flood of idle or slow sockets costs only other idle sockets.  The
+  loopback has no per-address limit: it is where a reverse proxy on the same host (as
+  ``docs/deploy.md`` sets up) carries every player's connections, and it limits its own;
 * uvicorn's own answers to malformed requests carry the app's security headers.
 """
 
@@ -26,6 +28,9 @@ HEADER_SECONDS = 10.0
 
 #: Connections one client address may hold (a browser opens six per host, a few tabs more).
 PER_CLIENT = 64
+
+#: Addresses without the per-address limit (a reverse proxy on the same host).
+LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
 def raise_open_files() -> int:
@@ -81,6 +86,8 @@ class BoundedH11Protocol(H11Protocol):
 
     def _make_room(self) -> None:
         address = self.client[0] if self.client else None
+        if address in LOOPBACK:
+            address = None
         mine = [p for p in self.opened if p.client and p.client[0] == address] if address else []
         if len(mine) > PER_CLIENT:
             _close_oldest_idle(mine, keep=self)
