@@ -1,9 +1,12 @@
-"""The browser interface: ``kamivision serve`` and ``kamivision review``.
+"""The browser interface: ``kamivision serve``, ``kamivision review`` and ``kamivision worker``.
 
 :mod:`~kamivision.web.app` is the JSON API and serves the page (``static/``: plain HTML,
-CSS and JavaScript, nothing fetched from elsewhere); :mod:`~kamivision.web.sessions` holds
-the screenshots being worked on, each with a :class:`~kamivision.review.ReviewModel`;
-:mod:`~kamivision.web.jobs` runs the solves in processes of their own, in a fair queue;
+CSS and JavaScript, nothing fetched from elsewhere), behind :mod:`~kamivision.web.security`;
+:mod:`~kamivision.web.sessions` holds the screenshots being worked on, each with a
+:class:`~kamivision.review.ReviewModel`, and :mod:`~kamivision.web.views` turns them into
+the page's JSON; :mod:`~kamivision.web.jobs` runs the solves in processes of their own, in
+a fair queue; :mod:`~kamivision.web.redisstore` and :mod:`~kamivision.web.worker` keep the
+sessions and the queue in Redis instead (``serve --redis``, ``worker``);
 :mod:`~kamivision.web.server` binds the socket and runs uvicorn.
 """
 

@@ -307,6 +307,9 @@ async def events(request: Request) -> Response:
                 job, state = await run_in_threadpool(look)
             except NoSession:
                 return
+            except Exception as error:  # noqa: BLE001 - Redis gone mid-stream: the page falls back to polling, which says why
+                log.warning("the event stream of %s ended: %s", sid, error)
+                return
             version = None if job is None else (job.id, job.version)
             if version != seen:
                 seen = version

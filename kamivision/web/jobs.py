@@ -65,14 +65,14 @@ class Job:
         return self.state in ("done", "cancelled", "failed")
 
 
-def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float) -> None:
+def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1) -> None:
     """The solving process: progress reports, then ``("solved", (solution, doubt))``
     (for a screenshot, the moves chosen to hold under its doubt and what the doubt means:
     :func:`kamivision.pipeline.settle`), then the counter check's ``("checked", check)``;
     ``("failed", message)`` on an error."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     from ..errors import KamiError
-    from ..solver import solve
+    from ..solver import SearchSettings, solve
 
     last = [0.0]
 
@@ -83,7 +83,8 @@ def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_s
             conn.send(("progress", {k: v for k, v in info.items() if isinstance(v, (int, float, str))}))
 
     try:
-        solution = solve(board, max_seconds=max_seconds, progress=progress)
+        settings = SearchSettings.for_this_machine(sharing=sharing)  # the queue's other solves run beside it
+        solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
         doubt = None
         if recognition is not None:
             from ..pipeline import settle
@@ -247,7 +248,7 @@ class JobQueue:
         receive, send = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_solve_in_child,
-            args=(send, job.board, job.max_seconds, job.recognition, job.check_seconds),
+            args=(send, job.board, job.max_seconds, job.recognition, job.check_seconds, self.workers),
             daemon=True,
         )
         with self._changed:

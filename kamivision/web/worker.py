@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import threading
 import time
 
 from .redisstore import HEARTBEAT, PREFIX, QUEUE, busy_key, connect, push_result
@@ -32,30 +31,17 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
     from rq.timeouts import JobTimeoutException
 
     from ..errors import KamiError
-    from ..solver import solve
+    from ..solver import SearchSettings, solve
 
     job = get_current_job()
     redis = job.connection
     meta = job.meta
     beat, cancel = PREFIX + f"beat:{job.id}", PREFIX + f"cancel:{job.id}"
-    stop, cancelled = threading.Event(), threading.Event()
-    pid = os.getpid()
 
     def report(**changes) -> None:
         meta.update(changes)
         meta["version"] = meta.get("version", 0) + 1
         job.save_meta()
-
-    def heart() -> None:
-        while not stop.is_set():
-            try:
-                redis.set(beat, 1, px=int(HEARTBEAT * 1000))
-                if not cancelled.is_set() and redis.exists(cancel):
-                    cancelled.set()
-                    os.kill(pid, signal.SIGINT)
-            except RedisError as error:  # Redis away for a moment: the job goes on
-                log.warning("job %s: heartbeat failed: %s", job.id, error)
-            stop.wait(HEARTBEAT / 4)
 
     last = [0.0]
 
@@ -67,16 +53,17 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
 
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     redis.set(beat, 1, px=int(HEARTBEAT * 1000))
-    threading.Thread(target=heart, name="heartbeat", daemon=True).start()
+    watcher = _watch(redis, beat, cancel)
     try:
         report(state="running", started=time.time())
-        solution = solve(board, max_seconds=max_seconds, progress=progress)
+        settings = SearchSettings.for_this_machine(sharing=_workers_on_this_host(redis))
+        solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
         doubt = None
         if recognition is not None:
             from ..pipeline import settle
 
             solution, doubt = settle(recognition, solution, board)
-        checking = recognition is not None and not solution.interrupted and check_seconds > 0 and not cancelled.is_set()
+        checking = recognition is not None and not solution.interrupted and check_seconds > 0 and not redis.exists(cancel)
         report(solution=solution, doubt=doubt, state="checking" if checking else "running")
         check = None
         if checking:
@@ -100,9 +87,59 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
         log.exception("job %s: the solver failed", job.id)
         report(state="failed", error=f"the solver failed ({type(error).__name__}); the worker's log has the details", finished=time.time())
     finally:
-        stop.set()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        os.kill(watcher, signal.SIGKILL)
+        os.waitpid(watcher, 0)
         redis.delete(beat, busy_key(session))
+
+
+def _watch(redis, beat: str, cancel: str) -> int:
+    """Fork the job's watcher; its pid.  While this process lives, the watcher beats the
+    heartbeat key and turns the cancel key into a Ctrl-C of this process.  It is a process,
+    not a thread, because the compiled solver may hold the GIL for seconds on one thread:
+    a thread would then miss its beats, and the job would look dead."""
+    parent = os.getpid()
+    pool = redis.connection_pool
+    settings = (type(pool), pool.connection_class, dict(pool.connection_kwargs))
+    child = os.fork()
+    if child:
+        return child
+    try:  # the watcher: its own connection, nothing of the job's
+        import redis as redis_client
+        from redis.exceptions import RedisError
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        kind, connection_class, kwargs = settings
+        connection = redis_client.Redis(connection_pool=kind(connection_class=connection_class, **kwargs))
+        asked = False
+        while os.getppid() == parent:
+            try:
+                connection.set(beat, 1, px=int(HEARTBEAT * 1000))
+                if not asked and connection.exists(cancel):
+                    asked = True
+                    os.kill(parent, signal.SIGINT)
+            except RedisError:  # Redis away for a moment: the job goes on
+                pass
+            time.sleep(HEARTBEAT / 4)
+    except Exception:  # noqa: BLE001 - said in the worker's log; the job then looks dead, and fails clearly
+        log.exception("the job's watcher failed")
+    finally:
+        os._exit(0)
+
+
+def _workers_on_this_host(redis) -> int:
+    """The workers registered in Redis from this host (each may be solving): the solve's
+    share of the memory and the CPUs (:meth:`~kamivision.solver.SearchSettings.for_this_machine`)."""
+    import socket
+
+    from redis.exceptions import RedisError
+    from rq import Worker
+
+    try:
+        host = socket.gethostname()
+        return max(1, sum(1 for worker in Worker.all(connection=redis) if worker.hostname == host))
+    except RedisError:
+        return os.cpu_count() or 1
 
 
 def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:

@@ -119,3 +119,18 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
+
+
+def hard_board_file(tmp_path):
+    """A 24 x 24 square board in 6 colours: minutes to prove, so a solve of it runs until
+    it is stopped."""
+    import json
+    import random
+
+    from kamivision.board import board_to_dict, make_board
+
+    rng = random.Random(7)
+    grid = [[rng.randrange(6) for _ in range(24)] for _ in range(24)]
+    path = tmp_path / "hard.json"
+    path.write_text(json.dumps(board_to_dict(make_board(grid, lattice="square", name="hard"))))
+    return path

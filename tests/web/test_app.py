@@ -4,7 +4,6 @@ review saving, and every bad input answered with one line and the right status."
 from __future__ import annotations
 
 import json
-import random
 import time
 from pathlib import Path
 
@@ -14,10 +13,12 @@ pytest.importorskip("starlette", reason="the web app's packages (starlette, uvic
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from kamivision.board import board_to_dict, make_board, read_board  # noqa: E402
+from kamivision.board import read_board  # noqa: E402
 from kamivision.review import open_review  # noqa: E402
 from kamivision.web import Settings, create_app  # noqa: E402
 from kamivision.web.sessions import MemoryStore, Session  # noqa: E402
+
+from .conftest import hard_board_file  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 POST = {"X-Kamivision": "1"}
@@ -163,14 +164,6 @@ def test_the_event_stream_reports_until_the_answer(app_client):
                 states.append(json.loads(line[6:]))
     assert states and states[-1]["state"] == "done" and states[-1]["solution"]["moves"] is not None, states
     assert all(s["state"] in ("queued", "running", "checking", "done") for s in states)
-
-
-def hard_board_file(tmp_path: Path) -> Path:
-    rng = random.Random(7)
-    grid = [[rng.randrange(6) for _ in range(24)] for _ in range(24)]
-    path = tmp_path / "hard.json"
-    path.write_text(json.dumps(board_to_dict(make_board(grid, lattice="square", name="hard"))))
-    return path
 
 
 def test_cancel_stops_a_long_solve_with_its_best_so_far_and_one_solve_runs_per_session(tmp_path, app_client):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import time
 import urllib.error
@@ -20,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from kamivision.board import board_from_dict, board_to_dict, make_board, read_board
+from kamivision.board import board_from_dict, read_board
 
-from .conftest import start_web, start_worker, stop
+from .conftest import hard_board_file, start_web, start_worker, stop
 
 pytest.importorskip("rq", reason="the rq package is not installed (pip install 'kamivision[redis]')")
 
@@ -56,12 +55,13 @@ def wait_state(base: str, sid: str, states: tuple[str, ...], timeout: float) -> 
         time.sleep(0.2)
 
 
-def hard_board(tmp_path: Path) -> Path:
-    rng = random.Random(7)
-    grid = [[rng.randrange(6) for _ in range(24)] for _ in range(24)]
-    path = tmp_path / "hard.json"
-    path.write_text(json.dumps(board_to_dict(make_board(grid, lattice="square", name="hard"))))
-    return path
+def solving(through: str, seen_from: str, tmp_path: Path, seconds: float) -> str:
+    """A hard board uploaded and solved through ``through``, running as ``seen_from``
+    sees it: its session id."""
+    sid = upload(through, hard_board_file(tmp_path))[1]["id"]
+    assert call(f"{through}api/sessions/{sid}/solve", {"max_seconds": seconds})[0] == 202
+    assert wait_state(seen_from, sid, ("running",), timeout=30)["state"] == "running"
+    return sid
 
 
 def children(pid: int) -> list[int]:
@@ -130,20 +130,16 @@ def test_a_session_made_through_one_web_process_is_edited_and_solved_through_the
 
 def test_a_worker_killed_mid_solve_leaves_an_answer_or_a_clear_failure_within_the_limit(cluster, tmp_path):
     redis_server, (a, b), _, workers = cluster
-    sid = upload(a, hard_board(tmp_path))[1]["id"]
-    assert call(f"{a}api/sessions/{sid}/solve", {"max_seconds": 8})[0] == 202
-    assert wait_state(b, sid, ("running",), timeout=30)["state"] == "running"
+    sid = solving(a, b, tmp_path, 8)
     time.sleep(1.0)
     # The worker alone is killed: the work horse it forked finishes the job and answers.
     busy = next(w for w in workers if children(w.pid))
     os.kill(busy.pid, signal.SIGKILL)
     state = wait_state(b, sid, ("done", "failed", "cancelled"), timeout=8 + 10)
-    assert state["state"] == "done" and state["solution"]["moves"], state
+    assert state["state"] == "done" and state["solution"]["moves"], (state["state"], state.get("error"))
 
     # The worker and its horse are killed: the job fails with a clear message, soon.
-    sid = upload(b, hard_board(tmp_path))[1]["id"]
-    assert call(f"{b}api/sessions/{sid}/solve", {"max_seconds": 30})[0] == 202
-    assert wait_state(a, sid, ("running",), timeout=30)["state"] == "running"
+    sid = solving(b, a, tmp_path, 30)
     busy = next(w for w in workers if w.poll() is None and children(w.pid))
     horses = children(busy.pid)
     os.kill(busy.pid, signal.SIGKILL)
@@ -217,9 +213,7 @@ def test_uploads_per_address_and_the_queue_length_hold_across_processes(redis_se
 
 def test_a_cancel_through_the_other_process_keeps_the_best_answer_so_far(cluster, tmp_path):
     _, (a, b), _, _ = cluster
-    sid = upload(a, hard_board(tmp_path))[1]["id"]
-    assert call(f"{a}api/sessions/{sid}/solve", {"max_seconds": 120})[0] == 202
-    assert wait_state(b, sid, ("running",), timeout=30)["state"] == "running"
+    sid = solving(a, b, tmp_path, 120)
     time.sleep(1.5)
     started = time.monotonic()
     assert call(f"{b}api/sessions/{sid}/cancel", data=b"")[0] == 200
