@@ -156,12 +156,6 @@ def report(label: str, figures: dict, attack: str) -> None:
 
 
 
-def tree_rss(pids: list[int]) -> int:
-    from tests.web.test_load import rss_bytes
-
-    return sum(rss_bytes(pid) for pid in pids)
-
-
 def solve_bound_board() -> Path:
     """An 8 x 8 square board in 5 colours (random, seed 2): about 1.4 s to prove its 8 moves."""
     import json
@@ -177,37 +171,9 @@ def solve_bound_board() -> Path:
     return path
 
 
-def rounds(bases: list[str], clients: int, kinds: dict[str, list[int]], board: Path | None = None) -> dict:
-    """``clients`` rounds at once over ``bases``; their figures and each kind's peak memory
-    per process (each process with the processes it forked)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tests.web.test_load import one_client, rss_bytes, SHOTS
-
-    peak = {kind: 0 for kind in kinds}
-    stop = threading.Event()
-
-    def watch() -> None:
-        while not stop.is_set():
-            for kind, pids in kinds.items():
-                peak[kind] = max([peak[kind]] + [rss_bytes(pid) for pid in pids])
-            time.sleep(0.2)
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    start = time.monotonic()
-    with ThreadPoolExecutor(clients) as pool:
-        results = list(pool.map(lambda i: one_client(bases[i % len(bases)], board or SHOTS[i % len(SHOTS)], max_seconds=60), range(clients)))
-    wall = time.monotonic() - start
-    stop.set()
-    watcher.join()
-    return {"results": results, "wall": wall, "peak": peak}
-
-
 def redis_rounds(clients: int, worker_counts: list[int], board: Path | None = None) -> None:
     import shutil
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.web.conftest import RedisServer, start_web, start_worker, stop
 
     executable = shutil.which("redis-server")
@@ -226,7 +192,8 @@ def redis_rounds(clients: int, worker_counts: list[int], board: Path | None = No
         try:
             started = [start_worker(redis.url) for _ in range(workers)]
             webs = [start_web("--redis", redis.url, *big) for _ in range(2)]
-            figures = rounds([url for url, _ in webs], clients, {"web": [p.pid for _, p in webs], "worker": [w.pid for w in started], "redis": [redis.process.pid]}, board)
+            kinds = {"web": [p.pid for _, p in webs], "worker": [w.pid for w in started], "redis": [redis.process.pid]}
+            figures = run_load([url for url, _ in webs], kinds, clients, board, max_seconds=60)
             table_row("redis, 2 web processes", workers, clients, figures)
         finally:
             for _, process in webs:
@@ -237,7 +204,7 @@ def redis_rounds(clients: int, worker_counts: list[int], board: Path | None = No
     for workers in worker_counts:
         url, process = start_web("--workers", str(workers), *big)
         try:
-            figures = rounds([url], clients, {"web": [process.pid]}, board)
+            figures = run_load(url, {"web": [process.pid]}, clients, board, max_seconds=60)
             table_row("in memory, 1 process", workers, clients, figures)
         finally:
             stop(process)
@@ -254,7 +221,7 @@ def table_row(label: str, workers: int, clients: int, figures: dict) -> None:
     )
     totals = [r["total"] for r in results]
     solve = sum(r["state"]["solution"]["seconds"] for r in done) / max(1, len(done))
-    peaks = ", ".join(f"{kind} {value / 1e6:.0f}" for kind, value in figures["peak"].items())
+    peaks = ", ".join(f"{kind} {value / 1e6:.0f}" for kind, value in figures["peaks"].items())
     print(
         f"| {label} | {workers} | {figures['wall']:.1f} | {len(done) / figures['wall'] * 60:.0f} | {good}/{clients} | "
         f"{percentile(totals, .5):.1f} / {percentile(totals, .95):.1f} | {solve:.2f} | {peaks} |",

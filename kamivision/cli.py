@@ -791,24 +791,12 @@ def serve_command(
         if (cert is None) != (key is None):
             raise KamiError("HTTPS needs both --cert and --key")
         if redis is not None:
-            _check_redis(redis)
+            from .web.redisstore import reachable
+
+            reachable(redis)
         run(host, port, settings, open_browser=browser, announce=typer.echo, certificate=(cert, key) if cert else None)
     except KamiError as error:
         _fail(error)
-
-
-def _check_redis(url: str) -> None:
-    try:
-        from redis.exceptions import RedisError
-        import rq  # noqa: F401
-    except ImportError:
-        raise KamiError("--redis needs the redis and rq packages: pip install 'kamivision[redis]'") from None
-    from .web.redisstore import connect
-
-    try:
-        connect(url).ping()
-    except RedisError as error:
-        raise KamiError(f"--redis {url}: Redis does not answer ({error})") from None
 
 
 @app.command(
@@ -825,7 +813,6 @@ def worker_command(
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
     try:
-        _check_redis(redis)
         from .web.worker import run_worker
 
         run_worker(redis, burst=burst, name=name)
@@ -857,7 +844,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _on_terminate)
     try:
         app()
-    except SystemExit as done:
+    except SystemExit:
         if _terminated:
             raise SystemExit(TERMINATED) from None
         raise

@@ -65,12 +65,26 @@ class Job:
         return self.state in ("done", "cancelled", "failed")
 
 
-def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1) -> None:
-    """The solving process: progress reports, then ``("solved", (solution, doubt))``
-    (for a screenshot, the moves chosen to hold under its doubt and what the doubt means:
-    :func:`kamivision.pipeline.settle`), then the counter check's ``("checked", check)``;
-    ``("failed", message)`` on an error."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
+def solve_for_page(
+    board: Board,
+    max_seconds: float,
+    recognition,
+    check_seconds: float,
+    send: Callable[[str, Any], None],
+    sharing: int = 1,
+    cancelled: Callable[[], bool] = lambda: False,
+    reraise: tuple = (),
+) -> None:
+    """One solve as the page wants it, told through ``send(kind, payload)``: progress
+    reports (``"progress"``, at most every :data:`REPORT_SECONDS`), then ``("solved",
+    (solution, doubt, checking))`` (for a screenshot, the moves chosen to hold under its
+    doubt and what the doubt means: :func:`kamivision.pipeline.settle`; ``checking``: the
+    counter check follows), then the counter check's ``("checked", check)``;
+    ``("cancelled", None)`` after a Ctrl-C with no answer, ``("failed", message)`` on an
+    error.  A Ctrl-C during the check drops the check, not the answer.  ``sharing``: the
+    solves that may run beside this one (:meth:`~kamivision.solver.SearchSettings.for_this_machine`);
+    ``cancelled()``: a cancel was asked for (no check then); ``reraise``: exceptions left
+    to the caller.  Run by the in-memory queue's processes and by ``kamivision worker``."""
     from ..errors import KamiError
     from ..solver import SearchSettings, solve
 
@@ -80,28 +94,42 @@ def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_s
         now = time.monotonic()
         if now - last[0] >= REPORT_SECONDS:
             last[0] = now
-            conn.send(("progress", {k: v for k, v in info.items() if isinstance(v, (int, float, str))}))
+            send("progress", {k: v for k, v in info.items() if isinstance(v, (int, float, str))})
 
     try:
-        settings = SearchSettings.for_this_machine(sharing=sharing)  # the queue's other solves run beside it
+        settings = SearchSettings.for_this_machine(sharing=sharing)
         solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
         doubt = None
         if recognition is not None:
             from ..pipeline import settle
 
             solution, doubt = settle(recognition, solution, board)
-        conn.send(("solved", (solution, doubt)))
-        if recognition is not None and not solution.interrupted and check_seconds > 0:
+        checking = recognition is not None and not solution.interrupted and check_seconds > 0 and not cancelled()
+        send("solved", (solution, doubt, checking))
+        if checking:
             from ..parcheck import check_counter
 
-            conn.send(("checked", check_counter(recognition, solution, max_seconds=check_seconds)))
+            try:
+                check = check_counter(recognition, solution, max_seconds=check_seconds)
+            except KeyboardInterrupt:  # cancelled during the check: the answer stands, the hint is dropped
+                check = None
+            send("checked", check)
+    except reraise:
+        raise
     except KeyboardInterrupt:
-        conn.send(("cancelled", None))
+        send("cancelled", None)
     except KamiError as error:
-        conn.send(("failed", str(error)))
+        send("failed", str(error))
     except Exception as error:  # noqa: BLE001 - reported to the page as one line, logged here
-        log.exception("solver failed")
-        conn.send(("failed", f"the solver failed ({type(error).__name__}); the server log has the details"))
+        log.exception("the solver failed")
+        send("failed", f"the solver failed ({type(error).__name__}); its log has the details")
+
+
+def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1) -> None:
+    """The solving process: :func:`solve_for_page`, its reports sent down ``conn``."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
+    try:
+        solve_for_page(board, max_seconds, recognition, check_seconds, lambda kind, payload: conn.send((kind, payload)), sharing)
     finally:
         conn.close()
 
@@ -279,8 +307,8 @@ class JobQueue:
                 if kind == "progress":
                     self._update(job, progress=payload)
                 elif kind == "solved":
-                    solution, doubt = payload
-                    checking = job.recognition is not None and not solution.interrupted and not job.cancel_requested
+                    solution, doubt, checking = payload
+                    checking = checking and not job.cancel_requested
                     self._update(job, solution=solution, doubt=doubt, state="checking" if checking else job.state)
                     if not checking:
                         break

@@ -66,6 +66,24 @@ def connect(url: str, timeout: Optional[float] = TIMEOUT):
         raise KamiError(f"--redis {url}: not a Redis URL ({error})") from None
 
 
+def reachable(url: str, timeout: Optional[float] = TIMEOUT):
+    """:func:`connect`, once Redis has answered; :class:`~kamivision.errors.KamiError` in
+    one line when the packages are missing or Redis does not answer."""
+    from ..errors import KamiError
+
+    try:
+        from redis.exceptions import RedisError
+        import rq  # noqa: F401
+    except ImportError:
+        raise KamiError("--redis needs the redis and rq packages: pip install 'kamivision[redis]'") from None
+    connection = connect(url, timeout)
+    try:
+        connection.ping()
+    except RedisError as error:
+        raise KamiError(f"--redis {url}: Redis does not answer ({error})") from None
+    return connection
+
+
 def _session_key(session_id: str, part: str = "") -> str:
     return f"{PREFIX}s:{session_id}" + (f":{part}" if part else "")
 
@@ -167,9 +185,7 @@ class RedisStore:
             pipe.expire(key, 120)
             made = pipe.execute()[0]
         if made > limit:
-            raise RateLimited(
-                f"more than {limit} {kind} a minute from your address: try again in a minute", 60 - int(time.time() % 60)
-            )
+            raise RateLimited(kind, limit)
 
     # ---------------------------------------------------------------- inside
 
@@ -267,7 +283,6 @@ class RedisJobs:
                 lock.release()
         job.id = queued.id
         job.recognition = None
-        job.queued_at = time.time()
         return job
 
     def current(self, job: Job) -> Job:
@@ -321,7 +336,9 @@ class RedisJobs:
         """How many jobs wait before ``job`` (0 when it is next or running)."""
         from rq.job import Job as RQJob
 
-        with contextlib.suppress(Exception):
+        from rq.exceptions import NoSuchJobError
+
+        with contextlib.suppress(NoSuchJobError):
             return RQJob.fetch(job.id, connection=self.redis).get_position() or 0
         return 0
 
@@ -331,9 +348,11 @@ class RedisJobs:
         from rq.job import Job as RQJob
         from rq.job import JobStatus
 
+        from rq.exceptions import InvalidJobOperation
+
         record = RQJob.fetch(job.id, connection=self.redis)
         if record.get_status() == JobStatus.QUEUED:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(InvalidJobOperation):  # taken by a worker meanwhile: ask it to stop
                 record.cancel()
                 self.redis.delete(busy_key(job.session))
                 return
@@ -351,8 +370,5 @@ def _version(count: int, state: str) -> int:
 
 def push_result(connection, session_id: str, result: Result, keep: int = 3600) -> None:
     """A worker's answer, into its session (if the session is still there)."""
-    with connection.pipeline() as pipe:
-        pipe.exists(_session_key(session_id))
-        exists = pipe.execute()[0]
-    if exists:
+    if connection.exists(_session_key(session_id)):
         connection.set(result_key(session_id), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), ex=keep)

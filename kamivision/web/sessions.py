@@ -44,9 +44,9 @@ class NoSession(LookupError):
 class RateLimited(Exception):
     """A client address made more requests of one kind this minute than it may."""
 
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message)
-        self.retry_after = retry_after
+    def __init__(self, kind: str, limit: int):
+        super().__init__(f"more than {limit} {kind} a minute from your address: try again in a minute")
+        self.retry_after = 60 - int(time.time() % 60)  # the count starts again on the minute
 
 
 @dataclass
@@ -205,10 +205,7 @@ class MemoryStore:
             key = (kind, address, minute)
             self._counts[key] = self._counts.get(key, 0) + 1
             if self._counts[key] > limit:
-                raise RateLimited(
-                    f"more than {limit} {kind} a minute from your address: try again in a minute",
-                    60 - int(time.time() % 60),
-                )
+                raise RateLimited(kind, limit)
 
     def finish(self, job: Job) -> None:
         """A solve ended (called by the job queue): its answer goes into its session.

@@ -15,23 +15,17 @@ import os
 import signal
 import time
 
-from .redisstore import HEARTBEAT, PREFIX, QUEUE, busy_key, connect, push_result
+from .jobs import solve_for_page
+from .redisstore import HEARTBEAT, PREFIX, QUEUE, busy_key, push_result, reachable
 from .sessions import Result
 
 log = logging.getLogger("kamivision.worker")
 
-#: Seconds between progress reports written to Redis.
-REPORT_SECONDS = 0.2
-
-
 def solve_job(session: str, board, max_seconds: float, recognition, check_seconds: float) -> None:
-    """One solve, run in an RQ work horse (see the module's docstring)."""
-    from redis.exceptions import RedisError
+    """One solve, run in an RQ work horse: :func:`~kamivision.web.jobs.solve_for_page`, its
+    reports kept in the RQ job's ``meta`` and its answer pushed into its session."""
     from rq import get_current_job
     from rq.timeouts import JobTimeoutException
-
-    from ..errors import KamiError
-    from ..solver import SearchSettings, solve
 
     job = get_current_job()
     redis = job.connection
@@ -43,49 +37,36 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
         meta["version"] = meta.get("version", 0) + 1
         job.save_meta()
 
-    last = [0.0]
-
-    def progress(info: dict) -> None:
-        now = time.monotonic()
-        if now - last[0] >= REPORT_SECONDS:
-            last[0] = now
-            report(progress={k: v for k, v in info.items() if isinstance(v, (int, float, str))})
+    def send(kind: str, payload) -> None:
+        if kind == "progress":
+            report(progress=payload)
+        elif kind == "solved":
+            solution, doubt, checking = payload
+            report(solution=solution, doubt=doubt, state="checking" if checking else "running")
+        elif kind == "checked":
+            report(check=payload)
+        elif kind == "cancelled":
+            report(state="cancelled", finished=time.time())
+        else:  # failed
+            report(state="failed", error=payload, finished=time.time())
 
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
-    redis.set(beat, 1, px=int(HEARTBEAT * 1000))
+    redis.set(beat, 1, px=int(HEARTBEAT * 1000))  # alive before the watcher's first beat
     watcher = _watch(redis, beat, cancel)
     try:
         report(state="running", started=time.time())
-        settings = SearchSettings.for_this_machine(sharing=_workers_on_this_host(redis))
-        solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
-        doubt = None
-        if recognition is not None:
-            from ..pipeline import settle
-
-            solution, doubt = settle(recognition, solution, board)
-        checking = recognition is not None and not solution.interrupted and check_seconds > 0 and not redis.exists(cancel)
-        report(solution=solution, doubt=doubt, state="checking" if checking else "running")
-        check = None
-        if checking:
-            from ..parcheck import check_counter
-
-            try:
-                check = check_counter(recognition, solution, max_seconds=check_seconds)
-            except KeyboardInterrupt:  # cancelled during the check: the answer stands, the hint is dropped
-                check = None
-            report(check=check)
-        push_result(redis, session, Result(board=board, solution=solution, check=check, doubt=doubt, job=job.id))
-        report(state="done", finished=time.time())
-    except KeyboardInterrupt:
-        report(state="cancelled", finished=time.time())
+        sharing = _workers_on_this_host(redis)
+        solve_for_page(
+            board, max_seconds, recognition, check_seconds, send, sharing,
+            cancelled=lambda: bool(redis.exists(cancel)), reraise=(JobTimeoutException,),
+        )
+        if meta.get("solution") is not None and meta.get("state") not in ("failed", "cancelled"):
+            answer = Result(board=board, solution=meta["solution"], check=meta.get("check"), doubt=meta.get("doubt"), job=job.id)
+            push_result(redis, session, answer)
+            report(state="done", finished=time.time())
     except JobTimeoutException:
         report(state="failed", error="the solve ran past its hard limit and was stopped", finished=time.time())
         raise
-    except KamiError as error:
-        report(state="failed", error=str(error), finished=time.time())
-    except Exception as error:  # noqa: BLE001 - reported to the page as one line, logged here
-        log.exception("job %s: the solver failed", job.id)
-        report(state="failed", error=f"the solver failed ({type(error).__name__}); the worker's log has the details", finished=time.time())
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         os.kill(watcher, signal.SIGKILL)
@@ -146,16 +127,9 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     """Run solves from the queue at ``url`` until stopped (SIGTERM or Ctrl-C: the job at
     hand is finished first; a second one stops it), or, with ``burst``, until the queue is
     empty.  Raises :class:`~kamivision.errors.KamiError` when Redis cannot be reached."""
-    from redis.exceptions import RedisError
     from rq import Queue, Worker
 
-    from ..errors import KamiError
-
-    connection = connect(url, timeout=None)
-    try:
-        connection.ping()
-    except RedisError as error:
-        raise KamiError(f"--redis {url}: Redis does not answer ({error})") from None
+    connection = reachable(url, timeout=None)
     import kamivision.parcheck  # noqa: F401 - imported once here, not in every job's process
     import kamivision.pipeline  # noqa: F401
     import kamivision.solver  # noqa: F401

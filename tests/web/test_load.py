@@ -58,26 +58,41 @@ def rss_bytes(pid: int) -> int:
     return total
 
 
-def run_load(base: str, pid: int, clients: int = 20) -> dict:
-    """``clients`` rounds at once; their results, the peak memory and the wall time."""
-    peak = [rss_bytes(pid)]
-    before = peak[0]
+def run_load(
+    bases: str | list[str], pids: int | dict[str, list[int]], clients: int = 20, board: Path | None = None, max_seconds: float = 30
+) -> dict:
+    """``clients`` rounds at once, taking turns over ``bases`` (one URL or several), with
+    the samples (or each with ``board``); their results, the wall time, and the memory of
+    the ``pids`` (each with the processes it forked): all of them together before, at their
+    peak and after, and, when ``pids`` names kinds of process, each kind's peak per process."""
+    bases = [bases] if isinstance(bases, str) else bases
+    kinds = pids if isinstance(pids, dict) else {"server": [pids]}
+
+    def total() -> int:
+        return sum(rss_bytes(pid) for group in kinds.values() for pid in group)
+
+    peak, before = [total()], total()
+    peaks = {kind: 0 for kind in kinds}
     stop = threading.Event()
 
     def watch() -> None:
         while not stop.is_set():
-            peak[0] = max(peak[0], rss_bytes(pid))
+            peak[0] = max(peak[0], total())
+            for kind, group in kinds.items():
+                peaks[kind] = max([peaks[kind]] + [rss_bytes(pid) for pid in group])
             time.sleep(0.1)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     start = time.monotonic()
     with ThreadPoolExecutor(clients) as pool:
-        results = list(pool.map(lambda i: one_client(base, SHOTS[i % len(SHOTS)]), range(clients)))
+        results = list(
+            pool.map(lambda i: one_client(bases[i % len(bases)], board or SHOTS[i % len(SHOTS)], max_seconds), range(clients))
+        )
     wall = time.monotonic() - start
     stop.set()
     watcher.join()
-    return {"results": results, "wall": wall, "rss_before": before, "rss_peak": peak[0], "rss_after": rss_bytes(pid)}
+    return {"results": results, "wall": wall, "rss_before": before, "rss_peak": peak[0], "rss_after": total(), "peaks": peaks}
 
 
 def test_twenty_clients_at_once_are_all_answered_with_the_optimum(server):
