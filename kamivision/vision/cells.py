@@ -255,14 +255,48 @@ class CellClasses:
 def _background_model(features: np.ndarray, members: np.ndarray) -> np.ndarray:
     """The blank background's expected features at every cell: a quadratic surface in the
     cell's position fitted to ``members`` (the background is a smooth gradient), or their
-    mean when they are too few to fit it."""
+    mean when they are too few to fit it.
+
+    Members that do not lie on the surface are left out (:func:`_surface_inliers`), first
+    against a plane and then against the quadratic: flat blots of ink in the middle of the
+    board join the pale class too, and a quadratic fitted through them bends to meet them
+    (so that they would pass for blank, confidently), while a plane cannot.
+    """
     rows, cols = np.divmod(np.arange(ROWS * COLUMNS), COLUMNS)
     y, x = rows / (ROWS - 1), cols / (COLUMNS - 1)
     basis = np.column_stack([np.ones_like(x), y, x, y * y, x * x, x * y])
+    members = _surface_inliers(basis[:, :3], features, members)
+    members = _surface_inliers(basis, features, members)
     if members.sum() >= 12:
         coef, *_ = np.linalg.lstsq(basis[members], features[members], rcond=None)
         return basis @ coef
     return np.repeat(features[members].mean(axis=0, keepdims=True), len(features), axis=0)
+
+
+#: A background member whose PRESS residual is this many times the median one is not on
+#: the surface (for half-normal residuals, 3 medians is about 2 standard deviations: a
+#: true background cell left out costs nothing, as it is still nearest the surface).
+SURFACE_OUTLIER_FACTOR = 3.0
+
+
+def _surface_inliers(basis: np.ndarray, features: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """``members`` without those far from the surface fitted to the rest: each one's
+    residual had the surface been fitted without it (the PRESS residual, ``e / (1 -
+    leverage)``) beyond :data:`SURFACE_OUTLIER_FACTOR` times the median one (and
+    :data:`OUTLIER_FLOOR`), three rounds at most.  Too few members (12) are kept as they are."""
+    members = members.copy()
+    for _ in range(3):
+        if members.sum() < 12:
+            break
+        a = basis[members]
+        coef, *_ = np.linalg.lstsq(a, features[members], rcond=None)
+        leverage = np.einsum("ij,jk,ik->i", a, np.linalg.pinv(a.T @ a), a)
+        press = np.linalg.norm(features[members] - a @ coef, axis=1) / np.maximum(1.0 - leverage, 1e-3)
+        outliers = press > max(SURFACE_OUTLIER_FACTOR * float(np.median(press)), OUTLIER_FLOOR)
+        if not outliers.any():
+            break
+        members[np.flatnonzero(members)[outliers]] = False
+    return members
 
 
 def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> tuple[np.ndarray, np.ndarray]:
@@ -346,12 +380,13 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
         confidence = np.where(np.isfinite(d2), (d2 - d1) / (d2 + d1 + 1e-9), 1.0)
     # A cell far from the class it is nearest to looks like none of them (a mark that
     # covers most of it, a cursor): uncertain, however clear the runner-up margin.
+    strange = np.zeros(len(features), bool)
     for c in range(k + 1):
         mine = (best == c) & fit
         if mine.any():
             typical = float(np.median(d1[mine]))
-            strange = (best == c) & seen & (d1 > max(OUTLIER_FACTOR * typical, OUTLIER_FLOOR))
-            confidence[strange] = 0.0
+            strange |= (best == c) & seen & (d1 > max(OUTLIER_FACTOR * typical, OUTLIER_FLOOR))
+    confidence[strange] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
     confidence[marked] = 0.0
@@ -360,7 +395,9 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     near = np.broadcast_to(d1[:, None], dist.shape)[finite]
     costs[finite] = (dist[finite] - near) / (dist[finite] + near + 1e-9)
     blank = None if background is None else background[:, :3] / weights
-    _weigh_marked_pixels(classes, costs, marked, samples.marks, centres[:k, :3] / weights, blank)
+    # A cell that looks like no class may be a mark over all of it (a filled blot, whose
+    # even color passed for paper): weighed by its pixels too, as a marked cell is.
+    _weigh_marked_pixels(classes, costs, marked | strange, samples.marks, centres[:k, :3] / weights, blank)
     # Little of the cell on the screen: little evidence against its other readings (none
     # for a cell not seen at all).
     evidence = np.clip(samples.visible / max(settings.hidden, 1e-6), 0.0, 1.0)
@@ -387,8 +424,10 @@ def _isolated(classes: np.ndarray) -> np.ndarray:
     return out
 
 
-#: A marked cell's class needs this share of its pixels within FOREIGN_DELTA of it.
-MARKED_SUPPORT = 0.1
+#: A marked cell's class needs this share of its pixels nearest to it (and within
+#: FOREIGN_DELTA): a few dozen paper pixels beside a blot are evidence; stray pixels where
+#: an antialiased stroke crosses some color are not.
+MARKED_SUPPORT = 0.02
 
 
 def _weigh_marked_pixels(classes, costs, marked, marks, paper, background) -> None:
@@ -396,18 +435,23 @@ def _weigh_marked_pixels(classes, costs, marked, marks, paper, background) -> No
     the cost of its share of those pixels against the winner's (in place).
 
     Ink over much of a cell drags its median (and so its nearest class) away from the
-    paper; the pixels that are still paper sit close to one class's color.  Each class
-    (a paper color, and the background's modelled color at that cell) counts the cell's
-    pixels within :data:`FOREIGN_DELTA` of it; the class with the most wins when it holds
-    at least :data:`MARKED_SUPPORT` of them.  The cell stays uncertain either way.
+    paper; the pixels that are still paper sit close to one class's color.  Each pixel
+    counts for the class (a paper color, or the background's modelled color at that cell)
+    it is nearest to, when within :data:`FOREIGN_DELTA` of it (nearest, not merely
+    within: a pale paper and the pale background can lie closer together than that); the
+    class with the most wins when it holds at least :data:`MARKED_SUPPORT` of them.  A
+    cell with less paper showing than that is in effect unseen and keeps the class of its
+    median.  The cell stays uncertain either way.
     """
     for cell in np.flatnonzero(marked):
         pixels = marks.get(int(cell))
         if pixels is None:
             continue
         colors = paper if background is None else np.vstack([paper, background[cell]])
-        near = np.linalg.norm(pixels[:, None, :] - colors[None, :, :], axis=2) <= FOREIGN_DELTA
-        support = near.mean(axis=0)
+        dist = np.linalg.norm(pixels[:, None, :] - colors[None, :, :], axis=2)
+        nearest = dist.argmin(axis=1)
+        near = dist[np.arange(len(pixels)), nearest] <= FOREIGN_DELTA
+        support = np.bincount(nearest[near], minlength=len(colors)) / len(pixels)
         if support.max() >= MARKED_SUPPORT:
             best = int(support.argmax())
             classes[cell] = BLANK_CLASS if best == len(paper) else best
