@@ -17,6 +17,7 @@ from ..errors import KamiError
 from ..graph import build_regions, region_cells, tap_cell
 from .search import Budget, Path, Progress, SearchStopped, astar, reserve_seconds
 from .settings import SearchSettings
+from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
 from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre, greedy_flood
 
@@ -47,6 +48,8 @@ class Solution:
 
 
 def _local_island(graph, mask: int) -> tuple[Island, list[int]]:
+    if mask == (1 << len(graph)) - 1:  # the whole board is one island: numbered as it is
+        return Island(bytes(graph.colors), graph.adjacency), list(range(len(graph)))
     regions, adjacency = renumber(graph.adjacency, mask)
     return Island(bytes(graph.colors[g] for g in regions), adjacency), regions
 
@@ -185,7 +188,22 @@ def solve(
     graph = build_regions(board)
     masks = graph.islands()
     solved: list[tuple[list[int], Island, Path, int, bool]] = []
+    notes: list[str] = []
+    stopped = False  # a limit or Ctrl-C stopped a search
     for mask in masks:
+        if mask.bit_count() > HUGE_REGIONS:
+            regions = set_bits(mask)
+            island = Island(bytes(graph.colors[g] for g in regions), ())  # no bitsets: see solver.huge
+            path, bound = solve_huge(island.colors, adjacency_lists(graph.adjacency, regions))
+            # Proven only alone: the final-color step below searches each island again.
+            proven = bound >= len(path) and len(masks) == 1
+            solved.append((regions, island, path, bound, proven))
+            if not proven:
+                notes.append(
+                    f"{len(regions):,} regions in one part of the board, too many for the proving search: "
+                    f"a greedy flood's moves, not proven optimal (at least {bound} are needed)"
+                )
+            continue
         island, regions = _local_island(graph, mask)
         if len(island) == 1:
             solved.append((regions, island, [], 0, True))
@@ -193,8 +211,8 @@ def solve(
         path, bound, proven = solve_island(island, budget)
         assert path is not None  # merging moves always reach one region
         solved.append((regions, island, path, bound, proven))
+        stopped |= not proven
     proven_all = all(item[4] for item in solved)
-    notes: list[str] = []
     # The common final color: islands that can end in it at their optimum cost nothing more.
     finals: list[set[int]] = []
     for regions, island, path, bound, proven in solved:
@@ -202,7 +220,7 @@ def solve(
             try:
                 finals.append(_final_colors(island, path, len(path), budget))
             except SearchStopped:
-                proven_all = False
+                proven_all, stopped = False, True
                 finals.append({_end_color(island, path)})
         else:
             finals.append({_end_color(island, path)})
@@ -211,7 +229,7 @@ def solve(
     extra = sum(target not in f for f in finals)
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
     moves = _replay(board, graph, solved, finals, target, budget.settings)
-    if not proven_all:
+    if stopped:
         notes.append(_stop_note(budget))
     return Solution(
         moves=tuple(moves),
