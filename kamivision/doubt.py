@@ -303,7 +303,8 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     keep the cells under which they change.  A pair of cells is blamed only when each of
     its two readings holds alone: a pair that fails because one of its readings fails
     alone says nothing about the other cell.  Last, the remaining cells together at their
-    likeliest other readings, shrunk to a set that fails only as a whole."""
+    likeliest other readings, shrunk to a set that fails only as a whole; and the same for
+    the cells of each confusion (read as one value, likeliest another) on their own."""
     replay = Replay(board, moves)
     matters: dict[Cell, Reading] = {}
     failing: set[tuple[Cell, Value]] = set()
@@ -323,14 +324,37 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
                 matters.setdefault(cell, reading)
     # Cells far apart can still change the moves together (three hidden slivers that are
     # all blank, say): replay every other doubtful cell at its likeliest other reading at
-    # once, and when that fails, drop cells one by one while it still fails.  The cells
-    # left fail only together: each of them matters.  Then again on the cells not yet
-    # blamed, until they hold together (two such groups far apart).
+    # once, and blame a set of them that fails only as a whole (:func:`_blame_together`).
+    # Misreads also come together from one cause (JPEG or a tint bringing one color near
+    # another, or near the background): so the same again for each confusion on its own,
+    # the cells read as one value whose likeliest other reading is one other value.
+    count += _blame_together(replay, plausible, matters, lambda cell: True)
+    confusions = {(board.cells[c // board.columns][c % board.columns], values[0]) for c, values in plausible.items() if values}
+    for read, other in sorted(confusions, key=repr):
+        count += _blame_together(
+            replay,
+            plausible,
+            matters,
+            lambda cell: plausible[cell][0] == other and board.cells[cell // board.columns][cell % board.columns] == read,
+        )
+    order = sorted(matters)
+    return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
+
+
+def _blame_together(replay: "Replay", plausible, matters: dict, chosen) -> int:
+    """Replay the doubtful cells not yet blamed that ``chosen`` picks, all at their likeliest
+    other reading at once; when that fails, drop cells one by one while it still fails, and
+    blame the cells left (they fail only together: each of them matters), then again on the
+    cells not yet blamed until they hold together (two such groups far apart).  Adds to
+    ``matters``; returns the replays made."""
+    count = 0
     while True:
-        rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters]
+        rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters and chosen(cell)]
+        if len(rest) < 2:
+            return count
         count += 1
-        if len(rest) < 2 or replay.holds(dict(rest)):
-            break
+        if replay.holds(dict(rest)):
+            return count
         keep = list(rest)
         for item in rest:
             trial = [x for x in keep if x != item]
@@ -338,11 +362,9 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
             if not replay.holds(dict(trial)):
                 keep = trial
         if not keep:  # the moves fail on the board as read: nothing to blame on the doubt
-            break
+            return count
         for cell, _ in keep:
             matters.setdefault(cell, tuple(keep))
-    order = sorted(matters)
-    return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
 
 
 # ------------------------------------------------------------------ moves that avoid the doubt
