@@ -27,13 +27,14 @@ def run_one(
 ) -> dict:
     from kamivision import read_board
     from kamivision.graph import build_regions
-    from kamivision.solver import _local_island, core
+    from kamivision.solver import core
+    from kamivision.solver.islands import local_island
 
     if not core.AVAILABLE:
         raise SystemExit("the compiled core is not built: nothing to measure")
     board = read_board(path)
     graph = build_regions(board)
-    island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+    island = max((local_island(graph, mask)[0] for mask in graph.islands()), key=len)
     if threshold is None:
         if board.par is None:
             raise SystemExit(f"{path}: no par in the file; give --threshold")

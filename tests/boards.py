@@ -118,12 +118,12 @@ def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par:
 def root_state(board: Board):
     """The contracted region graph of a one-island board at its start."""
     from kamivision.graph import build_regions
-    from kamivision.solver import _local_island
+    from kamivision.solver.islands import local_island
     from kamivision.solver.state import contract
 
     graph = build_regions(board)
     (mask,) = graph.islands()
-    island, _ = _local_island(graph, mask)
+    island, _ = local_island(graph, mask)
     return contract(island, island.colors)
 
 

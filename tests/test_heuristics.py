@@ -4,7 +4,7 @@ import pytest
 
 from kamivision.board import Move, make_board
 from kamivision.graph import bits, build_regions
-from kamivision.solver import _local_island
+from kamivision.solver.islands import local_island
 from kamivision.solver.heuristics import (
     diameter_bound,
     distances,
@@ -89,7 +89,7 @@ def test_search_bounds_never_exceed_the_optimum_of_state_or_child():
     for board in small_boards(13, 150):
         graph = build_regions(board)
         (mask,) = graph.islands()
-        island, regions = _local_island(graph, mask)
+        island, regions = local_island(graph, mask)
         state = contract(island, island.colors)
         goal = rng.choice([None, *sorted(board.colors_used())])
         optimum = bfs_optimum(board, limit=9, goal=goal)
@@ -249,7 +249,7 @@ def test_the_core_chooses_the_same_orientation():
     for board in three_color_boards(31, 60):
         graph = build_regions(board)
         (mask,) = graph.islands()
-        island, _ = _local_island(graph, mask)
+        island, _ = local_island(graph, mask)
         python = choose_orientation(contract(island, island.colors))
         compiled = core.choose_orientation(core.graph(island.colors, island.adjacency))
         assert compiled == (-1 if python is None else python)
@@ -267,7 +267,7 @@ def test_winding_bound_after_never_exceeds_the_childs_optimum_or_own_bound():
     for board in three_color_boards(41, 36):
         graph = build_regions(board)
         (mask,) = graph.islands()
-        island, regions = _local_island(graph, mask)
+        island, regions = local_island(graph, mask)
         state = contract(island, island.colors)
         number = choose_orientation(state)
         if number is None:

@@ -41,7 +41,7 @@ def test_islands_too_large_for_the_search_get_moves_that_solve_and_a_bound_that_
     """With the threshold lowered to a few regions, small boards take the linear-time
     path: its moves solve the board, and its bound never exceeds the optimum that
     breadth-first search finds (so "optimal" is claimed only when it is)."""
-    monkeypatch.setattr("kamivision.solver.HUGE_REGIONS", 3)
+    monkeypatch.setattr("kamivision.solver.islands.HUGE_REGIONS", 3)
     rng = random.Random(5)
     checked = claimed = 0
     for _ in range(200):
@@ -65,7 +65,7 @@ def test_islands_too_large_for_the_search_get_moves_that_solve_and_a_bound_that_
 def test_a_long_strip_is_answered_without_the_search(monkeypatch):
     """A strip with more regions than the threshold (lowered, so that replaying the
     answer cell by cell stays quick) is answered at once, not proven, with the reason."""
-    monkeypatch.setattr("kamivision.solver.HUGE_REGIONS", 500)
+    monkeypatch.setattr("kamivision.solver.islands.HUGE_REGIONS", 500)
     rng = random.Random(6)
     board = make_board([[rng.randrange(5) for _ in range(1000)]], lattice="square")
     solution = solve(board, max_seconds=60)

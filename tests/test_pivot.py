@@ -253,12 +253,12 @@ def test_an_asked_for_beam_keeps_to_the_time_limit_and_to_ctrl_c(monkeypatch):
 
 def test_the_python_flood_search_reads_the_clock_before_each_child():
     import kamivision.solver.pivot as pivot
-    from kamivision.solver import search
+    from kamivision.solver import limits
 
     rng = random.Random(3)
     board = make_board([[rng.randrange(8) for _ in range(12)] for _ in range(12)], lattice="square", rules="pivot")
     graph = pivot_graph(board)
-    class Unchecked(search.Budget):
+    class Unchecked(limits.Budget):
         def charge(self, bound: int) -> None:  # only the check within an expansion can stop it
             pass
 
@@ -269,6 +269,6 @@ def test_the_python_flood_search_reads_the_clock_before_each_child():
     pivot_bound = lambda g, flood: weighed.append(flood) or real(g, flood)  # noqa: E731
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pivot, "layered_bound", pivot_bound)
-        with pytest.raises(search.SearchStopped):
+        with pytest.raises(limits.SearchStopped):
             pivot._flood_astar_loop(graph, budget, real(graph, 1 << graph.start), 1 << graph.start, [0])
     assert weighed == []  # no child weighed past the deadline

@@ -4,7 +4,8 @@ import pytest
 
 from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
-from kamivision.solver import _local_island, core, search, solve, state
+from kamivision.solver import astar, core, limits, solve, state
+from kamivision.solver.islands import local_island
 
 from .boards import bfs_optimum, random_board, random_kami_board
 from .conftest import machine, shared_path
@@ -56,12 +57,12 @@ def test_compiled_core_equals_python_search_on_larger_islands():
         board = random_board(rng, lattice, rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4), 0.1)
         graph = build_regions(board)
         for mask in graph.islands():
-            island, _ = _local_island(graph, mask)
+            island, _ = local_island(graph, mask)
             if len(island) < 2 or len(island) > 22:
                 continue
             for goal in [None, *sorted(set(island.colors))]:
-                fast = search.astar(island, search.Budget(settings=machine(core=True)), goal)
-                slow = search.astar(island, search.Budget(settings=machine(core=False)), goal)
+                fast = astar.astar(island, limits.Budget(settings=machine(core=True)), goal)
+                slow = astar.astar(island, limits.Budget(settings=machine(core=False)), goal)
                 assert (fast is None) == (slow is None)
                 if fast is not None:
                     assert len(fast) == len(slow)
@@ -123,15 +124,15 @@ def test_color_numbers_past_seven_and_fifteen_solve_the_same():
         board = random_board(rng, rng.choice(["triangle", "square"]), 4, 4, rng.randint(2, 4), 0.0)
         graph = build_regions(board)
         for mask in graph.islands():
-            island, _ = _local_island(graph, mask)
+            island, _ = local_island(graph, mask)
             if len(island) < 2:
                 continue
-            budgets = [search.Budget() for _ in range(3)]
+            budgets = [limits.Budget() for _ in range(3)]
             paths = []
             for shift, budget in zip((0, 8, 16), budgets):
-                shifted = search.Island(bytes(c + shift for c in island.colors), island.adjacency)
-                paths.append(search.astar(shifted, budget))
-            slow = search.astar(shifted, search.Budget(settings=machine(core=False)))
+                shifted = state.Island(bytes(c + shift for c in island.colors), island.adjacency)
+                paths.append(astar.astar(shifted, budget))
+            slow = astar.astar(shifted, limits.Budget(settings=machine(core=False)))
             assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
             assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
             key = shifted.colors
@@ -266,8 +267,8 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
     graph = build_regions(board)
-    island, _ = _local_island(graph, graph.islands()[0])
-    optimum = search.astar(island, search.Budget())
+    island, _ = local_island(graph, graph.islands()[0])
+    optimum = astar.astar(island, limits.Budget())
     worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)  # a longer upper bound, as a quick flood gives
     # Full at once: depth-first from the root, on one thread (depth-first counts vary on two).
     tight = machine(max_bytes=1, threads=1)
@@ -277,33 +278,33 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
         calls.append(bound)
         return optimum
 
-    plain = search.Budget(settings=tight)
-    assert len(search.astar(island, plain, upper=worse)) == len(optimum)
-    helped = search.Budget(settings=tight)
-    assert search.astar(island, helped, upper=worse, improve=improve) == optimum
+    plain = limits.Budget(settings=tight)
+    assert len(astar.astar(island, plain, upper=worse)) == len(optimum)
+    helped = limits.Budget(settings=tight)
+    assert astar.astar(island, helped, upper=worse, improve=improve) == optimum
     assert len(calls) == 1 and calls[0] <= len(optimum)
     assert helped.expanded < plain.expanded
-    idle = search.Budget(settings=tight)
-    assert len(search.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
+    idle = limits.Budget(settings=tight)
+    assert len(astar.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
     assert idle.expanded == plain.expanded
 
     partly = machine(max_bytes=200_000, threads=1)  # full after some expansions
     seen_by_improve: list = []
-    counted = search.Budget(settings=partly)
+    counted = limits.Budget(settings=partly)
 
     def watch(bound):
         seen_by_improve.append(counted.expanded)  # what its progress reports would show
         return None
 
-    search.astar(island, counted, upper=worse, improve=watch)
+    astar.astar(island, counted, upper=worse, improve=watch)
     assert len(seen_by_improve) == 1 and 0 < seen_by_improve[0] <= counted.expanded
 
     def interrupt(bound):
         raise KeyboardInterrupt
 
-    stopped = search.Budget(settings=partly)
-    with pytest.raises(search.SearchStopped):
-        search.astar(island, stopped, upper=worse, improve=interrupt)
+    stopped = limits.Budget(settings=partly)
+    with pytest.raises(limits.SearchStopped):
+        astar.astar(island, stopped, upper=worse, improve=interrupt)
     assert stopped.interrupted
 
 
@@ -343,12 +344,12 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
         rows, columns = rng.choice([(3, 3), (3, 4), (4, 4), (4, 3), (2, 5), (5, 3)])
         board = random_board(rng, lattice, rows, columns, rng.choice([3, 4]), 0.0)
         graph = build_regions(board)
-        island, _ = _local_island(graph, graph.islands()[0])
+        island, _ = local_island(graph, graph.islands()[0])
         goal = rng.choice([None, *sorted(set(island.colors))])
         if goal is None:
             expected = bfs_optimum(board, limit=9)
         else:
-            expected = len(search.astar(island, search.Budget(), goal_color=goal))
+            expected = len(astar.astar(island, limits.Budget(), goal_color=goal))
         if not expected:
             continue
         status, path, _, length = _sweep(island, goal, expected, 1)
@@ -380,10 +381,10 @@ def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
         rows, columns = rng.choice([(4, 4), (4, 5), (5, 5), (5, 4), (3, 7)])
         board = random_board(rng, lattice, rows, columns, rng.choice([3, 4, 5]), 0.0)
         graph = build_regions(board)
-        island, _ = _local_island(graph, graph.islands()[0])
+        island, _ = local_island(graph, graph.islands()[0])
         if len(island) < 2:
             continue
-        optimum = len(search.astar(island, search.Budget()))
+        optimum = len(astar.astar(island, limits.Budget()))
         for target in (optimum - 1, optimum):
             one, both = _sweep(island, None, target, 0), _sweep(island, None, target, 0, commute=0)
             assert one[0] == both[0] == (0 if target == optimum else 1), board
@@ -404,8 +405,8 @@ def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     graph = build_regions(board)
-    island, _ = _local_island(graph, graph.islands()[0])
-    optimum = len(search.astar(island, search.Budget()))
+    island, _ = local_island(graph, graph.islands()[0])
+    optimum = len(astar.astar(island, limits.Budget()))
     for paths in (0, 1):
         one, two = _sweep(island, None, optimum - 1, paths), _sweep(island, None, optimum - 1, paths, threads=2)
         assert one[0] == two[0] == 1
@@ -425,14 +426,14 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     roomy = solve(board)
     outcomes: list = []
-    real = search._sweep
+    real = core._sweep
 
     def spy(*args):
         result = real(*args)
         outcomes.append(result is not None)
         return result
 
-    monkeypatch.setattr(search, "_sweep", spy)
+    monkeypatch.setattr(astar, "_sweep", spy)
     roomy_memory = machine().max_bytes
     cases = [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]
     for memory, handover, swept in cases:
@@ -452,14 +453,14 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     graph = build_regions(board)
-    island, _ = _local_island(graph, graph.islands()[0])
-    optimum = search.astar(island, search.Budget())
+    island, _ = local_island(graph, graph.islands()[0])
+    optimum = astar.astar(island, limits.Budget())
     upper = (len(optimum) + 1, optimum + optimum[-1:])
     args = (core.graph(island.colors, island.adjacency), None, upper, 3)
 
-    limited = search.Budget(max_nodes=5000)
-    with pytest.raises(search.SearchStopped) as stop:
-        search._sweep(*args, limited, [])
+    limited = limits.Budget(max_nodes=5000)
+    with pytest.raises(limits.SearchStopped) as stop:
+        core._sweep(*args, limited, [])
     assert stop.value.bound == 3 and 5000 <= limited.expanded < 20_000 and not limited.interrupted
 
     reports: list = []
@@ -468,12 +469,12 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
         reports.append(info)
         raise KeyboardInterrupt
 
-    interrupted = search.Budget(progress=progress)
-    with pytest.raises(search.SearchStopped) as stop:
-        search._sweep(*args, interrupted, [])
+    interrupted = limits.Budget(progress=progress)
+    with pytest.raises(limits.SearchStopped) as stop:
+        core._sweep(*args, interrupted, [])
     assert stop.value.bound == 3 and interrupted.interrupted
     assert len(reports) == 1 and reports[0]["bound"] == 3
-    found = search._sweep(*args, search.Budget(), [])  # no limit: the optimum, below upper
+    found = core._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
 
@@ -481,7 +482,7 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
 def _stopwatch_budget(deadline_passed: bool):
     """A budget whose per-expansion check never fires, so that only the checks within an
     expansion can stop the search; its proof deadline already passed when asked."""
-    class Unchecked(search.Budget):
+    class Unchecked(limits.Budget):
         def charge(self, bound: int) -> None:
             pass
 
@@ -496,21 +497,21 @@ def test_the_python_search_reads_the_clock_within_an_expansion():
     seconds: the limit must stop it in the middle, not after."""
     board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
     graph = build_regions(board)
-    island, _ = _local_island(graph, graph.islands()[0])
+    island, _ = local_island(graph, graph.islands()[0])
     root = state.contract(island, island.colors)
     assert sum(1 for _ in state.merging_moves(root)) > 64  # more children than one clock reading
-    with pytest.raises(search.SearchStopped):
-        search.astar_python(island, _stopwatch_budget(deadline_passed=True))
+    with pytest.raises(limits.SearchStopped):
+        astar.astar_python(island, _stopwatch_budget(deadline_passed=True))
 
 
 def test_the_python_search_stops_when_its_memory_is_spent(monkeypatch):
     board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
     graph = build_regions(board)
-    island, _ = _local_island(graph, graph.islands()[0])
-    monkeypatch.setattr(search, "PYTHON_MAX_BYTES", 10_000)
-    monkeypatch.setattr(search, "choose_orientation", lambda *args, **kwargs: None)  # not the point here
-    with pytest.raises(search.SearchStopped) as stop:
-        search.astar_python(island, _stopwatch_budget(deadline_passed=False))
+    island, _ = local_island(graph, graph.islands()[0])
+    monkeypatch.setattr(astar, "PYTHON_MAX_BYTES", 10_000)
+    monkeypatch.setattr(astar, "choose_orientation", lambda *args, **kwargs: None)  # not the point here
+    with pytest.raises(limits.SearchStopped) as stop:
+        astar.astar_python(island, _stopwatch_budget(deadline_passed=False))
     assert stop.value.bound >= 1  # a proven bound, as at a time limit
 
 

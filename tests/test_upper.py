@@ -5,7 +5,8 @@ import time
 from kamivision.board import read_board
 from kamivision.graph import build_regions
 from kamivision.report import progress_line
-from kamivision.solver import _local_island, search, solve
+from kamivision.solver import astar, limits, solve
+from kamivision.solver.islands import local_island
 from kamivision.solver.state import Island, contract, key_after
 from kamivision.solver.upper import centres, flood_beam, flood_from_centre
 
@@ -44,7 +45,7 @@ def random_islands(seed: int, count: int):
         lattice = rng.choice(["triangle", "square"])
         board = random_board(rng, lattice, rng.randint(3, 6), rng.randint(3, 5), rng.randint(2, 4), 0.0)
         graph = build_regions(board)
-        island, _ = _local_island(graph, graph.islands()[0])
+        island, _ = local_island(graph, graph.islands()[0])
         if len(island) > 2:
             found += 1
             yield island
@@ -63,7 +64,7 @@ def test_floods_from_the_centre_are_solutions_ending_in_the_goal_color():
 def test_flood_beam_is_a_solution_never_shorter_than_the_optimum_and_mostly_optimal():
     optimal = total = 0
     for island in random_islands(2, 150):
-        exact = search.astar(island, search.Budget())
+        exact = astar.astar(island, limits.Budget())
         found = flood_beam(island, time.perf_counter() + 5.0, width=4)
         assert end_of(island, found)[0] == 1
         assert len(found) >= len(exact)

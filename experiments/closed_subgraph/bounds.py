@@ -30,11 +30,11 @@ def largest_island(path: Path):
     """The board in ``path`` and its largest island (the part a proof works on)."""
     from kamivision import read_board
     from kamivision.graph import build_regions
-    from kamivision.solver import _local_island
+    from kamivision.solver.islands import local_island
 
     board = read_board(path)
     graph = build_regions(board)
-    return board, max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+    return board, max((local_island(graph, mask)[0] for mask in graph.islands()), key=len)
 
 
 def main() -> int:
@@ -47,7 +47,8 @@ def main() -> int:
 
     from kamivision.graph import bits
     from kamivision.solver.heuristics import choose_orientation, color_bound, final_color_bound, orientation, winding_bound
-    from kamivision.solver.search import Budget, SearchStopped, astar
+    from kamivision.solver.astar import astar
+    from kamivision.solver.limits import Budget, SearchStopped
     from kamivision.solver.state import apply_merge, contract, merging_moves
     from subgraph import spider_bound, sub_island
     from kamivision.solver.upper import flood_beam

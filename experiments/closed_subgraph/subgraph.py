@@ -215,7 +215,8 @@ def _spider_search(island: Island, max_nodes: int, need: Optional[int]) -> tuple
     """``(bound, final)`` for one closed spider: its optimum, or the bound its A* proved
     when ``max_nodes`` stopped it (``final``: searching it again would give no more), or
     ``need`` when it has nothing shorter (not final: without ``need`` it may give more)."""
-    from kamivision.solver.search import Budget, SearchStopped, astar  # the search uses this module's callers
+    from kamivision.solver.astar import astar
+    from kamivision.solver.limits import Budget, SearchStopped  # the search uses this module's callers
 
     shorter_than = None if need is None else (need, _NONE_SHORTER)
     try:

@@ -4,7 +4,7 @@ import pytest
 
 from kamivision.board import read_board
 from kamivision.graph import bits, build_regions
-from kamivision.solver import _local_island
+from kamivision.solver.islands import local_island
 from kamivision.solver.heuristics import final_color_bound
 from kamivision.solver.state import Island, apply_merge, contract, merging_moves, neighborhood
 from subgraph import FixedSpiders, closure, spider, spider_bound, sub_island
@@ -131,7 +131,7 @@ def test_spider_bound_beats_the_distance_bounds_on_a_tree_like_level():
     path = shared_path("data", "kami2-journey", "19-5-Bud5.json")
     board = read_board(path)
     graph = build_regions(board)
-    island = max((_local_island(graph, mask)[0] for mask in graph.islands()), key=len)
+    island = max((local_island(graph, mask)[0] for mask in graph.islands()), key=len)
     state = contract(island, island.colors)
     distance = final_color_bound(state)
     found = spider_bound(state)
@@ -148,7 +148,8 @@ def test_a_subgraph_search_stopped_early_still_gives_a_lower_bound(limit):
 
 
 def test_the_python_search_with_the_spider_bound_stays_optimal():
-    from kamivision.solver.search import Budget, astar_python
+    from kamivision.solver.astar import astar_python
+    from kamivision.solver.limits import Budget
 
     for _, board in one_island_boards(29, 40):
         optimum = bfs_optimum(board, limit=10)
@@ -156,7 +157,7 @@ def test_the_python_search_with_the_spider_bound_stays_optimal():
             continue
         graph = build_regions(board)
         (mask,) = graph.islands()
-        island, _ = _local_island(graph, mask)
+        island, _ = local_island(graph, mask)
         path = astar_python(island, Budget(), extra=spider_bound)
         assert len(path) == optimum, board
 
@@ -166,7 +167,7 @@ def test_spiders_closed_at_the_start_bound_every_coloring_of_the_board():
     for rng, board in one_island_boards(31, 60):
         graph = build_regions(board)
         (mask,) = graph.islands()
-        island, _ = _local_island(graph, mask)
+        island, _ = local_island(graph, mask)
         fixed = FixedSpiders(island, centres=3, arms=3)
         if not fixed.parts:
             continue

@@ -1,28 +1,25 @@
 """Optimal solving: board -> region graph -> islands -> A* -> moves on cells.
 
-Islands (parts of the board separated by blanks) are independent: a move touches one
-island only, so an optimal solution is, for the best common final color ``x``, an optimal
-solution of each island that ends in ``x`` if one exists, else an optimal one followed by a
-single recoloring to ``x``.  Each island is solved on its own by A*.
+One module per idea: :mod:`.limits` (the budget of a solve and how a search stops),
+:mod:`.state` (the search's states), :mod:`.heuristics` (admissible bounds), :mod:`.astar`
+(the readable reference A*), :mod:`.core` (the handover to the compiled core),
+:mod:`.upper` (good answers without proof), :mod:`.islands` (the free rules, island by
+island), :mod:`.huge` (islands too large for the search) and :mod:`.pivot` (Flood-It's
+fixed pivot).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 from ..board import Board, Move
 from ..errors import KamiError
-from ..graph import build_regions, region_cells, tap_cell
-from .search import Budget, Path, Progress, SearchStopped, astar, reserve_seconds
+from .islands import solve_free
+from .limits import Budget, Progress
+from .pivot import solve_pivot_board
 from .settings import SearchSettings
-from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
-from .state import Island, contract, renumber
-from .upper import flood_beam, flood_from_centre, greedy_flood
-
-#: Longest flood beam (seconds) run for a better upper bound when the A*'s memory fills.
-BEAM_SECONDS = 30.0
 
 __all__ = ["SearchSettings", "Solution", "solve"]
 
@@ -47,117 +44,6 @@ class Solution:
         return len(self.moves)
 
 
-def _local_island(graph, mask: int) -> tuple[Island, list[int]]:
-    if mask == (1 << len(graph)) - 1:  # the whole board is one island: numbered as it is
-        return Island(bytes(graph.colors), graph.adjacency), list(range(len(graph)))
-    regions, adjacency = renumber(graph.adjacency, mask)
-    return Island(bytes(graph.colors[g] for g in regions), adjacency), regions
-
-
-def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, bool]:
-    """(path, lower bound, proven) for one island.
-
-    A flood from the centre (:mod:`kamivision.solver.upper`) gives a first solution of
-    length ``U``; A* then looks only for shorter ones, and when it finds none ``U`` is
-    proven optimal.  When a limit stops A*, a reserve of time
-    (:func:`~kamivision.solver.search.reserve_seconds`) goes to a beam over free moves
-    scored by their floods, for a better unproven answer; an answer as short as the bound
-    A* proved is optimal all the same.
-    """
-    # Half the proof's time at most: on a board of thousands of regions a flood alone can
-    # take minutes, and A* can stop with a flood of its own.
-    deadline = None if budget.proof_deadline is None else (budget.start + budget.proof_deadline) / 2
-    quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings, deadline=deadline)
-    upper = (len(quick), quick) if quick is not None else None
-    budget.found = len(quick) if quick is not None else None  # for the progress reports
-
-    def improve(bound: int) -> Optional[Path]:
-        # Memory is full: the proof goes on depth-first, and a solution as short as the
-        # optimum lets it stop once the bound reaches it (see search.astar).
-        deadline = time.perf_counter() + _beam_seconds(budget)
-        return flood_beam(
-            island, deadline, width=4, floor=bound, report=_beam_report(budget, bound), settings=budget.settings
-        )
-
-    try:
-        path = astar(island, budget, upper=upper, improve=improve)
-    except SearchStopped as stop:
-        best = quick
-        if stop.path is not None and (best is None or len(stop.path) < len(best)):
-            best = stop.path
-        best = _improve(island, best, stop.bound, budget)
-        # Every solution shorter than the search's bound was ruled out: one that long is optimal.
-        return best, min(stop.bound, len(best)), stop.bound >= len(best)
-    assert path is not None  # merging moves always reach one region
-    return path, len(path), True
-
-
-def _beam_seconds(budget: Budget) -> float:
-    """Seconds for the flood beam run when memory fills: a quarter of the time left, at
-    most :data:`BEAM_SECONDS` (a width-4 beam takes 1-5 s on the largest Journey levels)."""
-    if budget.max_seconds is None:
-        return BEAM_SECONDS
-    left = budget.max_seconds - (time.perf_counter() - budget.start)
-    return max(0.0, min(BEAM_SECONDS, left / 4))
-
-
-def _beam_report(budget: Budget, bound: int) -> Callable[[int], None]:
-    """A flood beam's report of its best length, passed on to the solve's progress
-    callback (if any, see :meth:`Budget.report`) with the bound proven."""
-
-    def report(length: int) -> None:
-        budget.report(budget.expanded, bound, time.perf_counter() - budget.start, best=length)
-
-    return report
-
-
-def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Path:
-    """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
-    the time reserved after a stop, until one reaches the proven ``bound``.  A beam takes
-    about twice as long as the one half as wide, so the next width is tried only when that
-    fits in what is left of the reserve (a beam cut short rarely does better)."""
-    if best is None:
-        # Not even a flood from the centre finished in the time (or Ctrl-C came first): the
-        # board is too large for floods in what is left (a beam floods many times), so the
-        # greedy flood answers.
-        return greedy_flood(contract(island, island.colors))
-    if budget.interrupted:  # Ctrl-C: answer now
-        return best
-    deadline = time.perf_counter() + reserve_seconds(budget)
-    report = _beam_report(budget, bound)
-    width, last = 4, 0.0
-    while (best is None or len(best) > bound) and width <= 256:
-        started = time.perf_counter()
-        if started + 2 * last > deadline:
-            break
-        try:
-            best = flood_beam(
-                island, deadline, width=width, best=best, floor=bound, report=report, settings=budget.settings
-            )
-        except KeyboardInterrupt:  # Ctrl-C: keep the best so far
-            budget.interrupted = True
-            break
-        last = time.perf_counter() - started
-        width *= 2
-    return best
-
-
-def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:
-    """Every color in which the island can end after ``length`` moves (the optimum)."""
-    reached = {_end_color(island, path)}
-    budget.found = length  # for the progress reports: the island's optimum
-    sentinel: Path = []
-    for color in sorted(set(island.colors) - reached):
-        found = astar(island, budget, goal_color=color, upper=(length + 1, sentinel))
-        if found is not None and found is not sentinel:
-            reached.add(color)
-    return reached
-
-
-def _end_color(island: Island, path: Path) -> int:
-    return path[-1][1] if path else island.colors[0]
-
-
 def solve(
     board: Board,
     max_seconds: Optional[float] = None,
@@ -179,140 +65,23 @@ def solve(
     if settings is None:
         settings = SearchSettings.for_this_machine()
     budget = Budget(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, settings=settings)
-    if board.rules == "pivot":
-        return _solve_pivot(board, budget, started, beam)
-    if beam:
+    if beam and board.rules != "pivot":
         raise KamiError("a beam search (--beam) is offered for rules 'pivot' only")
-    if board.rules != "free":
+    if board.rules == "pivot":
+        found = solve_pivot_board(board, budget, beam)
+    elif board.rules == "free":
+        found = solve_free(board, budget)
+    else:
         raise KamiError(f"rules {board.rules!r} are not supported by the solver")
-    graph = build_regions(board)
-    masks = graph.islands()
-    solved: list[tuple[list[int], Island, Path, int, bool]] = []
-    notes: list[str] = []
-    stopped = False  # a limit or Ctrl-C stopped a search
-    for mask in masks:
-        if mask.bit_count() > HUGE_REGIONS:
-            regions = set_bits(mask)
-            island = Island(bytes(graph.colors[g] for g in regions), ())  # no bitsets: see solver.huge
-            path, bound = solve_huge(island.colors, adjacency_lists(graph.adjacency, regions))
-            # Proven only alone: the final-color step below searches each island again.
-            proven = bound >= len(path) and len(masks) == 1
-            solved.append((regions, island, path, bound, proven))
-            if not proven:
-                notes.append(
-                    f"{len(regions):,} regions in one part of the board, too many for the proving search: "
-                    f"a greedy flood's moves, not proven optimal (at least {bound} are needed)"
-                )
-            continue
-        island, regions = _local_island(graph, mask)
-        if len(island) == 1:
-            solved.append((regions, island, [], 0, True))
-            continue
-        path, bound, proven = solve_island(island, budget)
-        assert path is not None  # merging moves always reach one region
-        solved.append((regions, island, path, bound, proven))
-        stopped |= not proven
-    proven_all = all(item[4] for item in solved)
-    # The common final color: islands that can end in it at their optimum cost nothing more.
-    finals: list[set[int]] = []
-    for regions, island, path, bound, proven in solved:
-        if len(masks) > 1 and proven_all and len(island) > 1:
-            try:
-                finals.append(_final_colors(island, path, len(path), budget))
-            except SearchStopped:
-                proven_all, stopped = False, True
-                finals.append({_end_color(island, path)})
-        else:
-            finals.append({_end_color(island, path)})
-    candidates = sorted(set().union(*finals))
-    target = max(candidates, key=lambda x: sum(x in f for f in finals))
-    extra = sum(target not in f for f in finals)
-    lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
-    moves = _replay(board, graph, solved, finals, target, budget.settings)
-    if stopped:
-        notes.append(_stop_note(budget))
     return Solution(
-        moves=tuple(moves),
-        optimal=proven_all,
-        lower_bound=min(lower, len(moves)),
+        moves=found.moves,
+        optimal=found.optimal,
+        lower_bound=found.lower_bound,
         expanded=budget.expanded,
         seconds=time.perf_counter() - started,
-        regions=len(graph),
-        islands=len(masks),
+        regions=found.regions,
+        islands=found.islands,
         par=board.par,
-        notes=tuple(notes),
+        notes=found.notes,
         interrupted=budget.interrupted,
     )
-
-
-def _stop_note(budget: Budget) -> str:
-    what = "Ctrl-C stopped the search" if budget.interrupted else "a limit stopped the search"
-    return f"{what}: the moves are the best found, not proven optimal"
-
-
-def _solve_pivot(board: Board, budget: Budget, started: float, beam: int = 0) -> Solution:
-    from .pivot import check_flood, pivot_graph, solve_pivot
-
-    graph = pivot_graph(board)
-    moves, bound, proven, _ = solve_pivot(board, budget, greedy_width=beam, graph=graph)
-    if not check_flood(graph, [m.color for m in moves]):  # pragma: no cover - a bug
-        raise AssertionError("the moves found do not solve the board")
-    notes: tuple[str, ...] = ()
-    if beam and (budget.interrupted or budget.beam_cut):
-        why = "Ctrl-C stopped" if budget.interrupted else "the time limit ended"
-        notes = (f"{why} the beam search of width {beam}: the greedy answer, not proven optimal",)
-    elif beam:
-        notes = (f"beam search of width {beam}: a good solution, not proven optimal",)
-    elif not proven:
-        notes = (_stop_note(budget),)
-    return Solution(
-        moves=tuple(moves),
-        optimal=proven,
-        lower_bound=bound,
-        expanded=budget.expanded,
-        seconds=time.perf_counter() - started,
-        regions=len(graph.colors),
-        islands=1,
-        par=board.par,
-        notes=notes,
-        interrupted=budget.interrupted,
-    )
-
-
-#: Boards up to this many cells get moves on the cell deepest inside each region (where a
-#: marker shows best) and are replayed cell by cell to check the answer; larger ones (only
-#: Flood-It style benchmarks are) tap each region's first cell, which any path keeps
-#: inside the growing region, so that answering stays linear in the moves.
-REPLAY_CELLS = 2000
-
-
-def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSettings) -> list[Move]:
-    """Turn island paths into moves on cells, re-solving islands that must end in ``target``."""
-    moves: list[Move] = []
-    current = board
-    replay = board.size <= REPLAY_CELLS
-    for (regions, island, path, _, proven), final in zip(solved, finals):
-        if target in final and _end_color(island, path) != target and proven:
-            sentinel: Path = []
-            other = astar(island, Budget(settings=settings), goal_color=target, upper=(len(path) + 1, sentinel))
-            if other is not None and other is not sentinel:
-                path = other
-        taps = list(path)
-        if _end_color(island, path) != target:
-            taps.append((0, target))
-        for local, color in taps:
-            start = (graph.cells[regions[local]] & -graph.cells[regions[local]]).bit_length() - 1
-            if replay:
-                moves.append(_tap(current, start, color))
-                current = current.apply(moves[-1])
-            else:
-                moves.append(Move(*divmod(start, board.columns), color))
-    if replay and not current.is_solved():  # pragma: no cover - a bug, not a user error
-        raise AssertionError("the moves found do not solve the board")
-    return moves
-
-
-def _tap(board: Board, cell: int, color: int) -> Move:
-    inside = tap_cell(board, region_cells(board, cell))
-    r, c = divmod(inside, board.columns)
-    return Move(r, c, color)

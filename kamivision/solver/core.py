@@ -1,7 +1,7 @@
 """The compiled core's Python face: argument checks, one call each, named statuses.
 
 The core (``kamivision/solver/_core/``, one C compilation unit) runs the same searches as
-the Python reference in :mod:`~kamivision.solver.search` and
+the Python reference in :mod:`~kamivision.solver.astar` and
 :mod:`~kamivision.solver.pivot`, a few hundred times faster.  It is optional: without a C
 compiler the install still works and :data:`AVAILABLE` is false.
 
@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
+
+from .limits import SearchStopped, core_limits
+
+if TYPE_CHECKING:
+    from .limits import Budget, Path
+    from .state import Island
 
 try:
     from . import _core
@@ -172,3 +178,144 @@ def choose_orientation(g: Graph) -> int:
     """The winding bound's orientation for the island's first state, as
     :func:`~kamivision.solver.heuristics.choose_orientation` picks it, or -1 for none."""
     return _core.choose_orientation(g.colors, g.adjacency, g.words)
+
+
+# ------------------------------------------------------------------ the handover
+
+
+def prove(
+    island: "Island",
+    budget: "Budget",
+    goal_color: Optional[int] = None,
+    upper: Optional[tuple[int, "Path"]] = None,
+    improve: Optional[Callable[[int], Optional["Path"]]] = None,
+) -> Optional["Path"]:
+    """The A* of :func:`kamivision.solver.astar.astar` on the compiled core, with the
+    handover between its phases: an optimal path to one region (of ``goal_color`` when
+    given) of an island that is not already one.
+
+    ``improve``, when given, is called once with the proven bound when the core's memory
+    is full; a solution it returns that is shorter than ``upper`` becomes the upper bound
+    from then on.  With an upper bound, the A*'s memory is full at
+    ``settings.handover_bytes``; it then frees its states for :func:`_sweep`, which asks
+    with all the memory (``settings.max_bytes``) whether anything is shorter; only if that
+    runs out of memory too does the A* run again and go on depth-first, stopping as soon
+    as its bound reaches the upper bound's length (a last threshold searched for a
+    solution of that length can take far longer).  Raises :class:`SearchStopped` when a
+    limit stops it.
+    """
+    settings = budget.settings
+    packed = graph(island.colors, island.adjacency)
+    orient = choose_orientation(packed)  # the winding bound's; -1: none
+    found: list[Path] = []
+
+    def better(bound: int, expanded: int) -> Optional[int]:
+        # The core's expansions so far, for the progress reports made while improve runs.
+        budget.expanded += expanded
+        try:
+            path = improve(bound)
+        finally:
+            budget.expanded -= expanded
+        if path is None or (upper is not None and len(path) >= upper[0]):
+            return None
+        found.append(path)
+        budget.found = len(path)
+        return len(path)
+
+    def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
+        answer = astar(
+            packed,
+            goal=goal_color,
+            limit=None if limit is None else limit[0],
+            max_bytes=max_bytes,
+            threads=settings.threads,
+            improve=improve_call,
+            on_full=on_full,
+            orientation=orient,
+            **core_limits(budget),
+        )
+        budget.expanded += answer.expanded
+        return answer
+
+    # With a known solution, the A* ends (Status.MEMORY) once it holds handover_bytes, so
+    # that the sweep can have all the memory, and ``improve`` is called here; without one
+    # there is nothing for the sweep to prove, and the core calls ``improve`` before going
+    # on depth-first.
+    sweeping = upper is not None
+    memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
+    answer = run(upper, sweeping, None if improve is None or sweeping else better, memory)
+    bound = answer.bound
+    if answer.status == Status.MEMORY:
+        if improve is not None:
+            try:
+                shorter = better(bound, 0)
+            except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit
+                budget.interrupted = True
+                raise SearchStopped(bound, None) from None
+            if shorter is not None:
+                upper = (shorter, found[0])
+        if bound >= upper[0]:  # nothing is shorter than the solution improve found
+            return upper[1]
+        swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
+        if swept is not None:
+            return swept
+        # The sweep ran out of memory too: the A* again, going on depth-first this time.
+        answer = run(upper, False, None, settings.max_bytes)
+        bound = answer.bound
+    if found:
+        upper = (len(found[0]), found[0])
+    if answer.status in (Status.LIMIT, Status.INTERRUPTED):
+        budget.interrupted |= answer.status == Status.INTERRUPTED
+        best = [tuple(move) for move in answer.path] if answer.path is not None else None
+        if upper is not None and found and (best is None or len(best) > upper[0]):
+            best = upper[1]
+        raise SearchStopped(bound, best)
+    if answer.status == Status.NONE:
+        return upper[1] if upper is not None else None
+    return [tuple(move) for move in answer.path]
+
+
+def _sweep(packed: Graph, goal_color: Optional[int], upper: tuple[int, Path], bound: int, budget: Budget,
+           found: list[Path], orient: int = -1) -> Optional[Path]:
+    """The last threshold by region count (:func:`sweep`), when the A*'s memory
+    is full: is there a solution shorter than ``upper``?
+
+    Returns ``upper``'s path when there is none (a proof), the shortest solution when there
+    is one, or ``None`` when the sweep runs out of memory as well.  Raises
+    :class:`SearchStopped` (with ``bound``, the A*'s) when a limit stops it.
+
+    Its first pass keeps keys only (a proof needs no moves); when it finds a shorter
+    solution, of length ``L`` (the shortest, as the sweep goes on with ``L - 1``), a second
+    pass with moves and threshold ``L`` finds its moves.  Optimality is the A*'s argument:
+    each state with ``g + h <= T`` is expanded once with its least ``g`` (the sweep's
+    order by region count is topological, as every move merges regions), and ``h`` is
+    the same admissible bound.
+    """
+    target = upper[0] - 1
+    for paths in (False, True):
+        answer = sweep(
+            packed,
+            within=target,
+            goal=goal_color,
+            max_bytes=budget.settings.max_bytes,
+            paths=paths,
+            shown=bound,
+            threads=budget.settings.threads,
+            orientation=orient,
+            **core_limits(budget),
+        )
+        budget.expanded += answer.expanded
+        if answer.status == Status.NONE:
+            if paths:  # pragma: no cover - the first pass found one within this threshold
+                raise AssertionError("the sweep lost a solution it had found")
+            return upper[1]
+        if answer.status == Status.FOUND:
+            if paths:
+                return [tuple(move) for move in answer.path]
+            target = bound = budget.found = answer.bound
+            continue
+        if answer.status == Status.MEMORY:
+            return None
+        budget.interrupted |= answer.status == Status.INTERRUPTED
+        raise SearchStopped(bound, found[0] if found else None)
+    return None  # pragma: no cover - the loop returns

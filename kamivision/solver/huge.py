@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .heuristics import pair_term
-from .search import Path
+from .limits import Path
 
 #: Islands with more regions than this are answered here.
 HUGE_REGIONS = 20_000

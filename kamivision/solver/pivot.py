@@ -34,8 +34,8 @@ from typing import Optional
 from ..board import Board, Move
 from ..errors import KamiError
 from ..graph import bits, build_regions
-from . import core, search
-from .search import Budget, SearchStopped
+from . import core
+from .limits import Budget, Outcome, SearchStopped, core_limits, reserve_seconds, stop_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +246,7 @@ def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
         core.graph(bytes(g.colors), g.adjacency),
         start=g.start,
         max_bytes=budget.settings.max_bytes,
-        **search.core_limits(budget),
+        **core_limits(budget),
     )
     budget.expanded += answer.expanded
     if answer.status != core.Status.FOUND:  # a limit or Ctrl-C
@@ -305,7 +305,7 @@ def _widening_beam(g: PivotGraph, budget: Budget, bound: int) -> list[int]:
     """After a stop: the greedy answer, then beams of width 16, 64, 256, ... while the next
     fits in the reserved time (what is left of ``max_seconds``, or a second without a time
     limit); a beam still running at the end of it is dropped."""
-    reserve = search.reserve_seconds(budget)
+    reserve = reserve_seconds(budget)
     started = time.perf_counter()
     deadline = started + reserve
     best = greedy(g)
@@ -352,3 +352,20 @@ def solve_pivot(board: Board, budget: Budget, greedy_width: int = 0, graph: Opti
     r, c = board.pivot if board.pivot is not None else (0, 0)
     moves = [Move(r, c, color) for color in colors]
     return moves, bound, proven, time.perf_counter() - started
+
+
+def solve_pivot_board(board: Board, budget: Budget, beam: int = 0) -> Outcome:
+    """Solve a board under the pivot rules (Flood-It): moves on cells and what is known."""
+    graph = pivot_graph(board)
+    moves, bound, proven, _ = solve_pivot(board, budget, greedy_width=beam, graph=graph)
+    if not check_flood(graph, [m.color for m in moves]):  # pragma: no cover - a bug
+        raise AssertionError("the moves found do not solve the board")
+    notes: tuple[str, ...] = ()
+    if beam and (budget.interrupted or budget.beam_cut):
+        why = "Ctrl-C stopped" if budget.interrupted else "the time limit ended"
+        notes = (f"{why} the beam search of width {beam}: the greedy answer, not proven optimal",)
+    elif beam:
+        notes = (f"beam search of width {beam}: a good solution, not proven optimal",)
+    elif not proven:
+        notes = (stop_note(budget),)
+    return Outcome(tuple(moves), proven, bound, len(graph.colors), 1, notes)

@@ -119,7 +119,7 @@ def merging_moves(state: Contracted) -> list[tuple[int, int, int]]:
     (any region, any color) on thousands of random small boards, both lattices, in
     ``tests/test_solver.py``.  (Islands that are a single region, which may need one
     non-merging recoloring to match the others, are handled by the island reconciliation in
-    :mod:`kamivision.solver.search`.)
+    :mod:`kamivision.solver.astar`.)
     """
     color = state.color
     adj = state.adj

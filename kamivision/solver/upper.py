@@ -27,7 +27,8 @@ from typing import Callable, Optional
 
 from ..graph import bits
 from .pivot import PivotGraph, flood_astar, greedy
-from .search import Budget, Path, SearchStopped, goal_bound, is_goal
+from .astar import goal_bound, is_goal
+from .limits import Budget, Path, SearchStopped
 from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, renumber
 

@@ -1,10 +1,10 @@
-/* The compiled core of kamivision.solver: the A* of kamivision.solver.search, the sweep
+/* The compiled core of kamivision.solver: the A* of kamivision.solver.astar, the sweep
  * that takes over its last threshold, and the fixed-pivot A* of kamivision.solver.pivot.
  *
  * One compilation unit (a unity build, as pyahocorasick's src/pyahocorasick.c): this file
  * includes one file per data structure or search, in an order where each needs only the
  * ones before it.  The searches run the same states, moves and admissible bounds as the
- * Python reference (kamivision/solver/search.py, heuristics.py, pivot.py), whose
+ * Python reference (kamivision/solver/astar.py, heuristics.py, pivot.py), whose
  * docstrings carry the admissibility arguments; tests/test_solver.py checks them against it and
  * against breadth-first search.  Only glue.c touches the Python C API; Python.h comes
  * first because CPython asks that it precede every standard header.

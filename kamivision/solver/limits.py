@@ -1,0 +1,151 @@
+"""The limits of one solve: time, nodes, memory, Ctrl-C, and what is left of them.
+
+:class:`Budget` is shared by every search of one solve (the A*, the floods, the beams);
+:class:`SearchStopped` is how a search says a limit stopped it, with the bound it proved.
+When a time limit is given, the last share of it is kept for improving an unproven answer
+(:func:`reserve_seconds`).  :func:`core_limits` hands what is left to the compiled core,
+whose own clock and counters are ``_core/limits.c``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, NamedTuple, Optional
+
+from .settings import SearchSettings
+
+if TYPE_CHECKING:
+    from ..board import Move
+
+
+Path = list[tuple[int, int]]  # (original region of the tapped region, color)
+Progress = Callable[[dict], None]
+
+
+class SearchStopped(Exception):
+    """A node or time limit, or Ctrl-C, stopped the search; carries the best lower bound
+    proven so far."""
+
+    def __init__(self, bound: int, path: Optional["Path"] = None):
+        super().__init__(bound)
+        self.bound = bound
+        self.path = path  # an unproven solution found on the way, if any
+
+
+@dataclass(slots=True)
+class Budget:
+    """Limits shared by every search of one solve, the machine's settings, and the count
+    of nodes expanded.
+
+    ``interrupted`` is set when Ctrl-C stopped a search: it then acts as a spent limit for
+    the rest of the solve, which answers at once with the best found.
+    """
+
+    max_seconds: Optional[float] = None
+    max_nodes: Optional[int] = None
+    progress: Optional[Progress] = None
+    settings: SearchSettings = field(default_factory=SearchSettings.for_this_machine)
+    start: float = field(default_factory=time.perf_counter)
+    expanded: int = 0
+    interrupted: bool = False
+    beam_cut: bool = False  # an asked-for beam (--beam) was cut short by the time limit
+    found: Optional[int] = None  # moves of the shortest solution known for the island searched
+
+    def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
+        """Pass a progress report on to the callback, if any: states expanded, the bound
+        proven, seconds since the start, the length ``found`` when known, and ``extra``."""
+        if self.progress is None:
+            return
+        info = {"expanded": expanded, "bound": bound, "seconds": seconds, **extra}
+        if self.found is not None:
+            info["found"] = self.found
+        self.progress(info)
+
+    #: ``time.perf_counter()`` at which the proof stops (None: no time limit): ``max_seconds``
+    #: less the time kept for improving an unproven answer (:data:`IMPROVE_SHARE` of it, but
+    #: at least :data:`IMPROVE_SECONDS` or half of it, whichever is less), so that the whole
+    #: solve ends within it.  Set once, from ``max_seconds`` and ``start``.
+    proof_deadline: Optional[float] = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.max_seconds is not None:
+            kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
+            self.proof_deadline = self.start + self.max_seconds - kept
+
+    def seconds_left(self) -> Optional[float]:
+        """Seconds left of ``max_seconds`` (None: no limit)."""
+        if self.max_seconds is None:
+            return None
+        return max(0.0, self.max_seconds - (time.perf_counter() - self.start))
+
+    def charge(self, bound: int) -> None:
+        """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
+        if self.interrupted:
+            raise SearchStopped(bound)
+        self.expanded += 1
+        # The clock is read at every expansion under a time limit (a Python expansion costs
+        # microseconds on small graphs and milliseconds on boards of thousands of regions,
+        # so counting to a thousand first could overrun the limit by minutes); progress
+        # goes out at every 1024th.
+        if self.proof_deadline is not None and time.perf_counter() > self.proof_deadline:
+            raise SearchStopped(bound)
+        if self.expanded & 1023 == 0:
+            self.report(self.expanded, bound, time.perf_counter() - self.start)
+        if self.max_nodes is not None and self.expanded > self.max_nodes:
+            raise SearchStopped(bound)
+
+
+def core_limits(budget: Budget) -> dict:
+    """What is left of ``budget`` as the compiled core's keyword arguments: seconds and
+    nodes (``None``: no limit), and a progress callback that reports totals over the
+    whole solve."""
+    seconds = None
+    if budget.interrupted:
+        seconds = 0.0
+    elif budget.proof_deadline is not None:
+        seconds = max(0.0, budget.proof_deadline - time.perf_counter())
+    nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
+    report = None
+    if budget.progress is not None:
+        base, offset = budget.expanded, time.perf_counter() - budget.start
+
+        def report(expanded: int, bound: int, seconds: float) -> None:
+            budget.report(base + expanded, bound, offset + seconds)
+
+    return {"max_seconds": seconds, "max_nodes": nodes, "progress": report}
+
+
+#: The last share of ``max_seconds`` goes to finding a better unproven answer when the
+#: proof has not finished by then.
+IMPROVE_SHARE = 0.15
+
+#: Seconds granted to improve the answer after a stop that is not a time limit (a node
+#: limit, Ctrl-C is answered at once).
+IMPROVE_SECONDS = 1.0
+
+
+def reserve_seconds(budget: Budget) -> float:
+    """Seconds granted, after a limit stopped the proof, to improve the unproven answer:
+    what is left of ``max_seconds`` (the proof stopped at :attr:`Budget.proof_deadline`),
+    or :data:`IMPROVE_SECONDS` without a time limit."""
+    left = budget.seconds_left()
+    return IMPROVE_SECONDS if left is None else left
+
+
+def stop_note(budget: Budget) -> str:
+    """What the player is told when a limit or Ctrl-C stopped a search."""
+    what = "Ctrl-C stopped the search" if budget.interrupted else "a limit stopped the search"
+    return f"{what}: the moves are the best found, not proven optimal"
+
+
+class Outcome(NamedTuple):
+    """What a solve found, before the budget's counts are added to make a
+    :class:`~kamivision.solver.Solution`."""
+
+    moves: tuple["Move", ...]
+    optimal: bool
+    lower_bound: int
+    regions: int
+    islands: int
+    notes: tuple[str, ...]
