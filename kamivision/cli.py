@@ -22,7 +22,16 @@ import typer
 from .board import board_to_dict, read_board, write_board
 from .errors import KamiError
 from .files import write_atomic
-from .report import format_alternative, format_solution, progress_line, safe_text
+from .report import (
+    counter_check_to_json,
+    doubt_to_json,
+    format_alternative,
+    format_solution,
+    moves_to_json,
+    progress_line,
+    safe_text,
+    solution_to_json,
+)
 from .screens import DEFAULT_DEVICE, DEVICES
 
 if TYPE_CHECKING:
@@ -90,55 +99,6 @@ def _progress_printer(unlimited: bool = False):
         sys.stderr.flush()
 
     return show
-
-
-def solution_to_json(board_obj: dict, solution: Solution) -> dict:
-    """The ``solve --json`` object."""
-    return {
-        "board": board_obj,
-        "moves": [{"row": m.row, "column": m.column, "color": m.color} for m in solution.moves],
-        "length": solution.length,
-        "optimal": solution.optimal,
-        "lower_bound": solution.lower_bound,
-        "par": solution.par,
-        "seconds": round(solution.seconds, 4),
-        "expanded": solution.expanded,
-    }
-
-
-def counter_check_to_json(check) -> dict:
-    """``solve --json``'s ``counter_check``: the other readings that meet the counter."""
-    return {
-        "counter": check.counter,
-        "read_optimum": check.read_optimum,
-        "tried": check.tried,
-        "complete": check.complete,
-        "matching": [
-            {
-                "changes": [{"row": r, "column": c, "read": old, "proposed": new} for r, c, old, new in alt.changes],
-                "cost": round(alt.cost, 4),
-                "board": board_to_dict(alt.board),
-                "moves": [{"row": m.row, "column": m.column, "color": m.color} for m in alt.solution.moves],
-                "length": alt.solution.length,
-            }
-            for alt in check.matching
-        ],
-    }
-
-
-def doubt_to_json(doubt, columns: int) -> dict:
-    """``solve --json``'s ``doubt``: the cells read with doubt, those that would change the
-    moves (each with a reading that does), and whether the colors are in doubt."""
-    return {
-        "doubtful": [list(divmod(c, columns)) for c in doubt.doubtful],
-        "matters": [
-            {"row": c // columns, "column": c % columns, "breaking": [[cell // columns, cell % columns, value] for cell, value in reading]}
-            for c, reading in zip(doubt.matters, doubt.breaking)
-        ],
-        "readings_replayed": doubt.readings,
-        "search": doubt.search,
-        "palette": doubt.palette,
-    }
 
 
 BOARD_SUFFIXES = {".json"}
@@ -574,7 +534,7 @@ def export_command(
         board = board_with_source(result.recognition, str(shot))
         board.extra["source"]["answer"] = {
             "verdict": result.verdict(),
-            "moves": [{"row": m.row, "column": m.column, "color": m.color} for m in result.solution.moves],
+            "moves": moves_to_json(result.solution.moves),
             "optimal": result.solution.optimal,
             "doubt": doubt_to_json(result.doubt, board.columns),
         }

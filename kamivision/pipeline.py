@@ -19,7 +19,7 @@ from .doubt import Doubt, assess, plausible_readings, steady_moves
 from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
-from .report import cell_list, describe_changes, doubt_summary, verdict
+from .report import Notice, answer_notices, doubt_notices, picture_warning, reading_notices, verdict
 from .solver import Progress, Solution, solve
 from .vision import Recognition, load_screenshot, recognize
 
@@ -42,23 +42,9 @@ class ShotSolution:
         return draw_solution(self.image, board, self.solution.moves, self.geometry, self.doubt.matters, self.picture_warning())
 
     def picture_warning(self) -> Optional[str]:
-        """The overlay's one-line warning, or None when there is nothing to check."""
-        parts = []
-        par, n = self.recognition.board.par, self.solution.length
-        if par is not None and n != par and self.solution.optimal:
-            parts.append(f"CHECK: {n} moves proven for the board as read, the counter shows {par}.")
-            best = self.check.best if self.check else None
-            if best is not None:
-                lead = "Probably misread" if len(self.check.matching) == 1 else "Likeliest misread"
-                parts.append(f"{lead}: {describe_changes(self.recognition.board, best.changes)}.")
-        if self.doubt.palette:
-            parts.append(f"CHECK the colors: {self.doubt.palette}.")
-        elif self.doubt.matters:
-            parts.append(
-                f"Outlined: {len(self.doubt.matters)} doubtful cell(s) that would change the moves; "
-                "check them with kamivision review."
-            )
-        return " ".join(parts) or None
+        """The overlay's warning: the notices (:meth:`notices`) in one paragraph, or None
+        when there is nothing to check."""
+        return picture_warning(self.notices())
 
     def steps(self) -> list[np.ndarray]:
         return step_frames(self.image, self.recognition.board, self.solution.moves, self.geometry)
@@ -67,7 +53,7 @@ class ShotSolution:
         """What the user should check, one line each (:meth:`notices`)."""
         return [notice.text for notice in self.notices()]
 
-    def notices(self) -> list["Notice"]:
+    def notices(self) -> list[Notice]:
         """What the user should check: a solution that disagrees with the counter (the
         likely sign of a misread cell) and what the counter check found, then what the
         reading left in doubt; each with the cells it is about."""
@@ -78,105 +64,6 @@ class ShotSolution:
         """The verdict in plain words (:func:`kamivision.report.verdict`)."""
         board = self.recognition.board
         return verdict(self.solution, board.par, self.doubt, board.columns)
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """One warning, the cells ``(row, column)`` it is about, and the reading it proposes
-    (``(row, column, value)``: the counter check's likeliest misreading), if any."""
-
-    text: str
-    cells: tuple[tuple[int, int], ...] = ()
-    changes: tuple[tuple[int, int, Optional[int]], ...] = ()
-
-
-def reading_notices(recognition: Recognition, solved: bool = False) -> list[Notice]:
-    """What a reading leaves in doubt that no answer can settle: an unread counter, colors
-    that do not match the swatches; before a solve (``solved`` False), how many cells are
-    doubtful (the solve tells which of them matter: :func:`doubt_notices`)."""
-    out = []
-    if recognition.board.par is None:
-        out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
-    if recognition.palette_doubt:
-        out.append(Notice(f"the colors read are in doubt: {recognition.palette_doubt}; check the whole board"))
-    doubtful = len(recognition.uncertain)
-    if doubtful and not solved:
-        hidden = len(recognition.hidden)
-        edge = f", {hidden} of them hidden at the screen's edges" if hidden else ""
-        out.append(Notice(f"{doubtful} cell(s) read with doubt{edge}: solving tells which of them would change the moves"))
-    return out
-
-
-def doubt_notices(board: Board, doubt: Doubt) -> list[Notice]:
-    """The doubtful cells that would change the moves, with the cells (:mod:`kamivision.doubt`)."""
-    if not doubt.matters:
-        return []
-    columns = board.columns
-    cells = tuple(divmod(c, columns) for c in doubt.matters)
-    many = len(cells) > 1
-    text = (
-        f"{len(cells)} doubtful cell{'s' if many else ''} would change the moves if misread: {cell_list(cells)}"
-        + (f" ({doubt.search})" if doubt.search and not doubt.search.startswith("moves chosen") else "")
-    )
-    return [Notice(text, cells)]
-
-
-def answer_notices(board: Board, solution: Solution, check: Optional[CounterCheck]) -> list[Notice]:
-    """What the answer says about the reading: a proven optimum that misses the counter,
-    and what re-solving other readings found (:mod:`~kamivision.parcheck`)."""
-    out = []
-    par, n = board.par, solution.length
-    if par is not None and n > par and solution.optimal:
-        out.append(
-            Notice(
-                f"the counter shows {par} moves left (the level's par, if this is its start) but the proven "
-                f"optimum of the board as read is {n} moves: a cell is probably misread"
-            )
-        )
-    elif par is not None and n < par and solution.optimal:
-        out.append(
-            Notice(
-                f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may "
-                "be misread"
-            )
-        )
-    if check is not None:
-        out.append(_check_notice(board, check))
-    return out
-
-
-def _check_notice(board: Board, check: CounterCheck) -> Notice:
-    best = check.best
-    if best is None and check.tried == 0 and check.complete:
-        return Notice(
-            "every cell was read with confidence, so no other reading was tried: if this is the level's start, "
-            "check the board; later in a level the counter shows the moves left, not par"
-        )
-    if best is None and check.matching:
-        return Notice(
-            f"{len(check.matching)} of the {check.tried} other readings tried meet the counter, so the check "
-            "cannot tell which cell is misread: check the outlined cells"
-        )
-    if best is None:
-        scope = "" if check.complete else " (cut short by the time limit)"
-        return Notice(
-            f"no other reading of the {check.tried} tried{scope} meets the counter: the misread cells may be "
-            "more than two, or this is not the level's start"
-        )
-    changed = describe_changes(board, best.changes)
-    cells = tuple((r, c) for r, c, _, _ in best.changes)
-    changes = tuple((r, c, new) for r, c, _, new in best.changes)
-    if len(check.matching) == 1:
-        text = (
-            f"of {check.tried} other readings tried, only {changed} gives a proven optimum of {check.counter} "
-            "moves, as the counter shows: probably misread"
-        )
-    else:
-        text = (
-            f"{len(check.matching)} of {check.tried} other readings tried give a proven optimum of {check.counter} "
-            f"moves, as the counter shows; the likeliest is {changed}: check these cells"
-        )
-    return Notice(text, cells, changes)
 
 
 def solve_screenshot(

@@ -1,15 +1,20 @@
-"""Solutions as text for a person: numbered moves with color names, the board in the terminal."""
+"""Every result in words, once: numbered moves with color names, the board in the
+terminal, the verdict, the notices of what to check (:class:`Notice`), and the JSON of
+``--json``, of ``export`` and of the page, so that all of them say the same thing."""
 
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from .board import BLANK, LETTERS, Board, hex_to_rgb
+from .board import BLANK, LETTERS, Board, board_to_dict, hex_to_rgb
 
 if TYPE_CHECKING:
     from .doubt import Doubt
+    from .parcheck import CounterCheck
     from .solver import Solution
+    from .vision import Recognition
 
 # Everyday names for paper colors (sRGB), matched in CIE Lab so that the nearest name is
 # the one a person would pick.
@@ -236,3 +241,180 @@ def doubt_summary(doubt: "Doubt") -> Optional[str]:
     other = " other" if doubt.matters else ""
     many = doubt.harmless > 1
     return f"{doubt.harmless}{other} doubtful cell{'s do' if many else ' does'} not change these moves"
+
+
+# ------------------------------------------------------------------ notices
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One warning, the cells ``(row, column)`` it is about, and the reading it proposes
+    (``(row, column, value)``: the counter check's likeliest misreading), if any."""
+
+    text: str
+    cells: tuple[tuple[int, int], ...] = ()
+    changes: tuple[tuple[int, int, Optional[int]], ...] = ()
+
+
+def reading_notices(recognition: "Recognition", solved: bool = False) -> list[Notice]:
+    """What a reading leaves in doubt that no answer can settle: an unread counter, colors
+    that do not match the swatches; before a solve (``solved`` False), how many cells are
+    doubtful (the solve tells which of them matter: :func:`doubt_notices`)."""
+    out = []
+    if recognition.board.par is None:
+        out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
+    if recognition.palette_doubt:
+        out.append(Notice(f"the colors read are in doubt: {recognition.palette_doubt}; check the whole board"))
+    doubtful = len(recognition.uncertain)
+    if doubtful and not solved:
+        hidden = len(recognition.hidden)
+        edge = f", {hidden} of them hidden at the screen's edges" if hidden else ""
+        out.append(Notice(f"{doubtful} cell(s) read with doubt{edge}: solving tells which of them would change the moves"))
+    return out
+
+
+def doubt_notices(board: Board, doubt: "Doubt") -> list[Notice]:
+    """The doubtful cells that would change the moves, with the cells (:mod:`kamivision.doubt`)."""
+    if not doubt.matters:
+        return []
+    columns = board.columns
+    cells = tuple(divmod(c, columns) for c in doubt.matters)
+    many = len(cells) > 1
+    text = (
+        f"{len(cells)} doubtful cell{'s' if many else ''} would change the moves if misread: {cell_list(cells)}"
+        + (f" ({doubt.search})" if doubt.search and not doubt.search.startswith("moves chosen") else "")
+    )
+    return [Notice(text, cells)]
+
+
+def answer_notices(board: Board, solution: "Solution", check: Optional["CounterCheck"]) -> list[Notice]:
+    """What the answer says about the reading: a proven optimum that misses the counter,
+    and what re-solving other readings found (:mod:`~kamivision.parcheck`)."""
+    out = []
+    par, n = board.par, solution.length
+    if par is not None and n > par and solution.optimal:
+        out.append(
+            Notice(
+                f"the counter shows {par} moves left (the level's par, if this is its start) but the proven "
+                f"optimum of the board as read is {n} moves: a cell is probably misread"
+            )
+        )
+    elif par is not None and n < par and solution.optimal:
+        out.append(
+            Notice(
+                f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may "
+                "be misread"
+            )
+        )
+    if check is not None:
+        out.append(_check_notice(board, check))
+    return out
+
+
+def _check_notice(board: Board, check: "CounterCheck") -> Notice:
+    best = check.best
+    if best is None and check.tried == 0 and check.complete:
+        return Notice(
+            "every cell was read with confidence, so no other reading was tried: if this is the level's start, "
+            "check the board; later in a level the counter shows the moves left, not par"
+        )
+    if best is None and check.matching:
+        return Notice(
+            f"{len(check.matching)} of the {check.tried} other readings tried meet the counter, so the check "
+            "cannot tell which cell is misread: check the outlined cells"
+        )
+    if best is None:
+        scope = "" if check.complete else " (cut short by the time limit)"
+        return Notice(
+            f"no other reading of the {check.tried} tried{scope} meets the counter: the misread cells may be "
+            "more than two, or this is not the level's start"
+        )
+    changed = describe_changes(board, best.changes)
+    cells = tuple((r, c) for r, c, _, _ in best.changes)
+    changes = tuple((r, c, new) for r, c, _, new in best.changes)
+    if len(check.matching) == 1:
+        text = (
+            f"of {check.tried} other readings tried, only {changed} gives a proven optimum of {check.counter} "
+            "moves, as the counter shows: probably misread"
+        )
+    else:
+        text = (
+            f"{len(check.matching)} of {check.tried} other readings tried give a proven optimum of {check.counter} "
+            f"moves, as the counter shows; the likeliest is {changed}: check these cells"
+        )
+    return Notice(text, cells, changes)
+
+def sentence(text: str) -> str:
+    """A notice's text as a sentence: capitalized, with a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def picture_warning(notices: list[Notice]) -> Optional[str]:
+    """The overlay's warning strip: the notices as one paragraph, or None without any."""
+    if not notices:
+        return None
+    return "CHECK: " + " ".join(sentence(n.text) for n in notices)
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def moves_to_json(moves) -> list[dict]:
+    return [{"row": m.row, "column": m.column, "color": m.color} for m in moves]
+
+
+def solution_to_json(board_obj: dict, solution: Solution) -> dict:
+    """The ``solve --json`` object."""
+    return {
+        "board": board_obj,
+        "moves": moves_to_json(solution.moves),
+        "length": solution.length,
+        "optimal": solution.optimal,
+        "lower_bound": solution.lower_bound,
+        "par": solution.par,
+        "seconds": round(solution.seconds, 4),
+        "expanded": solution.expanded,
+    }
+
+
+def counter_check_to_json(check) -> dict:
+    """``solve --json``'s ``counter_check``: the other readings that meet the counter."""
+    return {
+        "counter": check.counter,
+        "read_optimum": check.read_optimum,
+        "tried": check.tried,
+        "complete": check.complete,
+        "matching": [
+            {
+                "changes": [{"row": r, "column": c, "read": old, "proposed": new} for r, c, old, new in alt.changes],
+                "cost": round(alt.cost, 4),
+                "board": board_to_dict(alt.board),
+                "moves": moves_to_json(alt.solution.moves),
+                "length": alt.solution.length,
+            }
+            for alt in check.matching
+        ],
+    }
+
+
+def doubt_to_json(doubt, columns: int) -> dict:
+    """``solve --json``'s ``doubt``: the cells read with doubt, those that would change the
+    moves (each with a reading that does), and whether the colors are in doubt."""
+    return {
+        "doubtful": [list(divmod(c, columns)) for c in doubt.doubtful],
+        "matters": [
+            {"row": c // columns, "column": c % columns, "breaking": [[cell // columns, cell % columns, value] for cell, value in reading]}
+            for c, reading in zip(doubt.matters, doubt.breaking)
+        ],
+        "readings_replayed": doubt.readings,
+        "search": doubt.search,
+        "palette": doubt.palette,
+    }
+
+
+def notice_to_json(notice, columns: int) -> dict:
+    """A :class:`Notice` for the page: its sentence, and cells as cell numbers."""
+    out = {"text": sentence(notice.text), "cells": [r * columns + c for r, c in notice.cells]}
+    if notice.changes:
+        out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
+    return out

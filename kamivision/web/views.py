@@ -14,8 +14,7 @@ import numpy as np
 
 from ..board import Board, board_to_dict
 from ..graph import bits, region_cells
-from ..pipeline import answer_notices, doubt_notices, reading_notices
-from ..report import color_label, color_names, doubt_summary, verdict
+from ..report import answer_notices, color_label, color_names, doubt_notices, doubt_summary, notice_to_json, reading_notices, verdict
 from .sessions import Result, Session
 
 
@@ -82,14 +81,6 @@ def edit_state(session: Session) -> dict:
         ],
         "solved": result is not None and result.board == board,
     }
-
-
-def notice_to_json(notice, columns: int) -> dict:
-    """A :class:`~kamivision.pipeline.Notice` for the page: cells as cell numbers."""
-    out = {"text": notice.text[:1].upper() + notice.text[1:] + ".", "cells": [r * columns + c for r, c in notice.cells]}
-    if notice.changes:
-        out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
-    return out
 
 
 def job_state(session: Session, jobs) -> dict:
