@@ -114,13 +114,14 @@ Examples:
   kamivision solve pc19.txt --rules pivot --jobs 2""",
 )
 def solve_command(
-    source: Annotated[
-        Path,
+    sources: Annotated[
+        list[Path],
         typer.Argument(
-            metavar="SOURCE",
+            metavar="SOURCE...",
             help="A KAMI board file (.json), a KAMI 2 screenshot, a Safe Zone or tile-sliding puzzle file (.json), "
             "a collection of 15-puzzles one a line (.txt: Korf's file), or with --rules pivot a Flood-It "
-            "collection (a .txt file of digit lines, or a folder of boards).",
+            "collection (a .txt file of digit lines, or a folder of boards). Several sources, or a folder "
+            "(without --rules pivot), are solved in one run: a row as each one finishes, then totals.",
             show_default=False,
         ),
     ],
@@ -143,7 +144,7 @@ def solve_command(
     rules: Annotated[
         Optional[str], typer.Option(metavar="free|pivot", help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]")
     ] = None,
-    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for a Flood-It collection (--rules pivot) only; more than the cores available is cut to them, with a note.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for several sources, a folder or a Flood-It collection; more than the cores available is cut to them, with a note.")] = 1,
     beam: Annotated[int, typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none).")] = 0,
     check_seconds: Annotated[
         float,
@@ -156,54 +157,58 @@ def solve_command(
         ),
     ] = 10.0,
 ) -> None:
-    """Solve a board file, a screenshot, or (with --rules pivot) a Flood-It collection."""
-    progress = None if as_json else _progress_printer(unlimited=max_seconds is None and max_nodes is None)
+    """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
+    source = sources[0]
+    many = len(sources) > 1 or (source.is_dir() and rules != "pivot")
+    progress = None if as_json or many else _progress_printer(unlimited=max_seconds is None and max_nodes is None)
     try:
         if rules not in (None, "free", "pivot"):
             raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
-        if rules == "pivot" and (source.is_dir() or source.suffix.lower() == ".txt"):
+        if many or (rules == "pivot" and (source.is_dir() or source.suffix.lower() == ".txt")):
             _clear(progress)
             cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
             if jobs > cores:
                 typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
                 jobs = cores
-            _solve_collection(source, max_seconds, jobs, beam, as_json, total_seconds)
+            if many:
+                if output is not None or steps is not None or gif is not None or max_nodes is not None or beam:
+                    raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
+                _solve_many(sources, max_seconds, jobs, rules, check_seconds, as_json)
+            else:
+                _solve_collection(source, max_seconds, jobs, beam, as_json, total_seconds)
             return
         if rules is None and source.suffix.lower() == ".txt":
             _clear(progress)
             _solve_slide_collection(source, max_seconds, max_nodes, as_json, total_seconds)
             return
+        from .sources import solve_source
+
         if source.suffix.lower() in BOARD_SUFFIXES:
             if output is not None or steps is not None or gif is not None:
                 raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
-            from .puzzles import puzzle_format
+        else:
+            from .files import check_input
+            from .pipeline import default_output
 
-            if puzzle_format(source) is not None:
-                _solve_puzzle(source, max_seconds, max_nodes, progress, as_json)
-                return
-            board = read_board(source)
-            if rules is not None and rules != board.rules:
-                board = dataclasses.replace(board, rules=rules)
-            from .solver import solve
-
-            solution = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam)
-            _clear(progress)
+            check_input(source)
+            output = output if output is not None else default_output(source)
+            _check_picture_outputs(source, output, steps, gif, force)
+        answered = solve_source(
+            source, rules, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, beam=beam
+        )
+        _clear(progress)
+        if answered.kind == "puzzle":
+            _print_puzzle(source, answered.puzzle, answered.result, as_json)
+            return
+        if answered.kind == "board":
+            board, solution = answered.board, answered.solution
             if as_json:
                 typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
             else:
                 typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
             _exit_if_interrupted(solution)
             return
-        from .files import check_input
-        from .pipeline import default_output, solve_screenshot
-
-        check_input(source)
-        output = output if output is not None else default_output(source)
-        _check_picture_outputs(source, output, steps, gif, force)
-        result = solve_screenshot(
-            source, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds
-        )
-        _clear(progress)
+        result = answered.shot
     except KamiError as error:
         _clear(progress)
         _fail(error)
@@ -303,6 +308,72 @@ def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: 
     if interrupted:
         typer.echo("kamivision: interrupted", err=True)
         raise typer.Exit(INTERRUPTED)
+
+
+def _solve_many(sources: list[Path], max_seconds, jobs: int, rules, check_seconds: float, as_json: bool) -> None:
+    """Several sources, or the board files and screenshots of a folder (not its subfolders):
+    a row as each one finishes (one JSON line each with --json), then the totals.  A source
+    that cannot be solved is a row with its error; the exit status is then 1."""
+    import time
+
+    from .sources import solve_all, sources_in
+
+    started = time.perf_counter()
+    paths = sources_in(sources)
+    if not paths:
+        raise KamiError(f"{sources[0]}: no board files or screenshots to solve")
+    def label(path: str) -> str:  # long paths lose their start, never the file's name
+        text = safe_text(path, 10_000)
+        return text if len(text) <= width else "…" + text[-(width - 1):]
+
+    width = min(40, max(len(safe_text(str(p), 10_000)) for p in paths))
+    if not as_json:
+        typer.echo(f"{'source':<{width}} {'kind':<10} {'moves':>5} {'proven':>6} {'par':>4} {'seconds':>8}")
+    done = solved = proven = moves = errors = at_par = over = under = 0
+    interrupted = False
+    rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds)
+    try:
+        for row in rows:
+            done += 1
+            interrupted |= row.interrupted
+            if as_json:
+                typer.echo(json.dumps(dataclasses.asdict(row)))
+            if row.error is not None:
+                errors += 1
+                if not as_json:
+                    typer.echo(f"{label(row.path):<{width}} {'error':<10} {safe_text(row.error, 100)}")
+                continue
+            if row.moves is not None:
+                solved += 1
+                moves += row.moves
+                proven += row.optimal
+                if row.par is not None:
+                    at_par += row.moves == row.par
+                    over += row.moves > row.par
+                    under += row.moves < row.par
+            if not as_json:
+                shown = "-" if row.moves is None else str(row.moves)
+                par = "-" if row.par is None else str(row.par)
+                typer.echo(
+                    f"{label(row.path):<{width}} {row.kind:<10} {shown:>5} {'yes' if row.optimal else 'NO':>6} "
+                    f"{par:>4} {row.seconds:>8.2f}"
+                )
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        rows.close()
+    seconds = time.perf_counter() - started
+    if not as_json:
+        typer.echo(
+            f"{done} of {len(paths)} sources{' (interrupted)' if interrupted else ''}: {solved} solved, {moves} moves in all, "
+            f"{proven} proven optimal; with a par: {at_par} at par, {under} under, {over} over; {errors} could not be solved; "
+            f"{seconds:.1f} s"
+        )
+    if interrupted:
+        typer.echo("kamivision: interrupted", err=True)
+        raise typer.Exit(INTERRUPTED)
+    if errors:
+        raise typer.Exit(1)
 
 
 def _unfinished(stream) -> bool:
@@ -553,15 +624,11 @@ def export_command(
         typer.echo(f"warning: {notice.text}", err=True)
 
 
-def _solve_puzzle(source: Path, max_seconds, max_nodes, progress, as_json: bool) -> None:
-    """A Safe Zone or tile-sliding board: the moves, the verdict, the checks of the file's
-    par and optimum; exit 3 when there is no solution, 1 when the file's optimum is wrong."""
-    from .puzzles import read_puzzle, report, result_to_json, solve_puzzle
-    from .puzzles.search import Limits
+def _print_puzzle(source: Path, puzzle, result, as_json: bool) -> None:
+    """A Safe Zone or tile-sliding board's answer: the moves, the verdict, the checks of the
+    file's par and optimum; exit 3 when there is no solution, 1 when the file's optimum is wrong."""
+    from .puzzles import report, result_to_json
 
-    puzzle = read_puzzle(source)
-    result = solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress))
-    _clear(progress)
     verdict = report(puzzle, result)
     if as_json:
         typer.echo(json.dumps(result_to_json(puzzle, result)))

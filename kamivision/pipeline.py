@@ -20,7 +20,7 @@ from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
 from .report import Notice, answer_notices, doubt_notices, picture_warning, reading_notices, verdict
-from .solver import Progress, Solution, solve
+from .solver import Progress, SearchSettings, Solution, solve
 from .vision import Recognition, load_screenshot, recognize
 
 
@@ -72,6 +72,7 @@ def solve_screenshot(
     max_nodes: Optional[int] = None,
     progress: Optional[Progress] = None,
     check_seconds: float = 10.0,
+    settings: Optional[SearchSettings] = None,
 ) -> ShotSolution:
     """Recognise the board in the screenshot at ``path`` and solve it optimally; when the
     proven optimum misses the counter, try other readings of the uncertain cells
@@ -79,7 +80,8 @@ def solve_screenshot(
 
     ``max_seconds`` bounds the whole: the solve gets what reading left of it, the counter
     check and the look for moves that avoid the doubt what the solve left (a picture
-    larger than :data:`~kamivision.vision.READ_PIXELS` is read scaled down)."""
+    larger than :data:`~kamivision.vision.READ_PIXELS` is read scaled down); ``settings``
+    are the solve's (:meth:`SearchSettings.for_this_machine` by default)."""
     started = time.perf_counter()
     path = Path(path)
     image = load_screenshot(path)
@@ -88,7 +90,7 @@ def solve_screenshot(
     def left() -> Optional[float]:
         return None if max_seconds is None else max(0.0, max_seconds - (time.perf_counter() - started))
 
-    solution = solve(recognition.board, max_seconds=left(), max_nodes=max_nodes, progress=progress)
+    solution = solve(recognition.board, max_seconds=left(), max_nodes=max_nodes, progress=progress, settings=settings)
     geometry = recognition.geometry()
     check = None
     if max_seconds is not None:
@@ -140,3 +142,4 @@ def settle(
 def default_output(shot: Path) -> Path:
     """``SHOT-solution.png`` beside the screenshot."""
     return shot.with_name(f"{shot.stem}-solution.png")
+

@@ -382,3 +382,59 @@ def test_a_million_line_collection_is_streamed_and_bounded_by_total_seconds(tmp_
         summary = json.loads(lines[-1])
         assert 1 <= len(summary["boards"]) < 1_000_000
     assert int(peak_mb) < 400, peak_mb  # the whole file read as boards took 1.5 GB
+
+
+def _folder_of_sources(tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    write(folder, par=3, name="a.json")
+    write(folder, text="ab\nba", name="b.json")
+    (folder / "broken.json").write_text('{"format": "kamivision.board/1", "rows": 2}')
+    (folder / "notes.txt").write_text("not a source")
+    (folder / "sub").mkdir()
+    write(folder / "sub", name="deeper.json")
+    shutil.copy(SAMPLES / "delta.jpg", folder / "delta.jpg")
+    return folder
+
+
+def test_a_folder_is_solved_in_one_run_with_a_row_for_each_source_and_errors_as_rows(tmp_path):
+    folder = _folder_of_sources(tmp_path)
+    result = runner.invoke(app, ["solve", str(folder), "--max-seconds", "10"])
+    assert result.exit_code == 1, result.output  # one source could not be solved
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1 + 4 + 1  # the header, the four sources (not notes.txt, not sub/), the totals
+    rows = {line.split()[0].rsplit("/", 1)[-1]: line.split() for line in lines[1:-1]}
+    assert set(rows) == {"a.json", "b.json", "broken.json", "delta.jpg"}
+    assert rows["a.json"][1:5] == ["board", str(solve_length(folder / "a.json")), "yes", "3"]
+    assert rows["broken.json"][1] == "error" and "broken.json" in " ".join(rows["broken.json"][2:])
+    assert rows["delta.jpg"][1] == "screenshot"
+    assert lines[-1].startswith("4 of 4 sources: 3 solved") and "1 could not be solved" in lines[-1]
+    assert "Traceback" not in result.output
+
+
+def solve_length(path):
+    from kamivision.board import read_board
+    from kamivision.solver import solve
+
+    return solve(read_board(path)).length
+
+
+def test_several_sources_on_two_processes_give_the_same_rows_as_json_lines(tmp_path):
+    folder = _folder_of_sources(tmp_path)
+    files = [str(folder / "a.json"), str(folder / "b.json"), str(folder / "broken.json")]
+    one = runner.invoke(app, ["solve", *files, "--json"])
+    two = runner.invoke(app, ["solve", *files, "--json", "--jobs", "2"])
+    strip = lambda out: sorted(json.dumps({k: v for k, v in json.loads(line).items() if k != "seconds"}) for line in out.strip().splitlines())  # noqa: E731
+    assert one.exit_code == two.exit_code == 1
+    assert strip(one.stdout) == strip(two.stdout) and len(strip(one.stdout)) == 3
+
+
+def test_several_sources_refuse_the_options_of_one_in_one_line(tmp_path):
+    folder = _folder_of_sources(tmp_path)
+    result = runner.invoke(app, ["solve", str(folder / "a.json"), str(folder / "b.json"), "-o", str(tmp_path / "x.png")])
+    assert result.exit_code == 1 and result.stderr.strip().count("\n") == 0
+    assert "several sources" in result.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(app, ["solve", str(empty)])
+    assert result.exit_code == 1 and "no board files or screenshots" in result.stderr

@@ -178,9 +178,10 @@ def test_step_pictures_are_written_all_or_none(tmp_path, monkeypatch):
 
 
 def test_a_fifo_or_a_folder_as_input_fails_at_once(tmp_path):
+    """A folder is solved as many sources (its fifo is no regular file, so none is left)."""
     fifo = tmp_path / "pipe.png"
     os.mkfifo(fifo)
-    for source, message in ((fifo, "not a regular file"), (tmp_path, "is a folder")):
+    for source, message in ((fifo, "not a regular file"), (tmp_path, "no board files or screenshots to solve")):
         result = runner.invoke(app, ["solve", str(source)])
         assert result.exit_code == 1 and message in result.stderr
     board_fifo = tmp_path / "pipe.json"

@@ -1,0 +1,171 @@
+"""Sources of any kind, one or many: a board file, a puzzle file or a screenshot, each
+solved as its kind asks (:func:`solve_source`); a folder or a list of them solved in one
+run, in one process or several, a row as each one finishes (:func:`solve_all`).
+
+Only what a source needs is imported: a board file is solved without loading OpenCV.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
+
+from .board import Board
+from .errors import KamiError
+from .solver import Progress, SearchSettings, Solution, solve
+
+if TYPE_CHECKING:
+    from .pipeline import ShotSolution
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A source solved: ``kind`` says which of the rest is set.  "board" (a KAMI or
+    Flood-It board file): ``board`` and ``solution``; "screenshot": ``shot`` (and its
+    board and solution); "puzzle" (Safe Zone or tile sliding): ``puzzle`` and ``result``."""
+
+    kind: str
+    board: Optional[Board] = None
+    solution: Optional[Solution] = None
+    shot: Optional["ShotSolution"] = None
+    puzzle: object = None
+    result: object = None
+
+
+def solve_source(
+    path: str | Path,
+    rules: Optional[str] = None,
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    check_seconds: float = 10.0,
+    beam: int = 0,
+    settings: Optional[SearchSettings] = None,
+) -> Answered:
+    """Solve one source, picking its kind: a ``.json`` file is a puzzle (Safe Zone, tile
+    sliding) when its format says so, else a board file (``rules`` replaces the file's);
+    anything else is read as a screenshot.  Collections (``.txt``) are not sources: see
+    :mod:`kamivision.floodit` and :func:`kamivision.puzzles.slide.iter_collection`."""
+    from .board import read_board
+    from .files import check_input
+
+    path = Path(path)
+    if path.suffix.lower() == ".json":
+        from .puzzles import puzzle_format, read_puzzle, solve_puzzle
+        from .puzzles.search import Limits
+
+        if puzzle_format(path) is not None:
+            puzzle = read_puzzle(path)
+            return Answered("puzzle", puzzle=puzzle, result=solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)))
+        board = read_board(path)
+        if rules is not None and rules != board.rules:
+            board = dataclasses.replace(board, rules=rules)
+        return Answered("board", board=board, solution=solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam, settings=settings))
+    from .pipeline import solve_screenshot
+
+    check_input(path)
+    shot = solve_screenshot(
+        path, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, settings=settings
+    )
+    return Answered("screenshot", board=shot.recognition.board, solution=shot.solution, shot=shot)
+
+
+# ------------------------------------------------------------------ many sources
+
+#: The files of a folder that are solved: board and puzzle files, and screenshots.
+SOURCE_SUFFIXES = (".json", ".png", ".jpg", ".jpeg", ".webp", ".bmp")
+
+
+def sources_in(paths: Iterable[Path]) -> list[Path]:
+    """The sources named: each folder's files with :data:`SOURCE_SUFFIXES` (not its
+    subfolders), sorted by name, and each file as given."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES)
+        else:
+            out.append(path)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One source's line of the table: its kind ("board", "screenshot", "puzzle"), the
+    moves found (None: none, or an error), whether proven, the lower bound, the par when
+    known, the seconds, and the error (one line) when it could not be solved."""
+
+    path: str
+    kind: Optional[str]
+    moves: Optional[int]
+    optimal: bool
+    lower_bound: Optional[int]
+    par: Optional[int]
+    seconds: float
+    error: Optional[str] = None
+    interrupted: bool = False
+
+
+def solve_row(
+    path: Path, max_seconds: Optional[float] = None, rules: Optional[str] = None, check_seconds: float = 10.0, sharing: int = 1
+) -> Row:
+    """Solve one source for the table: a bad file is a row with its error, not the end of
+    the run.  ``sharing``: the solves running at once on this machine
+    (:meth:`SearchSettings.for_this_machine`)."""
+    started = time.perf_counter()
+    try:
+        settings = SearchSettings.for_this_machine(sharing)
+        answered = solve_source(path, rules, max_seconds=max_seconds, check_seconds=check_seconds, settings=settings)
+    except KamiError as error:
+        return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), str(error))
+    except OSError as error:  # gone, or unreadable, meanwhile
+        return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), f"{path}: {error.strerror}")
+    seconds = round(time.perf_counter() - started, 4)
+    if answered.kind == "puzzle":
+        result, puzzle = answered.result, answered.puzzle
+        par = getattr(puzzle, "par", None)
+        return Row(str(path), "puzzle", result.length, bool(result.optimal and result.length is not None),
+                   result.lower_bound, par if isinstance(par, int) else None, seconds,
+                   interrupted=result.stopped == "interrupted")
+    solution = answered.solution
+    return Row(str(path), answered.kind, solution.length, solution.optimal, solution.lower_bound,
+               answered.board.par, seconds, interrupted=solution.interrupted)
+
+
+def _ignore_sigint() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _row(args: tuple) -> Row:
+    return solve_row(*args)
+
+
+def solve_all(
+    paths: list[Path], max_seconds: Optional[float] = None, jobs: int = 1, rules: Optional[str] = None, check_seconds: float = 10.0
+) -> Iterator[Row]:
+    """Solve every source, yielding a :class:`Row` as each one finishes: in this process
+    in order with ``jobs`` 1, else in a pool of ``jobs`` processes (in the order they
+    finish).  Ctrl-C: with one process the source being solved answers with the best
+    found (its row has ``interrupted`` set) and the run ends; with several the workers
+    ignore it, the pool is stopped and the ``KeyboardInterrupt`` reaches the caller after
+    the rows already yielded."""
+    if jobs <= 1:
+        for path in paths:
+            row = solve_row(path, max_seconds, rules, check_seconds)
+            yield row
+            if row.interrupted:
+                return
+        return
+    # forkserver, not fork: the parent may hold threads (OpenCV's), which fork copies badly.
+    pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(_row, [(p, max_seconds, rules, check_seconds, jobs) for p in paths])
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()

@@ -1,0 +1,25 @@
+from kamivision.board import parse_board, write_board
+from kamivision.sources import solve_row, solve_source, sources_in
+
+
+
+def test_sources_in_takes_a_folders_sources_sorted_and_files_as_given(tmp_path):
+    for name in ["b.json", "a.png", "c.txt", "d.JPG"]:
+        (tmp_path / name).write_text("x")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "e.json").write_text("x")
+    other = tmp_path / "sub" / "e.json"
+    assert [p.name for p in sources_in([tmp_path, other])] == ["a.png", "b.json", "d.JPG", "e.json"]
+
+
+def test_the_kind_is_picked_from_the_file_and_a_bad_one_is_a_row_not_an_exception(tmp_path):
+    board = write_board(parse_board("aab\nbba", lattice="square", par=2), tmp_path / "b.json")
+    answered = solve_source(board)
+    assert answered.kind == "board" and answered.solution.optimal and answered.shot is None
+    pivot = solve_source(board, rules="pivot")
+    assert pivot.board.rules == "pivot" and pivot.solution.length >= answered.solution.length
+    (tmp_path / "bad.json").write_text("{")
+    row = solve_row(tmp_path / "bad.json")
+    assert row.kind is None and row.moves is None and "bad.json" in row.error
+    good = solve_row(board)
+    assert (good.kind, good.moves, good.optimal, good.par, good.error) == ("board", answered.solution.length, True, 2, None)
