@@ -641,67 +641,53 @@ def _print_puzzle(source: Path, puzzle, result, as_json: bool) -> None:
 
 
 def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool, total_seconds=None) -> None:
-    """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals.
-    The file is read as a stream, one board at a time; ``total_seconds`` bounds the run."""
-    import resource
+    """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals
+    (:func:`kamivision.puzzles.slide.solve_collection`, reading the file as a stream)."""
     import time
 
     from .puzzles import result_to_json
-    from .puzzles.search import Limits
-    from .puzzles.slide import iter_collection, solve_slide
+    from .puzzles.slide import iter_collection, solve_collection
 
     boards = iter_collection(source)
     started = time.perf_counter()
-    end = None if total_seconds is None else started + total_seconds
-    ended = False
     rows, moves, known, wrong, solved, proven = [], 0, 0, [], 0, 0
     if not as_json:
         typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
     interrupted = False
-    for name, board in boards:
-        limit = max_seconds
-        if end is not None:
-            left = end - time.perf_counter()
-            if left <= 0:
-                ended = True
-                break
-            limit = left if limit is None else min(limit, left)
-        try:
-            result = solve_slide(board, Limits(max_seconds=limit, max_nodes=max_nodes))
-        except KeyboardInterrupt:  # between boards, or while a search set up
-            interrupted = True
-            break
-        stored = board.optimal if isinstance(board.optimal, int) else None
-        length = result.length
-        moves += length or 0
-        known += stored or 0
-        solved += 1
-        proven += result.optimal and length is not None
-        if stored is not None and result.optimal and length != stored:
-            wrong.append(name)
-        if as_json:
-            rows.append({"name": name, **result_to_json(board, result)})
-        else:
-            shown = "-" if length is None else str(length)
-            if getattr(result, "unsolvable", False):
-                verdict = "none"  # no sequence of moves reaches the goal (its parity says so)
+    try:
+        for name, board, result in solve_collection(boards, max_seconds, max_nodes, total_seconds):
+            stored = board.optimal if isinstance(board.optimal, int) else None
+            length = result.length
+            moves += length or 0
+            known += stored or 0
+            solved += 1
+            proven += result.optimal and length is not None
+            if stored is not None and result.optimal and length != stored:
+                wrong.append(name)
+            if as_json:
+                rows.append({"name": name, **result_to_json(board, result)})
             else:
-                verdict = "yes" if result.optimal and length is not None else "NO"
-            typer.echo(
-                f"{safe_text(name, 6):>6} {shown:>6} {stored if stored is not None else '-':>6} "
-                f"{verdict:>7} {result.expanded:>14,} {result.seconds:>9.2f}"
-            )
-        if result.stopped == "interrupted":
-            interrupted = True
-            break
+                shown = "-" if length is None else str(length)
+                if getattr(result, "unsolvable", False):
+                    verdict = "none"  # no sequence of moves reaches the goal (its parity says so)
+                else:
+                    verdict = "yes" if result.optimal and length is not None else "NO"
+                typer.echo(
+                    f"{safe_text(name, 6):>6} {shown:>6} {stored if stored is not None else '-':>6} "
+                    f"{verdict:>7} {result.expanded:>14,} {result.seconds:>9.2f}"
+                )
+            interrupted |= result.stopped == "interrupted"
+    except KeyboardInterrupt:  # between boards, or while a search set up
+        interrupted = True
+    ended = total_seconds is not None and not interrupted and _unfinished(boards)
     seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _peak_mb()
     if as_json:
-        typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": round(peak)}))
+        typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": peak}))
     else:
         typer.echo(
             f"{solved} {'board' if solved == 1 else 'boards'}: {moves} moves in all (the file: {known}); {proven} proven optimal; "
-            f"{seconds:.1f} s; peak memory {peak:.0f} MB" + ("; interrupted" if interrupted else "")
+            f"{seconds:.1f} s" + ("" if peak is None else f"; peak memory {peak} MB") + ("; interrupted" if interrupted else "")
             + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
         )
     for name in wrong:
@@ -710,6 +696,15 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool,
         raise typer.Exit(1)
     if interrupted:
         raise typer.Exit(INTERRUPTED)
+
+
+def _peak_mb() -> Optional[int]:
+    """This process's peak resident memory in MB, where the system says (not on Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
 @app.command(

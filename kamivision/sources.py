@@ -78,7 +78,7 @@ def solve_source(
 # ------------------------------------------------------------------ many sources
 
 #: The files of a folder that are solved: board and puzzle files, and screenshots.
-SOURCE_SUFFIXES = (".json", ".png", ".jpg", ".jpeg", ".webp", ".bmp")
+SOURCE_SUFFIXES = (".json", ".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff", ".gif")
 
 
 def sources_in(paths: Iterable[Path]) -> list[Path]:

@@ -18,7 +18,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from ..errors import BoardFileError
 from .fileformat import ABSENT, grid_rows, extras, header, integer, read_json
@@ -593,3 +593,32 @@ def iter_collection(path: str | Path) -> Iterator[tuple[str, SlideBoard]]:
             yield name, SlideBoard(side, side, tuple(tiles), tuple(range(side * side)), name=name, optimal=optimal)
     if not count:
         raise BoardFileError(f"{path}: no board in the file")
+
+
+def solve_collection(
+    boards: Iterable[tuple[str, SlideBoard]],
+    max_seconds: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    total_seconds: Optional[float] = None,
+) -> Iterator[tuple[str, SlideBoard, Result]]:
+    """Solve a collection's boards in order (``boards`` may be a stream:
+    :func:`iter_collection`), yielding ``(name, board, result)`` as each is done.
+
+    ``max_seconds`` bounds each board, ``total_seconds`` the whole run: each board gets at
+    most what is left of it, and none starts once it is spent (the run just ends).  A
+    board that Ctrl-C stopped is yielded (its result says ``stopped == "interrupted"``)
+    and ends the run; Ctrl-C between boards reaches the caller."""
+    import time
+
+    end = None if total_seconds is None else time.perf_counter() + total_seconds
+    for name, board in boards:
+        limit = max_seconds
+        if end is not None:
+            left = end - time.perf_counter()
+            if left <= 0:
+                return
+            limit = left if limit is None else min(limit, left)
+        result = solve_slide(board, Limits(max_seconds=limit, max_nodes=max_nodes))
+        yield name, board, result
+        if result.stopped == "interrupted":
+            return
