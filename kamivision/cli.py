@@ -732,19 +732,11 @@ def review_command(
     from .review import open_review
     from .web import Settings
     from .web.server import run
-    from .web.sessions import Session
+    from .web.sessions import session_from_review
 
     try:
         review = open_review(source, image=image, output=output)
-        session = Session(
-            name=(source if source.suffix.lower() != ".json" else image or source).stem,
-            image=review.image,
-            geometry=review.geometry,
-            model=review.model,
-            read=review.model.board,
-            recognition=review.recognition,
-            save_to=review.output,
-        )
+        session = session_from_review(review, (source if source.suffix.lower() != ".json" else image or source).stem)
         settings = Settings(review=session, default_seconds=max_seconds, max_seconds=max(600.0, max_seconds))
         typer.echo(f"reviewing {safe_text(str(source))}; Save writes {safe_text(str(review.output))}")
         run("127.0.0.1", port, settings, open_browser=browser, announce=typer.echo, token=secrets.token_urlsafe(18))

@@ -287,3 +287,15 @@ def session_from_board(board: Board, name: str) -> Session:
     return Session(name=name or board.name or "board", image=image, geometry=geometry, model=model, read=board)
 
 
+def session_from_review(review, name: str) -> Session:
+    """A session over a :class:`~kamivision.review.session.ReviewSession` (``kamivision
+    review``): its picture, reading and board, saved to the review's output."""
+    return Session(
+        name=name,
+        image=review.image,
+        geometry=review.geometry,
+        model=review.model,
+        read=review.model.board,
+        recognition=review.recognition,
+        save_to=review.output,
+    )
