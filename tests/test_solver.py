@@ -433,7 +433,7 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
         outcomes.append(result is not None)
         return result
 
-    monkeypatch.setattr(astar, "_sweep", spy)
+    monkeypatch.setattr(core, "_sweep", spy)
     roomy_memory = machine().max_bytes
     cases = [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]
     for memory, handover, swept in cases:
