@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kamivision.puzzles import patterns  # noqa: E402
 from kamivision.puzzles.safezone import generate, read_safezone, solve_safezone  # noqa: E402
 from kamivision.puzzles.search import Limits  # noqa: E402
-from kamivision.puzzles.slide import SlideBoard, read_collection, solve_slide  # noqa: E402
+from kamivision.puzzles.slide import solve_slide  # noqa: E402
+from kamivision.puzzles.tiles import SlideBoard, read_collection  # noqa: E402
 from tests.puzzles.test_slide import distances_to_goal  # noqa: E402
 
 KENKEN_GOALS = ((1, 2, 3, 2, 3, 1, 3, 1, 0), (2, 3, 1, 1, 2, 3, 3, 1, 0), (1, 3, 2, 3, 2, 1, 2, 1, 0))
@@ -41,7 +42,8 @@ def korf(path: Path, fresh: bool) -> None:
     if fresh:
         os.environ["KAMIVISION_CACHE"] = tempfile.mkdtemp(prefix="kamivision-pdb-")
     started = time.perf_counter()
-    tables = patterns.tables(announce=lambda text: None)
+    store = patterns.PatternTables()
+    tables = store.get(announce=lambda text: None)
     built = time.perf_counter() - started
     size = sum(len(t) for t in tables) / 1e6
     print(f"pattern databases 6-6-3: {size:.1f} MB, {'built' if fresh else 'loaded'} in {built:.1f} s")
@@ -52,7 +54,7 @@ def korf(path: Path, fresh: bool) -> None:
     proven = equal = moves = states = 0
     slowest = (0.0, "")
     for name, board in boards:
-        result = solve_slide(board)
+        result = solve_slide(board, tables=store)
         proven += result.optimal and result.moves is not None
         equal += result.length == board.optimal
         moves += result.length or 0

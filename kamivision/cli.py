@@ -646,7 +646,8 @@ def _solve_slide_collection(source: Path, max_seconds, max_nodes, as_json: bool,
     import time
 
     from .puzzles import result_to_json
-    from .puzzles.slide import iter_collection, solve_collection
+    from .puzzles.slide import solve_collection
+    from .puzzles.tiles import iter_collection
 
     boards = iter_collection(source)
     started = time.perf_counter()

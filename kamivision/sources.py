@@ -50,7 +50,7 @@ def solve_source(
     """Solve one source, picking its kind: a ``.json`` file is a puzzle (Safe Zone, tile
     sliding) when its format says so, else a board file (``rules`` replaces the file's);
     anything else is read as a screenshot.  Collections (``.txt``) are not sources: see
-    :mod:`kamivision.floodit` and :func:`kamivision.puzzles.slide.iter_collection`."""
+    :mod:`kamivision.floodit` and :func:`kamivision.puzzles.tiles.iter_collection`."""
     from .board import read_board
     from .files import check_input
 

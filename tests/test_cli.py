@@ -269,11 +269,11 @@ def test_ctrl_c_in_a_tile_collection_exits_130_with_the_boards_done(tmp_path, mo
     boards.write_text("1 0 2 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n1 2 0 3 4 5 6 7 8\n")
     real, calls = slide.solve_slide, []
 
-    def stop_at_the_second(board, limits):
+    def stop_at_the_second(board, limits, **kwargs):
         calls.append(board)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(board, limits)
+        return real(board, limits, **kwargs)
 
     monkeypatch.setattr(slide, "solve_slide", stop_at_the_second)
     result = runner.invoke(app, ["solve", str(boards)])
@@ -346,7 +346,7 @@ def test_a_full_disk_under_a_second_output_names_it_and_leaves_nothing(full_disk
 def test_a_million_line_collection_is_streamed_and_bounded_by_total_seconds(tmp_path, kind):
     """The first boards come at once and memory does not grow with the file: a million
     lines, the run cut by --total-seconds (each board still answered within its limit)."""
-    from kamivision.puzzles.slide import SlideBoard, solvable
+    from kamivision.puzzles.tiles import SlideBoard, solvable
 
     path = tmp_path / "big.txt"
     rng = random.Random(5)

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..errors import BoardFileError
-from . import safezone, slide
+from . import safezone, slide, tiles
 from ..report import verdict
 from .fileformat import ABSENT
 from .search import Limits, Result
 
-Puzzle = Union[safezone.SafeZone, slide.SlideBoard]
-FORMATS = (safezone.FORMAT, slide.FORMAT)
+Puzzle = Union[safezone.SafeZone, tiles.SlideBoard]
+FORMATS = (safezone.FORMAT, tiles.FORMAT)
 
 
 def puzzle_format(path: Path) -> Optional[str]:
@@ -44,7 +44,7 @@ def puzzle_format(path: Path) -> Optional[str]:
 def read_puzzle(path: Path) -> Puzzle:
     if puzzle_format(path) == safezone.FORMAT:
         return safezone.read_safezone(path)
-    return slide.read_slide(path)
+    return tiles.read_slide(path)
 
 
 def solve_puzzle(puzzle: Puzzle, limits: Limits = Limits()) -> Result:
@@ -96,7 +96,7 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
     """The board, the numbered moves, the count and whether it is proven, the bound, the
     time; the checks against the file's ``par`` and ``optimal``."""
     is_zone = isinstance(puzzle, safezone.SafeZone)
-    draw = safezone.draw if is_zone else slide.draw
+    draw = safezone.draw if is_zone else tiles.draw
     lines = [_title(puzzle), draw(puzzle), ""]
     errors: list[str] = []
     columns = puzzle.columns
@@ -151,7 +151,7 @@ def _final(puzzle: Puzzle, result: Result):
 def result_to_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
     """``{"board": ..., "moves": [...], "length": n|null, "optimal": bool, "lower_bound": b,
     "solvable": bool, "par": p|null, "seconds": t, "expanded": e}``; moves in the spec's form."""
-    to_dict = safezone.safezone_to_dict if isinstance(puzzle, safezone.SafeZone) else slide.slide_to_dict
+    to_dict = safezone.safezone_to_dict if isinstance(puzzle, safezone.SafeZone) else tiles.slide_to_dict
     return {
         "board": to_dict(puzzle),
         "moves": None if result.moves is None else [m.to_json(puzzle.columns) for m in result.moves],

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .search import Limits, Result
-from .slide import DIRECTIONS, SlideBoard, TileMove
+from .tiles import DIRECTIONS, SlideBoard, TileMove
 
 try:
     from . import _patterns
@@ -38,9 +38,6 @@ AVAILABLE = _patterns is not None
 #: The partition, by goal cell (the empty cell's goal is cell 0).
 GROUPS = ((1, 2, 3, 5, 6, 7), (4, 8, 9, 12, 13, 14), (10, 11, 15))
 VERSION = 1
-
-_tables: Optional[list[bytes]] = None
-
 
 def cache_folder() -> Path:
     """``$KAMIVISION_CACHE``, else ``$XDG_CACHE_HOME/kamivision``, else ``~/.cache/kamivision``."""
@@ -60,42 +57,52 @@ def _sizes() -> list[int]:
     return out
 
 
-def tables(announce: Callable[[str], None] = lambda text: print(text, file=sys.stderr)) -> list[bytes]:
-    """The three tables: from memory, from the cache file, or built now (and saved)."""
-    global _tables
-    if _tables is not None:
-        return _tables
-    if not AVAILABLE:
-        raise RuntimeError("the compiled pattern databases are not built (no C compiler at install)")
-    path = cache_folder() / f"slide-patterns-663-v{VERSION}.bin"
-    sizes = _sizes()
-    data = None
-    if path.is_file():
-        raw = path.read_bytes()
-        body, digest = raw[:-32], raw[-32:]
-        if len(body) == sum(sizes) and hashlib.sha256(body).digest() == digest:
-            data = body
-        else:
-            announce(f"{path}: damaged, building it again")
-    if data is None:
-        announce(f"building the 15-puzzle's pattern databases once (under a minute; kept in {path}) ...")
-        from concurrent.futures import ThreadPoolExecutor
+class PatternTables:
+    """The three tables, kept in ``folder`` (a cache: :func:`cache_folder` by default),
+    loaded once per object: from the file, or built now and saved there.  A run that
+    solves many boards (a collection) holds one object and passes it to every solve."""
 
-        with ThreadPoolExecutor(max(1, min(len(GROUPS), os.cpu_count() or 1))) as pool:  # the build runs without the GIL
-            data = b"".join(pool.map(lambda group: _patterns.build(bytes(group)), GROUPS))
-        try:
-            from ..files import write_atomic
+    def __init__(self, folder: Optional[Path] = None):
+        self.folder = Path(folder) if folder is not None else cache_folder()
+        self._tables: Optional[list[bytes]] = None
 
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, data + hashlib.sha256(data).digest(), overwrite=True)
-        except Exception as error:  # noqa: BLE001 - a read-only cache only costs the rebuild
-            announce(f"could not keep the pattern databases in {path}: {error}")
-    out, at = [], 0
-    for size in sizes:
-        out.append(data[at:at + size])
-        at += size
-    _tables = out
-    return out
+    @property
+    def path(self) -> Path:
+        return self.folder / f"slide-patterns-663-v{VERSION}.bin"
+
+    def get(self, announce: Callable[[str], None] = lambda text: print(text, file=sys.stderr)) -> list[bytes]:
+        """The three tables: from memory, from the cache file, or built now (and saved)."""
+        if self._tables is not None:
+            return self._tables
+        if not AVAILABLE:
+            raise RuntimeError("the compiled pattern databases are not built (no C compiler at install)")
+        path, sizes, data = self.path, _sizes(), None
+        if path.is_file():
+            raw = path.read_bytes()
+            body, digest = raw[:-32], raw[-32:]
+            if len(body) == sum(sizes) and hashlib.sha256(body).digest() == digest:
+                data = body
+            else:
+                announce(f"{path}: damaged, building it again")
+        if data is None:
+            announce(f"building the 15-puzzle's pattern databases once (under a minute; kept in {path}) ...")
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max(1, min(len(GROUPS), os.cpu_count() or 1))) as pool:  # the build runs without the GIL
+                data = b"".join(pool.map(lambda group: _patterns.build(bytes(group)), GROUPS))
+            try:
+                from ..files import write_atomic
+
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, data + hashlib.sha256(data).digest(), overwrite=True)
+            except Exception as error:  # noqa: BLE001 - a read-only cache only costs the rebuild
+                announce(f"could not keep the pattern databases in {path}: {error}")
+        out, at = [], 0
+        for size in sizes:
+            out.append(data[at:at + size])
+            at += size
+        self._tables = out
+        return out
 
 
 # The square's symmetries that bring a corner to cell 0: cell -> cell.
@@ -115,10 +122,12 @@ def suits(board: SlideBoard) -> bool:
     )
 
 
-def solve(board: SlideBoard, limits: Limits = Limits(), announce=None) -> Result:
+def solve(board: SlideBoard, limits: Limits = Limits(), announce=None, tables: Optional[PatternTables] = None) -> Result:
     """The fewest moves of a board that :func:`suits`, proven (IDA* with an admissible
-    bound finds a shortest solution first)."""
-    found = tables() if announce is None else tables(announce)
+    bound finds a shortest solution first); ``tables``: those to use (loaded once per
+    object), else the cache folder's."""
+    tables = tables if tables is not None else PatternTables()
+    found = tables.get() if announce is None else tables.get(announce)
     return search(board, GROUPS, found, limits)
 
 

@@ -13,7 +13,9 @@ import pytest
 
 from kamivision.puzzles import patterns
 from kamivision.puzzles.search import Limits
-from kamivision.puzzles.slide import HEURISTICS, SlideBoard, SlideProblem, idastar, read_collection, solvable
+from kamivision.puzzles.search import idastar
+from kamivision.puzzles.slide import HEURISTICS
+from kamivision.puzzles.tiles import SlideBoard, SlideProblem, read_collection, solvable
 
 from ..conftest import shared_path
 

@@ -13,18 +13,8 @@ import pytest
 
 from kamivision.errors import BoardFileError
 from kamivision.puzzles.search import Limits
-from kamivision.puzzles.slide import (
-    HEURISTICS,
-    SlideBoard,
-    SlideProblem,
-    draw,
-    read_collection,
-    readme_misplaced,
-    slide_from_dict,
-    slide_to_dict,
-    solvable,
-    solve_slide,
-)
+from kamivision.puzzles.slide import HEURISTICS, readme_misplaced, solve_slide
+from kamivision.puzzles.tiles import SlideBoard, SlideProblem, draw, read_collection, slide_from_dict, slide_to_dict, solvable
 
 from ..conftest import shared_path
 
