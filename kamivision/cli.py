@@ -7,6 +7,7 @@ usage errors exit with 2 (Click).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -277,22 +278,23 @@ def _solve_collection(source: Path, max_seconds, jobs: int, beam: int, as_json: 
     rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam, total_seconds=total_seconds)
     try:
         for row in rows:
-            done += 1
-            interrupted |= row.interrupted
-            total += row.length
-            proven += row.optimal
-            if row.known is None:
-                known_all = False
-            else:
-                known_total += row.known
-            if as_json:
-                typer.echo(json.dumps(dataclasses.asdict(row)))
-            else:
-                known = "-" if row.known is None else str(row.known)
-                typer.echo(
-                    f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
-                    f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
-                )
+            with _sigint_after():  # a row is counted and printed whole, or not at all
+                done += 1
+                interrupted |= row.interrupted
+                total += row.length
+                proven += row.optimal
+                if row.known is None:
+                    known_all = False
+                else:
+                    known_total += row.known
+                if as_json:
+                    typer.echo(json.dumps(dataclasses.asdict(row)))
+                else:
+                    known = "-" if row.known is None else str(row.known)
+                    typer.echo(
+                        f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
+                        f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
+                    )
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -334,30 +336,31 @@ def _solve_many(sources: list[Path], max_seconds, jobs: int, rules, check_second
     rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds)
     try:
         for row in rows:
-            done += 1
-            interrupted |= row.interrupted
-            if as_json:
-                typer.echo(json.dumps(dataclasses.asdict(row)))
-            if row.error is not None:
-                errors += 1
+            with _sigint_after():  # a row is counted and printed whole, or not at all
+                done += 1
+                interrupted |= row.interrupted
+                if as_json:
+                    typer.echo(json.dumps(dataclasses.asdict(row)))
+                if row.error is not None:
+                    errors += 1
+                    if not as_json:
+                        typer.echo(f"{label(row.path):<{width}} {'error':<10} {safe_text(row.error, 100)}")
+                    continue
+                if row.moves is not None:
+                    solved += 1
+                    moves += row.moves
+                    proven += row.optimal
+                    if row.par is not None:
+                        at_par += row.moves == row.par
+                        over += row.moves > row.par
+                        under += row.moves < row.par
                 if not as_json:
-                    typer.echo(f"{label(row.path):<{width}} {'error':<10} {safe_text(row.error, 100)}")
-                continue
-            if row.moves is not None:
-                solved += 1
-                moves += row.moves
-                proven += row.optimal
-                if row.par is not None:
-                    at_par += row.moves == row.par
-                    over += row.moves > row.par
-                    under += row.moves < row.par
-            if not as_json:
-                shown = "-" if row.moves is None else str(row.moves)
-                par = "-" if row.par is None else str(row.par)
-                typer.echo(
-                    f"{label(row.path):<{width}} {row.kind:<10} {shown:>5} {'yes' if row.optimal else 'NO':>6} "
-                    f"{par:>4} {row.seconds:>8.2f}"
-                )
+                    shown = "-" if row.moves is None else str(row.moves)
+                    par = "-" if row.par is None else str(row.par)
+                    typer.echo(
+                        f"{label(row.path):<{width}} {row.kind:<10} {shown:>5} {'yes' if row.optimal else 'NO':>6} "
+                        f"{par:>4} {row.seconds:>8.2f}"
+                    )
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -374,6 +377,20 @@ def _solve_many(sources: list[Path], max_seconds, jobs: int, rules, check_second
         raise typer.Exit(INTERRUPTED)
     if errors:
         raise typer.Exit(1)
+
+
+@contextlib.contextmanager
+def _sigint_after():
+    """Hold Ctrl-C back while the block runs (it arrives, as KeyboardInterrupt, when the
+    block ends), where the system can block signals; elsewhere it may land inside it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _unfinished(stream) -> bool:
