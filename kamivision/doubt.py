@@ -329,14 +329,10 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     # another, or near the background): so the same again for each confusion on its own,
     # the cells read as one value whose likeliest other reading is one other value.
     count += _blame_together(replay, plausible, matters, lambda cell: True)
-    confusions = {(board.cells[c // board.columns][c % board.columns], values[0]) for c, values in plausible.items() if values}
+    flat = board.colors()
+    confusions = {(flat[c], values[0]) for c, values in plausible.items() if values}
     for read, other in sorted(confusions, key=repr):
-        count += _blame_together(
-            replay,
-            plausible,
-            matters,
-            lambda cell: plausible[cell][0] == other and board.cells[cell // board.columns][cell % board.columns] == read,
-        )
+        count += _blame_together(replay, plausible, matters, lambda cell: (flat[cell], plausible[cell][0]) == (read, other))
     order = sorted(matters)
     return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
 

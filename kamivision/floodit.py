@@ -120,7 +120,7 @@ class Solved:
     interrupted: bool = False  # Ctrl-C stopped this board's search (and the run)
 
 
-def _ignore_sigint() -> None:
+def ignore_sigint() -> None:
     """In a worker process: Ctrl-C is the parent's to handle (it stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -182,7 +182,7 @@ def solve_collection(
             if row.interrupted:
                 return
         return
-    pool = multiprocessing.Pool(jobs, initializer=_ignore_sigint)
+    pool = multiprocessing.Pool(jobs, initializer=ignore_sigint)
     try:
         while not spent():
             batch = list(itertools.islice(puzzles, 64 * jobs))  # a bounded look-ahead, never the whole file

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,11 +135,6 @@ def solve_row(
                answered.board.par, seconds, interrupted=solution.interrupted)
 
 
-def _ignore_sigint() -> None:
-    """In a worker process: Ctrl-C is the parent's to handle (it stops the pool)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _row(args: tuple) -> Row:
     return solve_row(*args)
 
@@ -161,8 +155,10 @@ def solve_all(
             if row.interrupted:
                 return
         return
+    from .floodit import ignore_sigint
+
     # forkserver, not fork: the parent may hold threads (OpenCV's), which fork copies badly.
-    pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=_ignore_sigint)
+    pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=ignore_sigint)
     try:
         yield from pool.imap_unordered(_row, [(p, max_seconds, rules, check_seconds, jobs) for p in paths])
         pool.close()

@@ -25,6 +25,7 @@ from typing import Sequence
 
 from .heuristics import pair_term
 from .limits import Path
+from .upper import central, double_sweep
 
 #: Islands with more regions than this are answered here.
 HUGE_REGIONS = 20_000
@@ -50,31 +51,13 @@ def adjacency_lists(adjacency: Sequence[int], regions: list[int]) -> list[list[i
     return [[index[n] for n in set_bits(adjacency[g])] for g in regions]
 
 
-def distances(lists: list[list[int]], source: int) -> list[int]:
-    """Breadth-first distances from ``source`` (-1: not reached)."""
-    dist = [-1] * len(lists)
-    dist[source] = 0
-    queue = [source]
-    for node in queue:
-        step = dist[node] + 1
-        for other in lists[node]:
-            if dist[other] < 0:
-                dist[other] = step
-                queue.append(other)
-    return dist
-
-
 def solve_huge(colors: bytes, lists: list[list[int]]) -> tuple[Path, int]:
     """(moves, lower bound) for a connected island given as region colors and adjacency
-    lists: the greedy flood from the centre a double sweep finds, and the best bound the
-    sweep's distances prove."""
-    d0 = distances(lists, 0)
-    u = max(range(len(d0)), key=lambda v: (d0[v], v))  # the farthest, the last of them
-    du = distances(lists, u)
-    w = max(range(len(du)), key=lambda v: (du[v], v))
-    dw = distances(lists, w)
-    both = [max(a, b) for a, b in zip(du, dw)]
-    centre = min(range(len(both)), key=lambda v: (both[v], v))
+    lists: the greedy flood from the centre a double sweep finds (as
+    :func:`~kamivision.solver.upper.centres` finds it), and the best bound the sweep's
+    distances prove."""
+    u, du, w, dw = double_sweep(lists)
+    centre = central(du, dw, most=1)[0]
     bound = max(len(set(colors)) - 1, _pair_bound(colors, u, du), _pair_bound(colors, w, dw))
     return [(centre, color) for color in greedy_colors(colors, lists, centre)], bound
 

@@ -36,40 +36,48 @@ from .state import Contracted, Island, apply_merge, contract, key_after, merging
 FLOOD_NODES = 20_000
 
 
-def _distances(adjacency: tuple[int, ...], source: int) -> list[int]:
-    """Breadth-first distances from ``source`` (-1: not reached), node by node: time and
-    memory grow with the edges, not with the layers times the nodes as bitset layers do
-    (a strip of 100,000 regions has 100,000 layers)."""
-    dist = [-1] * len(adjacency)
+def distances(lists: list[list[int]], source: int) -> list[int]:
+    """Breadth-first distances from ``source`` over adjacency lists (-1: not reached), node
+    by node: time and memory grow with the edges, not with the layers times the nodes as
+    bitset layers do (a strip of 100,000 regions has 100,000 layers)."""
+    dist = [-1] * len(lists)
     dist[source] = 0
     queue = [source]
     for node in queue:
         step = dist[node] + 1
-        for other in bits(adjacency[node]):
+        for other in lists[node]:
             if dist[other] < 0:
                 dist[other] = step
                 queue.append(other)
     return dist
 
 
-def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[int]:
-    """Up to ``most`` central nodes of a connected graph (adjacency bitsets over ``0..m-1``).
-
-    Found by a double sweep: from any node to the farthest ``u``, from ``u`` to the farthest
-    ``w`` (a long shortest path); the centres are the nodes nearest to both ends, those
-    within ``r + slack`` of each where ``r`` is the least distance that any node has to both
-    (nearest first, then by number).  Cheap (three breadth-first searches) and good enough
-    to choose where a flood starts.
-    """
-    d0 = _distances(adjacency, 0)
-    u = max(range(len(d0)), key=lambda v: (d0[v], v))  # the farthest, the last of them
-    du = _distances(adjacency, u)
+def double_sweep(lists: list[list[int]]) -> tuple[int, list[int], int, list[int]]:
+    """``(u, du, w, dw)``: from node 0 to the farthest ``u`` (the last of them), from ``u``
+    to the farthest ``w`` (a long shortest path), with the distances from each end."""
+    d0 = distances(lists, 0)
+    u = max(range(len(d0)), key=lambda v: (d0[v], v))
+    du = distances(lists, u)
     w = max(range(len(du)), key=lambda v: (du[v], v))
-    dw = _distances(adjacency, w)
+    return u, du, w, distances(lists, w)
+
+
+def central(du: list[int], dw: list[int], slack: int = 0, most: int = 4) -> list[int]:
+    """Up to ``most`` nodes nearest to both ends of a double sweep: those within ``r +
+    slack`` of each, where ``r`` is the least distance that any node has to both (nearest
+    first, then by number)."""
     both = [max(a, b) for a, b in zip(du, dw)]
     r = min(both)
     ranked = sorted((k, v) for v, k in enumerate(both) if k <= r + slack)
     return [v for _, v in ranked[:most]]
+
+
+def centres(adjacency: tuple[int, ...], slack: int = 0, most: int = 4) -> list[int]:
+    """Up to ``most`` central nodes of a connected graph (adjacency bitsets over ``0..m-1``):
+    :func:`central` to the ends of a :func:`double_sweep`.  Cheap (three breadth-first
+    searches) and good enough to choose where a flood starts."""
+    _, du, _, dw = double_sweep([list(bits(mask)) for mask in adjacency])
+    return central(du, dw, slack, most)
 
 
 def _compact(state: Contracted) -> tuple[list[int], PivotGraph]:
