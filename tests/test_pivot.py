@@ -157,7 +157,7 @@ def test_collection_command_prints_a_table_and_total(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a process group")
-@pytest.mark.parametrize("jobs, as_json", [("1", False), ("2", False), ("2", True)])
+@pytest.mark.parametrize("jobs, as_json", [("2", True), pytest.param("1", False, marks=pytest.mark.slow), pytest.param("2", False, marks=pytest.mark.slow)])
 def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs, as_json):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the run at
     once, whether it lands inside a board's search or between boards, and in the worker

@@ -2,6 +2,8 @@ import math
 import random
 import time
 
+import pytest
+
 from kamivision.board import read_board
 from kamivision.graph import build_regions
 from kamivision.report import progress_line
@@ -105,6 +107,7 @@ def test_progress_reports_the_answer_being_improved_after_a_stop():
     assert all(info["best"] >= solution.length for info in improving)
 
 
+@pytest.mark.slow
 def test_progress_reports_say_the_shortest_solution_known_while_searching():
     """While the proof runs, each report carries the length of the quick flood's solution
     (``found``): a real solution, so never below the optimum the search then proves."""

@@ -82,7 +82,14 @@ def test_a_board_file_is_drawn_by_the_renderer_and_solved_like_a_screenshot(app_
     assert s["screenshot"] is False and s["image"]["width"] > 300
 
 
-@pytest.mark.parametrize("lattice, counts", [("triangle", range(1, 65)), ("square", (1, 14, 15, 64))])
+@pytest.mark.parametrize(
+    "lattice, counts",
+    [
+        ("triangle", (1, 2, 5, 6, 31, 32, 63, 64)),  # the edges of the palettes drawn apart
+        ("square", (1, 14, 15, 64)),
+        pytest.param("triangle", range(1, 65), marks=pytest.mark.slow, id="triangle-every-count"),
+    ],
+)
 def test_board_files_of_every_color_count_the_format_allows_are_opened_edited_and_drawn(app_client, lattice, counts):
     rows, columns = (8, 8) if lattice == "square" else (29, 10)
     for k in counts:

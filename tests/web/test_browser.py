@@ -36,10 +36,25 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module", params=["memory", "redis"])
+@pytest.fixture(scope="module")
 def server(request):
-    """The server the page talks to: in memory, or on Redis with a worker."""
+    """The server the page talks to: in memory, or on Redis with a worker (the test's
+    ``server`` parameter)."""
     return request.getfixturevalue("server" if request.param == "memory" else "redis_web")
+
+
+def setups(plain: tuple[str, str]):
+    """Each test runs on both stores at both sizes; one pairing stands for the four in the
+    plain run, the others are ``slow`` (the full run, which CI makes, has them all)."""
+    return pytest.mark.parametrize(
+        "server, size",
+        [
+            pytest.param(store, size, marks=() if (store, size) == plain else pytest.mark.slow)
+            for store in ("memory", "redis")
+            for size in ("desktop", "phone")
+        ],
+        indirect=["server"],
+    )
 
 
 def browser(downloads: Path, width: int, height: int, phone: bool):
@@ -87,7 +102,7 @@ def page_at(server, tmp_path: Path, size: str):
     return driver, width, phone, downloads
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@setups(plain=("memory", "phone"))
 def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size):
     driver, width, phone, downloads = page_at(server, tmp_path, size)
     try:
@@ -257,7 +272,7 @@ def in_view(driver, element_id: str) -> bool:
     )
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@setups(plain=("redis", "desktop"))
 def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys

@@ -13,9 +13,13 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from kamivision.board import Move, board_from_dict, read_board
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+pytestmark = pytest.mark.slow  # the load test: minutes on a loaded machine (the full run has it)
+
 SHOTS = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".jpg", ".png") and p.with_suffix(".json").exists())
 
 

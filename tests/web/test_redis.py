@@ -128,6 +128,7 @@ def test_a_session_made_through_one_web_process_is_edited_and_solved_through_the
         assert response.read()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_solve_leaves_an_answer_or_a_clear_failure_within_the_limit(cluster, tmp_path):
     redis_server, (a, b), _, workers = cluster
     sid = solving(a, b, tmp_path, 8)

@@ -173,6 +173,7 @@ def lone_server():
     process.wait()
 
 
+@pytest.mark.slow
 def test_a_flood_of_idle_connections_leaves_real_clients_served(lone_server):
     import resource
 
