@@ -40,7 +40,8 @@ from kamivision.board import differing_cells
 from kamivision.doubt import Replay
 from kamivision.errors import KamiError
 from kamivision.pipeline import settle
-from kamivision.render import NAV_KINDS, NavBar, encode, render
+from kamivision.covers import NAV_KINDS, NavBar
+from kamivision.render import encode, render
 from kamivision.screens import DEVICES
 from kamivision.solver import solve
 from kamivision.vision import recognize

@@ -15,12 +15,13 @@ from typing import Optional
 import numpy as np
 
 from .board import Board
-from .doubt import Doubt, assess, plausible_readings, steady_moves
+from .doubt import Doubt, assess, plausible_readings
 from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
 from .report import Notice, answer_notices, doubt_notices, picture_warning, reading_notices, verdict
 from .solver import Progress, SearchSettings, Solution, solve
+from .steady import steady_moves
 from .vision import Recognition, load_screenshot, recognize
 
 
@@ -112,7 +113,7 @@ def solve_screenshot(
     return ShotSolution(image, recognition, solution, geometry, check, doubt)
 
 
-#: Seconds spent looking for moves that avoid the doubt (:func:`~kamivision.doubt.steady_moves`).
+#: Seconds spent looking for moves that avoid the doubt (:func:`~kamivision.steady.steady_moves`).
 STEADY_SECONDS = 0.5
 
 
@@ -124,7 +125,7 @@ def settle(
     seconds: float = STEADY_SECONDS,
 ) -> tuple[Solution, Doubt]:
     """The answer with moves that hold under as many readings of the doubtful cells as can
-    be found (:func:`~kamivision.doubt.steady_moves`), markers spread apart on
+    be found (:func:`~kamivision.steady.steady_moves`), markers spread apart on
     ``geometry`` when given, and its :class:`~kamivision.doubt.Doubt`.  ``board``: the
     board as it now stands, when a person fixed cells."""
     board = board if board is not None else recognition.board

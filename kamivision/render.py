@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .board import Board, hex_to_rgb
 from .geometry import TRIANGLE_ASPECT, cell_centre, label_image
+from .covers import NavBar, draw_ink, draw_nav_overlay, draw_status_bar, pill, round_corners, three_buttons
 from .screens import DEFAULT_DEVICE, DEVICES, Device
 
 # Paper colors seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
@@ -297,93 +298,6 @@ def _draw_footer(
     img[:] = np.asarray(pil, dtype=np.float32)
 
 
-def _three_buttons(img: np.ndarray, top: int, bottom: int) -> None:
-    """Android's back, home and recent-apps buttons, centred between rows ``top`` and ``bottom``."""
-    w = img.shape[1]
-    cy, u = (top + bottom) / 2, bottom - top
-    pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
-    d = ImageDraw.Draw(pil)
-    gray = (200, 200, 200)
-    for k, cx in enumerate((w * 0.25, w * 0.5, w * 0.75)):
-        r = 0.18 * u
-        if k == 0:
-            d.polygon([(cx - r, cy), (cx + r * 0.7, cy - r), (cx + r * 0.7, cy + r)], outline=gray, width=2)
-        elif k == 1:
-            d.ellipse([cx - r, cy - r, cx + r, cy + r], outline=gray, width=2)
-        else:
-            d.rectangle([cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8], outline=gray, width=2)
-    img[:] = np.asarray(pil, dtype=np.float32)
-
-
-def _pill(img: np.ndarray, cy: float, width: float, color: tuple[int, int, int]) -> None:
-    """A gesture handle: a thin bar ``width`` wide, centred across the screen at ``cy``."""
-    w = img.shape[1]
-    height = max(3, round(0.012 * w))
-    cv2.rectangle(
-        img,
-        (round(w / 2 - width / 2), round(cy - height / 2)),
-        (round(w / 2 + width / 2), round(cy + height / 2)),
-        color,
-        thickness=-1,
-        lineType=cv2.LINE_AA,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class NavBar:
-    """A translucent navigation bar over the bottom of the screen: ``kind`` "buttons"
-    (Android's back, home and recent-apps icons) or "pill" (a gesture handle); ``height``
-    in screen widths (real ones are 0.08 to 0.15); ``darkness`` the share of the light it
-    takes away (0.2 to 0.8: a bar "darkened to 40 %" has darkness 0.6); ``tint`` the
-    color it is mixed with (black for most phones)."""
-
-    kind: str = "buttons"
-    height: float = 0.105
-    darkness: float = 0.55
-    tint: tuple[int, int, int] = (0, 0, 0)
-
-
-NAV_KINDS = ("buttons", "pill")
-
-
-def _draw_nav_overlay(img: np.ndarray, bar: NavBar) -> None:
-    """The bar over the bottom of the screen (and so of the footer): everything under it
-    mixed with the tint by ``darkness``, then its icons on top."""
-    h, w = img.shape[:2]
-    top = h - round(bar.height * w)
-    img[top:] = img[top:] * (1.0 - bar.darkness) + np.array(bar.tint, np.float32) * bar.darkness
-    if bar.kind == "pill":
-        _pill(img, (top + h) / 2, 0.3 * w, (235, 235, 235))
-    else:
-        _three_buttons(img, top, h)
-
-
-def _draw_status_bar(img: np.ndarray, bar: NavBar) -> None:
-    """A translucent status bar over the top of the screen (and so of the board's top
-    rows): mixed with its tint like a navigation bar, with a clock and battery in white."""
-    w = img.shape[1]
-    height = round(bar.height * w)
-    img[:height] = img[:height] * (1.0 - bar.darkness) + np.array(bar.tint, np.float32) * bar.darkness
-    u = height / 2
-    marks = np.zeros((height, w), np.uint8)
-    cv2.putText(marks, "9:41", (round(0.05 * w), round(0.7 * height)), cv2.FONT_HERSHEY_SIMPLEX, u / 22, 255, max(1, round(u / 10)), cv2.LINE_AA)
-    cv2.rectangle(marks, (round(0.88 * w), round(0.3 * height)), (round(0.94 * w), round(0.7 * height)), 255, -1)
-    alpha = (marks.astype(np.float32) / 255.0)[..., None]
-    img[:height] = img[:height] * (1 - alpha) + 250.0 * alpha
-
-
-def _round_corners(img: np.ndarray, radius: float) -> None:
-    """The screen's rounded corners cut out in black, as some phones save screenshots."""
-    h, w = img.shape[:2]
-    r = max(1, round(radius * w))
-    mask = np.zeros((h, w), np.uint8)
-    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
-    img *= (mask.astype(np.float32) / 255.0)[..., None]
-
-
 def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
     top = round(device.top * w)
@@ -396,67 +310,10 @@ def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random
     if bottom < h:
         if device.nav_bar == "android":
             img[bottom:] = np.array([8, 8, 8], np.float32)
-            _three_buttons(img, bottom, h)
+            three_buttons(img, bottom, h)
         else:
             img[bottom:] = _background(rng, h - bottom, w)
-            _pill(img, (bottom + h) / 2 + 0.1 * (h - bottom), 0.36 * w, (12, 12, 12))
-
-
-# ------------------------------------------------------------------ a player's ink
-
-#: Pens players write with on screenshots (RGB): light blue as in the real ones, red, white.
-INKS = ((90, 200, 250), (225, 35, 45), (250, 250, 250))
-
-
-def _ink_mark(rng: np.random.Generator, size: int) -> np.ndarray:
-    """A mask (float 0..1, ``size`` square) of one handwritten-looking mark: a number of
-    one or two digits in a slanted, wobbly hand (most marks), a stroke or a dot."""
-    canvas = np.zeros((size, size), np.uint8)
-    kind = rng.random()
-    thick = max(2, round(size / 14))
-    if kind < 0.75:
-        text = str(int(rng.integers(1, 30)))
-        font = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX if rng.random() < 0.5 else cv2.FONT_HERSHEY_SIMPLEX
-        scale = size / (36.0 if len(text) == 1 else 48.0)
-        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-        cv2.putText(canvas, text, ((size - tw) // 2, (size + th) // 2), font, scale, 255, thick, cv2.LINE_AA)
-    elif kind < 0.9:
-        points = rng.uniform(0.15, 0.85, (int(rng.integers(3, 6)), 2)) * size
-        cv2.polylines(canvas, [points.round().astype(np.int32)], False, 255, thick, cv2.LINE_AA)
-    else:
-        centre = tuple(int(v) for v in rng.uniform(0.35, 0.65, 2) * size)
-        cv2.circle(canvas, centre, max(2, round(size * rng.uniform(0.06, 0.15))), 255, -1, cv2.LINE_AA)
-    canvas = canvas.astype(np.float32) / 255.0
-    # A hand's slant and wobble: rotate, shear and bend a little.
-    angle = float(rng.uniform(-18, 18))
-    matrix = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
-    matrix[0, 1] += float(rng.uniform(-0.25, 0.1))
-    canvas = cv2.warpAffine(canvas, matrix, (size, size), flags=cv2.INTER_LINEAR)
-    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
-    wobble = 0.03 * size * np.sin(ys / size * 2 * np.pi * float(rng.uniform(0.5, 1.5)) + float(rng.uniform(0, 6)))
-    return cv2.remap(canvas, xs + wobble.astype(np.float32), ys, cv2.INTER_LINEAR)
-
-
-def draw_ink(img: np.ndarray, board: Board, box, marks: int, rng: np.random.Generator) -> tuple[tuple[int, int], ...]:
-    """Write ``marks`` marks in one pen over cells of the board (in place), as players do
-    when they count regions: numbers, strokes and dots, each about a cell wide.  Returns
-    the cells at the marks' centres."""
-    h, w = img.shape[:2]
-    ink = np.array(INKS[int(rng.integers(len(INKS)))], np.float32)
-    column = box[2] / board.columns
-    size = max(8, round(0.8 * column))
-    cells = []
-    for _ in range(marks):
-        r, c = int(rng.integers(1, board.rows - 1)), int(rng.integers(board.columns))
-        x, y = cell_centre(board.lattice, board.rows, board.columns, r, c, box)
-        x0, y0 = round(x - size / 2), round(y - size / 2)
-        if x0 < 0 or y0 < 0 or x0 + size > w or y0 + size > h:
-            continue
-        alpha = _ink_mark(rng, size)[..., None]
-        patch = img[y0 : y0 + size, x0 : x0 + size]
-        patch[:] = patch * (1 - alpha) + ink * alpha
-        cells.append((r, c))
-    return tuple(cells)
+            pill(img, (bottom + h) / 2 + 0.1 * (h - bottom), 0.36 * w, (12, 12, 12))
 
 
 # ------------------------------------------------------------------ the screen
@@ -497,11 +354,11 @@ def render(
     if nav_bar is None and dev.nav_overlay:
         nav_bar = NavBar("buttons", dev.nav_overlay, 0.55)
     if nav_bar is not None:
-        _draw_nav_overlay(img, nav_bar)
+        draw_nav_overlay(img, nav_bar)
     if status_bar is not None:
-        _draw_status_bar(img, status_bar)
+        draw_status_bar(img, status_bar)
     if corners > 0:
-        _round_corners(img, corners)
+        round_corners(img, corners)
     if ink:
         layout = dataclasses.replace(layout, inked=draw_ink(img, board, layout.board, ink, rng))
     out = np.clip(img + 0.5, 0, 255).astype(np.uint8)

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kamivision.board import BLANK, Board, Move, make_board, neighbor_table
-from kamivision.doubt import Doubt, Replay, assess, plausible_readings, retap, steady_moves
+from kamivision.doubt import Doubt, Replay, assess, plausible_readings
+from kamivision.steady import retap, steady_moves
 from kamivision.pipeline import settle
 from kamivision.report import doubt_summary, verdict
 from kamivision.solver import solve

@@ -23,6 +23,7 @@ from ..board import neighbor_table
 from ..geometry import label_image, triangle_centres
 from ..screens import KAMI2_COLUMNS as COLUMNS
 from ..screens import KAMI2_ROWS as ROWS
+from .background import background_model
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -252,53 +253,6 @@ class CellClasses:
     costs: np.ndarray
 
 
-def _background_model(features: np.ndarray, members: np.ndarray) -> np.ndarray:
-    """The blank background's expected features at every cell: a quadratic surface in the
-    cell's position fitted to ``members`` (the background is a smooth gradient), or their
-    mean when they are too few to fit it.
-
-    Members that do not lie on the surface are left out (:func:`_surface_inliers`), first
-    against a plane and then against the quadratic: flat blots of ink in the middle of the
-    board join the pale class too, and a quadratic fitted through them bends to meet them
-    (so that they would pass for blank, confidently), while a plane cannot.
-    """
-    rows, cols = np.divmod(np.arange(ROWS * COLUMNS), COLUMNS)
-    y, x = rows / (ROWS - 1), cols / (COLUMNS - 1)
-    basis = np.column_stack([np.ones_like(x), y, x, y * y, x * x, x * y])
-    members = _surface_inliers(basis[:, :3], features, members)
-    members = _surface_inliers(basis, features, members)
-    if members.sum() >= 12:
-        coef, *_ = np.linalg.lstsq(basis[members], features[members], rcond=None)
-        return basis @ coef
-    return np.repeat(features[members].mean(axis=0, keepdims=True), len(features), axis=0)
-
-
-#: A background member whose PRESS residual is this many times the median one is not on
-#: the surface (for half-normal residuals, 3 medians is about 2 standard deviations: a
-#: true background cell left out costs nothing, as it is still nearest the surface).
-SURFACE_OUTLIER_FACTOR = 3.0
-
-
-def _surface_inliers(basis: np.ndarray, features: np.ndarray, members: np.ndarray) -> np.ndarray:
-    """``members`` without those far from the surface fitted to the rest: each one's
-    residual had the surface been fitted without it (the PRESS residual, ``e / (1 -
-    leverage)``) beyond :data:`SURFACE_OUTLIER_FACTOR` times the median one (and
-    :data:`OUTLIER_FLOOR`), three rounds at most.  Too few members (12) are kept as they are."""
-    members = members.copy()
-    for _ in range(3):
-        if members.sum() < 12:
-            break
-        a = basis[members]
-        coef, *_ = np.linalg.lstsq(a, features[members], rcond=None)
-        leverage = np.einsum("ij,jk,ik->i", a, np.linalg.pinv(a.T @ a), a)
-        press = np.linalg.norm(features[members] - a @ coef, axis=1) / np.maximum(1.0 - leverage, 1e-3)
-        outliers = press > max(SURFACE_OUTLIER_FACTOR * float(np.median(press)), OUTLIER_FLOOR)
-        if not outliers.any():
-            break
-        members[np.flatnonzero(members)[outliers]] = False
-    return members
-
-
 def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> tuple[np.ndarray, np.ndarray]:
     """k-means (OpenCV's ``cv2.kmeans``, Lloyd's iterations) started from ``seeds``: the
     first labels are each point's nearest seed.  Returns the centres and the labels."""
@@ -371,7 +325,7 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
             flat = (dist.argmin(axis=1) == k) & (relative < blank_grain) & fit
             if not flat.any():
                 break
-            background = _background_model(features, flat)
+            background = background_model(features, flat, OUTLIER_FLOOR)
             dist[:, k] = np.linalg.norm(features - background, axis=1)
     order = np.sort(dist, axis=1)
     best = dist.argmin(axis=1)

@@ -10,6 +10,7 @@ sessions and the queue in Redis instead (``serve --redis``, ``worker``);
 :mod:`~kamivision.web.server` binds the socket and runs uvicorn.
 """
 
-from .app import Settings, create_app
+from .app import create_app
+from .settings import Settings
 
 __all__ = ["Settings", "create_app"]

@@ -18,8 +18,9 @@ Routes (all answers are JSON, errors ``{"error": "one line"}`` with a 4xx/5xx st
 The endpoints are module-level functions that find the settings, the session store and the
 job queue on ``request.app.state``: the same endpoints serve the in-memory store and queue
 (the default) and Redis's (``Settings.redis``, :mod:`~kamivision.web.redisstore`).  Who may
-call them is :mod:`~kamivision.web.security`'s business; nothing from a request names a path
-on the server.
+call them is :mod:`~kamivision.web.security`'s business; what they read from a request is
+:mod:`~kamivision.web.requests`'; failures are answered by :mod:`~kamivision.web.handlers`.
+Nothing from a request names a path on the server.
 """
 
 from __future__ import annotations
@@ -29,120 +30,30 @@ import contextlib
 import json
 import logging
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 from urllib.parse import unquote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import KamiError, OutputExistsError
-from .jobs import Job, JobQueue, QueueFull
+from .handlers import exception_handlers
+from .jobs import Job, JobQueue
+from .requests import count, current, jobs_of, json_body, read_body, refuse, session_id, settings_of, store_of
 from .security import Guard
-from .sessions import MemoryStore, NoSession, RateLimited, Session, StoreFull, release_memory, session_from_upload
+from .sessions import MemoryStore, NoSession, Session, release_memory, session_from_upload
+from .settings import Settings
 from .views import describe, edit_state, job_state
 
 log = logging.getLogger("kamivision.web")
 
 STATIC = Path(__file__).parent / "static"
 
-#: The most a JSON request body may hold (bytes).
-MAX_JSON = 1_000_000
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The app's limits; the defaults are what ``kamivision serve`` uses."""
-
-    token: Optional[str] = None  # required on every request when set
-    max_upload: int = 20_000_000  # bytes
-    default_seconds: float = 30.0  # a solve's time limit unless the page asks for another
-    max_seconds: float = 600.0  # the most a page may ask for
-    check_seconds: float = 10.0  # the counter check after a solve that missed the counter
-    workers: int = 1  # solves run at once (one process each); with redis, the workers' business
-    max_waiting: int = 64  # solves waiting at most (across every web process, with redis)
-    max_sessions: Optional[int] = None  # sessions held at most (None: the store's default)
-    readers: int = 2  # screenshots read at once (in this process)
-    allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")  # without a token
-    review: Optional[Session] = None  # review mode: the session to show, with where to save
-    on_quit: Optional[Callable[[], None]] = None
-    redis: Optional[str] = None  # a Redis URL: sessions and solves there (serve --redis)
-    uploads_per_minute: int = 0  # from one client address; 0: no limit
-    solves_per_minute: int = 0  # from one client address; 0: no limit
-
-
-def _error(status: int, message: str) -> HTTPException:
-    return HTTPException(status_code=status, detail=message)
-
-
-async def _body(request: Request, limit: int, too_large: str) -> bytes:
-    """The request's body, read in chunks against ``limit`` bytes: a larger one is refused
-    (413, ``too_large``) from its Content-Length or at the chunk that passes the limit,
-    never held whole."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _error(413, too_large)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _error(413, too_large)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-async def _json_body(request: Request) -> dict:
-    raw = await _body(request, MAX_JSON, "request too large")
-    try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise _error(400, "the request is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise _error(400, "the request must be a JSON object")
-    return body
-
-
-def _settings(request: Request) -> Settings:
-    return request.app.state.settings
-
-
-def _store(request: Request):
-    return request.app.state.store
-
-
-def _jobs(request: Request):
-    """The job queue, started at the first solve (a page that only reads starts none)."""
-    state = request.app.state
-    with state.jobs_lock:
-        if state.jobs is None:
-            state.jobs = state.make_jobs()
-        return state.jobs
-
-
-def _sid(request: Request) -> str:
-    return request.path_params["sid"]
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
-def _count(request: Request, kind: str, limit: int) -> None:
-    if limit > 0:
-        _store(request).count(kind, _address(request), limit)
-
-
-def _current(request: Request, session: Session) -> Session:
-    """``session`` with its job as the queue sees it now (the store keeps the answer)."""
-    if session.job is not None:
-        session.job = _jobs(request).current(session.job)
-    return session
 
 
 # ---------------------------------------------------------------- pages and config
@@ -153,7 +64,7 @@ async def index(request: Request) -> Response:
 
 
 async def config(request: Request) -> Response:
-    settings = _settings(request)
+    settings = settings_of(request)
     return JSONResponse(
         {
             "max_upload": settings.max_upload,
@@ -168,45 +79,45 @@ async def config(request: Request) -> Response:
 
 
 async def upload(request: Request) -> Response:
-    settings = _settings(request)
+    settings = settings_of(request)
     filename = Path(unquote(request.headers.get("x-filename", "upload")) or "upload").name[:200] or "upload"
-    await run_in_threadpool(_count, request, "uploads", settings.uploads_per_minute)
-    data = await _body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
+    await run_in_threadpool(count, request, "uploads", settings.uploads_per_minute)
+    data = await read_body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
     if not data:
-        raise _error(400, f"{filename}: the file is empty")
+        raise refuse(400, f"{filename}: the file is empty")
     async with request.app.state.readers:
         try:
             session = await run_in_threadpool(session_from_upload, data, filename)
         except KamiError as error:
-            raise _error(422, str(error)) from None
+            raise refuse(422, str(error)) from None
         finally:
             del data
             await run_in_threadpool(release_memory)
-    await run_in_threadpool(_store(request).add, session)
+    await run_in_threadpool(store_of(request).add, session)
     return JSONResponse(describe(session), status_code=201)
 
 
 def show(request: Request) -> Response:
-    session = _current(request, _store(request).get(_sid(request)))
+    session = current(request, store_of(request).get(session_id(request)))
     out = describe(session)
-    out["solve"] = job_state(session, _jobs(request))
+    out["solve"] = job_state(session, jobs_of(request))
     return JSONResponse(out)
 
 
 def delete(request: Request) -> Response:
-    store = _store(request)
-    session = store.get(_sid(request))
+    store = store_of(request)
+    session = store.get(session_id(request))
     if session.pinned:
-        raise _error(409, "the review's own screenshot stays open until the review ends")
-    if session.job is not None and not _jobs(request).current(session.job).finished:
-        _jobs(request).cancel(session.job)
+        raise refuse(409, "the review's own screenshot stays open until the review ends")
+    if session.job is not None and not jobs_of(request).current(session.job).finished:
+        jobs_of(request).cancel(session.job)
     store.remove(session.id)
     return JSONResponse({"deleted": session.id})
 
 
 def image(request: Request) -> Response:
-    store = _store(request)
-    session = store.get(_sid(request), picture=True)
+    store = store_of(request)
+    session = store.get(session_id(request), picture=True)
 
     def encode() -> bytes:
         import cv2
@@ -218,19 +129,19 @@ def image(request: Request) -> Response:
 
 
 async def edit(request: Request) -> Response:
-    body = await _json_body(request)
+    body = await json_body(request)
     return await run_in_threadpool(_edit, request, body)
 
 
 def _edit(request: Request, body: dict) -> Response:
     op, color = body.get("op"), body.get("color")
-    with _store(request).change(_sid(request)) as session:
+    with store_of(request).change(session_id(request)) as session:
         model = session.model
         try:
             if op == "paint":
                 cells = body.get("cells")
                 if not isinstance(cells, list) or len(cells) > session.board.size:
-                    raise _error(400, "paint needs cells: a list of cell numbers on the board")
+                    raise refuse(400, "paint needs cells: a list of cell numbers on the board")
                 model.paint(cells, color)
             elif op == "fill":
                 model.fill_region(body.get("cell"), color)
@@ -239,9 +150,9 @@ def _edit(request: Request, body: dict) -> Response:
             elif op == "redo":
                 model.redo()
             else:
-                raise _error(400, "op must be paint, fill, undo or redo")
+                raise refuse(400, "op must be paint, fill, undo or redo")
         except ValueError as error:
-            raise _error(400, str(error)) from None
+            raise refuse(400, str(error)) from None
         return JSONResponse(edit_state(session))
 
 
@@ -249,20 +160,20 @@ def _edit(request: Request, body: dict) -> Response:
 
 
 async def solve(request: Request) -> Response:
-    body = await _json_body(request)
+    body = await json_body(request)
     return await run_in_threadpool(_solve, request, body)
 
 
 def _solve(request: Request, body: dict) -> Response:
-    settings = _settings(request)
+    settings = settings_of(request)
     seconds = body.get("max_seconds", settings.default_seconds)
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 1 <= seconds <= settings.max_seconds:
-        raise _error(400, f"max_seconds must be a number from 1 to {settings.max_seconds:g}")
-    jobs = _jobs(request)
-    with _store(request).change(_sid(request)) as session:
+        raise refuse(400, f"max_seconds must be a number from 1 to {settings.max_seconds:g}")
+    jobs = jobs_of(request)
+    with store_of(request).change(session_id(request)) as session:
         if session.job is not None and not jobs.current(session.job).finished:
-            raise _error(409, "a solve is already running for this board: wait for it or cancel it")
-        _count(request, "solves", settings.solves_per_minute)
+            raise refuse(409, "a solve is already running for this board: wait for it or cancel it")
+        count(request, "solves", settings.solves_per_minute)
         job = Job(
             session=session.id,
             board=session.board,
@@ -276,28 +187,28 @@ def _solve(request: Request, body: dict) -> Response:
 
 
 def solve_state(request: Request) -> Response:
-    session = _current(request, _store(request).get(_sid(request)))
-    return JSONResponse(job_state(session, _jobs(request)))
+    session = current(request, store_of(request).get(session_id(request)))
+    return JSONResponse(job_state(session, jobs_of(request)))
 
 
 def cancel(request: Request) -> Response:
-    jobs = _jobs(request)
-    session = _current(request, _store(request).get(_sid(request)))
+    jobs = jobs_of(request)
+    session = current(request, store_of(request).get(session_id(request)))
     if session.job is None or session.job.finished:
-        raise _error(409, "no solve is running for this board")
+        raise refuse(409, "no solve is running for this board")
     jobs.cancel(session.job)
-    return JSONResponse(job_state(_current(request, session), jobs))
+    return JSONResponse(job_state(current(request, session), jobs))
 
 
 async def events(request: Request) -> Response:
     """Server-sent events: the solve's state whenever it changes, until it has finished."""
-    jobs = _jobs(request)
-    store = _store(request)
-    sid = _sid(request)
+    jobs = jobs_of(request)
+    store = store_of(request)
+    sid = session_id(request)
     await run_in_threadpool(store.get, sid)  # 404 now, not in the stream
 
     def look() -> tuple[Optional[Job], dict]:
-        session = _current(request, store.get(sid))
+        session = current(request, store.get(sid))
         return session.job, job_state(session, jobs)
 
     async def stream():
@@ -341,15 +252,15 @@ def _attachment(data: bytes, media: str, name: str) -> Response:
 def board_file(request: Request) -> Response:
     from ..board import dump_board
 
-    session = _store(request).get(_sid(request))
+    session = store_of(request).get(session_id(request))
     return _attachment(dump_board(session.board).encode("utf-8"), "application/json", f"{session.name}.json")
 
 
 def _solved(request: Request) -> Session:
     """The session with its picture and its answer; 409 before a solve has answered."""
-    session = _store(request).get(_sid(request), picture=True)
+    session = store_of(request).get(session_id(request), picture=True)
     if session.result is None:
-        raise _error(409, "solve the board first")
+        raise refuse(409, "solve the board first")
     return session
 
 
@@ -371,7 +282,7 @@ def overlay_png(request: Request) -> Response:
             picture = draw_solution(session.image, result.board, result.solution.moves, session.geometry, [], None)
         return png_bytes(picture)
 
-    data = _store(request).cached(session, f"overlay-{result.job}.png", make)
+    data = store_of(request).cached(session, f"overlay-{result.job}.png", make)
     return _attachment(data, "image/png", f"{session.name}-solution.png")
 
 
@@ -384,7 +295,7 @@ def solution_gif(request: Request) -> Response:
 
         return gif_bytes(step_frames(session.image, result.board, result.solution.moves, session.geometry))
 
-    data = _store(request).cached(session, f"solution-{result.job}.gif", make)
+    data = store_of(request).cached(session, f"solution-{result.job}.gif", make)
     return _attachment(data, "image/gif", f"{session.name}-solution.gif")
 
 
@@ -392,15 +303,15 @@ def solution_gif(request: Request) -> Response:
 
 
 async def save(request: Request) -> Response:
-    body = await _json_body(request)
+    body = await json_body(request)
     return await run_in_threadpool(_save, request, body)
 
 
 def _save(request: Request, body: dict) -> Response:
     overwrite = body.get("overwrite") is True
-    with _store(request).change(_sid(request)) as session:
+    with store_of(request).change(session_id(request)) as session:
         if session.save_to is None:
-            raise _error(404, "saving on the server is for 'kamivision review'; download the board file instead")
+            raise refuse(404, "saving on the server is for 'kamivision review'; download the board file instead")
         try:
             if session.model.needs_overwrite(session.save_to) and not overwrite:
                 raise OutputExistsError(f"{session.save_to.name} exists")
@@ -408,53 +319,16 @@ def _save(request: Request, body: dict) -> Response:
         except OutputExistsError:
             return JSONResponse({"error": f"{session.save_to.name} exists: replace it?", "exists": True}, status_code=409)
         except KamiError as error:
-            raise _error(500, str(error)) from None
+            raise refuse(500, str(error)) from None
     return JSONResponse({"saved": written.name})  # its name: the page has no business with the server's folders
 
 
 async def quit_(request: Request) -> Response:
-    on_quit = _settings(request).on_quit
+    on_quit = settings_of(request).on_quit
     if on_quit is None:
-        raise _error(404, "only 'kamivision review' can be ended from the page")
+        raise refuse(404, "only 'kamivision review' can be ended from the page")
     on_quit()
     return JSONResponse({"quit": True})
-
-
-# ---------------------------------------------------------------- errors
-
-
-async def http_error(request: Request, error: HTTPException) -> Response:
-    return JSONResponse({"error": error.detail}, status_code=error.status_code)
-
-
-async def no_session(request: Request, error: NoSession) -> Response:
-    return JSONResponse({"error": "unknown session (it may have expired): open the screenshot again"}, status_code=404)
-
-
-async def unavailable(request: Request, error: Exception) -> Response:
-    return JSONResponse({"error": str(error)}, status_code=503)
-
-
-async def rate_limited(request: Request, error: RateLimited) -> Response:
-    return JSONResponse({"error": str(error)}, status_code=429, headers={"Retry-After": str(error.retry_after)})
-
-
-async def store_down(request: Request, error: Exception) -> Response:
-    log.warning("%s %s: Redis did not answer: %s", request.method, request.url.path, error)
-    return JSONResponse(
-        {"error": "the server's store (Redis) is not answering: try again in a minute"}, status_code=503
-    )
-
-
-async def client_gone(request: Request, error: ClientDisconnect) -> Response:
-    # Nobody is left to answer: one line in the log, not a traceback.
-    log.warning("%s %s: the client went away before sending the whole request", request.method, request.url.path)
-    return Response(status_code=400)
-
-
-async def internal_error(request: Request, error: Exception) -> Response:
-    log.exception("request %s %s failed", request.method, request.url.path)
-    return JSONResponse({"error": f"the server failed ({type(error).__name__}); its log has the details"}, status_code=500)
 
 
 _SID = "/api/sessions/{sid}"
@@ -484,26 +358,13 @@ def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
     or Redis's when ``settings.redis`` names one); its queue's worker processes stop when
     the app shuts down."""
     settings = settings or Settings()
-    handlers = {
-        HTTPException: http_error,
-        NoSession: no_session,
-        StoreFull: unavailable,
-        QueueFull: unavailable,
-        RateLimited: rate_limited,
-        ClientDisconnect: client_gone,
-        Exception: internal_error,
-    }
     if settings.redis is not None:
-        from redis.exceptions import RedisError
-
-        from .redisstore import Busy, RedisJobs, RedisStore, connect
+        from .redisstore import RedisJobs, RedisStore, connect
 
         connection = connect(settings.redis)
         if store is None:
             store = RedisStore(connection) if settings.max_sessions is None else RedisStore(connection, max_sessions=settings.max_sessions)
         make_jobs = lambda: RedisJobs(connection, max_waiting=settings.max_waiting)  # noqa: E731
-        handlers[RedisError] = store_down
-        handlers[Busy] = unavailable
     else:
         if store is None:
             store = MemoryStore() if settings.max_sessions is None else MemoryStore(max_sessions=settings.max_sessions)
@@ -517,7 +378,7 @@ def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
         if app.state.jobs is not None:  # kill the solving processes with the server
             app.state.jobs.close()
 
-    app = Starlette(routes=ROUTES, exception_handlers=handlers, lifespan=lifespan)
+    app = Starlette(routes=ROUTES, exception_handlers=exception_handlers(settings.redis is not None), lifespan=lifespan)
     command = "review" if settings.review is not None else "serve"
     app.add_middleware(Guard, token=settings.token, allowed_hosts=settings.allowed_hosts, command=command)
     app.state.settings = settings

@@ -8,7 +8,7 @@ from kamivision.geometry import cell_centre
 from kamivision.render import render
 from kamivision.vision import recognize
 
-from kamivision.render import INKS
+from kamivision.covers import INKS
 
 from ..boards import random_kami_board
 

@@ -338,7 +338,7 @@ def test_after_a_solve_the_page_outlines_and_lists_only_the_cells_that_matter(tm
 def test_a_json_body_is_read_against_its_limit_never_whole():
     import asyncio
 
-    from kamivision.web.app import MAX_JSON
+    from kamivision.web.requests import MAX_JSON
 
     chunk, chunks = b" " * 65536, 200  # 13 MB of JSON whitespace, with no length declared
     taken, sent = [0], []

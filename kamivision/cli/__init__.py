@@ -1,0 +1,53 @@
+"""The command line: a thin typer layer over the library API.
+
+Each command parses its options, calls one library function and prints.  A
+:class:`~kamivision.errors.KamiError` becomes a one-line message on stderr and exit code 1;
+usage errors exit with 2 (Click).  The commands are grouped by what they do:
+:mod:`.solve`, :mod:`.tables` (runs over many boards), :mod:`.make` and :mod:`.web`; the
+solver, OpenCV and the image stages are imported inside the commands that need them, so
+that ``--help`` starts quickly and solving a board file loads no numpy.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+# Each module registers its commands on the app; --help lists them in this order.
+from . import solve  # noqa: F401, I001
+from . import make  # noqa: F401, I001
+from . import web  # noqa: F401, I001
+from .common import app
+
+__all__ = ["app", "main"]
+
+#: Exit status after SIGTERM (128 + 15): the run stopped as after Ctrl-C, and said so.
+TERMINATED = 143
+_terminated = False
+_main_pid = -1
+
+
+def _on_terminate(signum, frame) -> None:
+    """SIGTERM is handled as Ctrl-C is (the best answer kept, temporary files removed as
+    the exception unwinds), and the exit status says it was SIGTERM."""
+    global _terminated
+    if os.getpid() != _main_pid:  # a worker process forked from this one: end as usual
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    _terminated = True
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    global _main_pid
+    _main_pid = os.getpid()
+    signal.signal(signal.SIGTERM, _on_terminate)
+    try:
+        app()
+    except SystemExit:
+        if _terminated:
+            raise SystemExit(TERMINATED) from None
+        raise
+    if _terminated:  # pragma: no cover - app() always exits through SystemExit
+        raise SystemExit(TERMINATED)

@@ -1,0 +1,100 @@
+"""What every command shares: the typer app, option checks, one-line failures, progress,
+and the exit statuses after Ctrl-C."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from ..errors import KamiError
+from ..report import progress_line, safe_text
+
+if TYPE_CHECKING:
+    from ..solver import Solution
+
+
+# The solver, OpenCV and the image stages are imported inside the commands
+# that need them, so that --help starts quickly and solving a board file loads no numpy.
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: drawing it with rich took 0.15 s of start-up
+    help="kamivision: from a KAMI puzzle (board file or screenshot) to its proven-optimal solution.",
+)
+
+
+def number(value: Optional[float]) -> Optional[float]:
+    """A float option's value, refusing NaN (which passes every range check: it is
+    neither below nor above anything)."""
+    if value is not None and math.isnan(value):
+        raise typer.BadParameter("not a number (nan)")
+    return value
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"kamivision {version('kamivision')}")
+        except PackageNotFoundError:
+            typer.echo("kamivision (not installed)")
+        raise typer.Exit()
+
+
+@app.callback(
+    epilog="""\b
+Examples:
+  kamivision solve level.png         # read a screenshot, solve it, draw the moves
+  kamivision export level.png -o level.json
+  kamivision solve level.json        # solve a board file (no limit: until proven)
+Run 'kamivision COMMAND --help' for a command's options."""
+)
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """kamivision: from a KAMI puzzle (board file or screenshot) to its proven-optimal solution."""
+
+
+def fail(error: KamiError) -> None:
+    typer.echo(f"kamivision: {safe_text(str(error), 300)}", err=True)
+    raise typer.Exit(1)
+
+
+def progress_printer(unlimited: bool = False):
+    if not sys.stderr.isatty():
+        return None
+    tail = " (no limit: Ctrl-C stops with the best)" if unlimited else ""
+
+    def show(info: dict) -> None:
+        sys.stderr.write("\r" + (progress_line(info) + tail).ljust(79))
+        sys.stderr.flush()
+
+    return show
+
+
+
+
+def clear(progress) -> None:
+    if progress is not None:
+        sys.stderr.write("\r\x1b[K")
+
+
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+def exit_if_interrupted(solution: Solution) -> None:
+    """Ctrl-C during the search: the best answer found was printed; exit 130 all the same,
+    so scripts can tell it from a finished run."""
+    if solution.interrupted:
+        raise typer.Exit(INTERRUPTED)
+
+

@@ -1,0 +1,192 @@
+"""``kamivision solve``: one source answered whole, or several as a table (:mod:`.tables`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..board import board_to_dict
+from ..errors import KamiError
+from ..outputs import check_picture_outputs, write_pictures
+from ..report import (
+    counter_check_to_json,
+    doubt_to_json,
+    format_alternative,
+    format_solution,
+    safe_text,
+    solution_to_json,
+)
+from .common import INTERRUPTED, app, clear, exit_if_interrupted, fail, number, progress_printer
+from .tables import floodit_table, sources_table, tiles_table
+
+BOARD_SUFFIXES = {".json"}
+
+
+@app.command(
+    "solve",
+    epilog="""\b
+Examples:
+  kamivision solve level.png                  # writes level-solution.png
+  kamivision solve level.png --steps steps/ --gif moves.gif
+  kamivision solve board.json --max-seconds 30
+  kamivision solve pc19.txt --rules pivot --jobs 2""",
+)
+def solve_command(
+    sources: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="SOURCE...",
+            help="A KAMI board file (.json), a KAMI 2 screenshot, a Safe Zone or tile-sliding puzzle file (.json), "
+            "a collection of 15-puzzles one a line (.txt: Korf's file), or with --rules pivot a Flood-It "
+            "collection (a .txt file of digit lines, or a folder of boards). Several sources, or a folder "
+            "(without --rules pivot), are solved in one run: a row as each one finishes, then totals.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]")
+    ] = None,
+    steps: Annotated[Optional[Path], typer.Option(metavar="FOLDER", help="Write one picture per move into this folder.")] = None,
+    gif: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+    max_seconds: Annotated[
+        Optional[float], typer.Option(callback=number, min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound; for a screenshot, reading and the counter check included; in a collection, per board.  [default: no limit: runs until proven optimal]")
+    ] = None,
+    total_seconds: Annotated[
+        Optional[float], typer.Option(callback=number, min=0.0, metavar="SECONDS", help="Collections: stop the whole run after this many seconds (each board gets at most what is left; the boards not started are not shown).  [default: no limit]")
+    ] = None,
+    max_nodes: Annotated[
+        Optional[int], typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")] = False,
+    rules: Annotated[
+        Optional[str], typer.Option(metavar="free|pivot", help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]")
+    ] = None,
+    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for several sources, a folder or a Flood-It collection; more than the cores available is cut to them, with a note.")] = 1,
+    beam: Annotated[int, typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none).")] = 0,
+    check_seconds: Annotated[
+        float,
+        typer.Option(
+            callback=number,
+            min=0.0,
+            metavar="SECONDS",
+            help="Screenshots: when the optimum misses the counter, re-solve other readings of the uncertain "
+            "cells for at most this long (0: do not).",
+        ),
+    ] = 10.0,
+) -> None:
+    """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
+    source = sources[0]
+    many = len(sources) > 1 or (source.is_dir() and rules != "pivot")
+    progress = None if as_json or many else progress_printer(unlimited=max_seconds is None and max_nodes is None)
+    try:
+        if rules not in (None, "free", "pivot"):
+            raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
+        if many or (rules == "pivot" and (source.is_dir() or source.suffix.lower() == ".txt")):
+            clear(progress)
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            if jobs > cores:
+                typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
+                jobs = cores
+            if many:
+                if output is not None or steps is not None or gif is not None or max_nodes is not None or beam:
+                    raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
+                sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json)
+            else:
+                floodit_table(source, max_seconds, jobs, beam, as_json, total_seconds)
+            return
+        if rules is None and source.suffix.lower() == ".txt":
+            clear(progress)
+            tiles_table(source, max_seconds, max_nodes, as_json, total_seconds)
+            return
+        from ..sources import solve_source
+
+        if source.suffix.lower() in BOARD_SUFFIXES:
+            if output is not None or steps is not None or gif is not None:
+                raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
+        else:
+            from ..files import check_input
+            from ..pipeline import default_output
+
+            check_input(source)
+            output = output if output is not None else default_output(source)
+            check_picture_outputs(source, output, steps, gif, force)
+        answered = solve_source(
+            source, rules, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, beam=beam
+        )
+        clear(progress)
+        if answered.kind == "puzzle":
+            print_puzzle(source, answered.puzzle, answered.result, as_json)
+            return
+        if answered.kind == "board":
+            board, solution = answered.board, answered.solution
+            if as_json:
+                typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
+            else:
+                typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
+            exit_if_interrupted(solution)
+            return
+        result = answered.shot
+    except KamiError as error:
+        clear(progress)
+        fail(error)
+        return
+    except KeyboardInterrupt:  # Ctrl-C outside the search (which answers with the best found)
+        clear(progress)
+        typer.echo("kamivision: interrupted", err=True)
+        raise typer.Exit(INTERRUPTED) from None
+    # The answer first: printed before any picture is drawn, so that it is never lost.
+    board, solution = result.recognition.board, result.solution
+    if as_json:
+        obj = solution_to_json(board_to_dict(board), solution)
+        obj["source"] = result.recognition.source(str(source))
+        obj["verdict"] = result.verdict()
+        obj["doubt"] = doubt_to_json(result.doubt, board.columns)
+        if result.check is not None:
+            obj["counter_check"] = counter_check_to_json(result.check)
+        typer.echo(json.dumps(obj))
+    else:
+        typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty(), doubt=result.doubt))
+        if result.check is not None and result.check.best is not None:
+            typer.echo("")
+            typer.echo(format_alternative(board, result.check.best))
+    warnings = result.warnings()
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    if warnings:
+        typer.echo(f"check and fix the cells with: kamivision review {safe_text(str(source))}", err=True)
+    try:
+        written = write_pictures(result, output, steps, gif, force)
+    except KamiError as error:
+        fail(error)
+        return
+    except OSError as error:
+        fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
+        return
+    if not as_json:
+        for path in written:
+            typer.echo(f"wrote {path}")
+    exit_if_interrupted(solution)
+
+
+def print_puzzle(source: Path, puzzle, result, as_json: bool) -> None:
+    """A Safe Zone or tile-sliding board's answer: the moves, the verdict, the checks of the
+    file's par and optimum; exit 3 when there is no solution, 1 when the file's optimum is wrong."""
+    from ..puzzles import report, result_to_json
+
+    verdict = report(puzzle, result)
+    if as_json:
+        typer.echo(json.dumps(result_to_json(puzzle, result)))
+    else:
+        typer.echo("\n".join(verdict.lines))
+    for error in verdict.errors:
+        typer.echo(f"kamivision: {source}: {error}", err=True)
+    if verdict.status:
+        raise typer.Exit(verdict.status)
+
+

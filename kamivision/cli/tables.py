@@ -1,0 +1,222 @@
+"""Runs over many boards: a row as each one is solved, then the totals (Flood-It and tile
+collections, folders and lists of sources).  Ctrl-C ends a run with the totals so far."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterator, Optional
+
+import typer
+
+from ..errors import KamiError
+from ..report import safe_text
+from .common import INTERRUPTED
+
+
+def each_row(rows: Iterator, show: Callable[[object], None]) -> bool:
+    """Call ``show`` on each row as it comes.  A row is counted and printed whole or not at
+    all: Ctrl-C is held back while ``show`` runs, and lands between rows.  ``rows`` is closed
+    at the end, wherever Ctrl-C came (a pool's worker processes stop then).  True when
+    Ctrl-C ended the run."""
+    try:
+        for row in rows:
+            with _sigint_after():
+                show(row)
+    except KeyboardInterrupt:  # between rows, or while a search set up
+        return True
+    finally:
+        rows.close()
+    return False
+
+
+def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool, total_seconds=None) -> None:
+    """Solve every board of a Flood-It collection and print a table (or JSON lines) and totals.
+
+    Ctrl-C stops the run: the totals of the boards done are printed, and the exit code is
+    130 as for a single board."""
+    from ..floodit import iter_collection, solve_collection
+
+    puzzles = iter_collection(source)  # a stream: the first board is solved at once
+    tally = Counter(known_all=1)
+    if not as_json:
+        typer.echo(f"{'board':<28} {'cells':>5} {'colors':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
+
+    def show(row) -> None:
+        tally.update(done=1, interrupted=row.interrupted, moves=row.length, proven=row.optimal, known=row.known or 0)
+        if row.known is None:
+            tally["known_all"] = 0
+        if as_json:
+            typer.echo(json.dumps(dataclasses.asdict(row)))
+        else:
+            known = "-" if row.known is None else str(row.known)
+            typer.echo(
+                f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
+                f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
+            )
+
+    rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam, total_seconds=total_seconds)
+    interrupted = each_row(rows, show) or tally["interrupted"] > 0
+    if not as_json:
+        done = tally["done"]
+        extra = f"; known optimum total {tally['known']}" if tally["known_all"] else ""
+        ended = total_seconds is not None and not interrupted and _unfinished(puzzles)
+        noun = "board" if done == 1 else "boards"
+        boards = f"{done} {noun} (interrupted)" if interrupted else f"{done} {noun}" + (
+            f" (--total-seconds {total_seconds:g} ended the run)" if ended else ""
+        )
+        typer.echo(f"{boards}: {tally['moves']} moves in all, {tally['proven']} proven optimal{extra}")
+    if interrupted:
+        typer.echo("kamivision: interrupted", err=True)
+        raise typer.Exit(INTERRUPTED)
+
+
+def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seconds: float, as_json: bool) -> None:
+    """Several sources, or the board files and screenshots of a folder (not its subfolders):
+    a row as each one finishes (one JSON line each with --json), then the totals.  A source
+    that cannot be solved is a row with its error; the exit status is then 1."""
+    from ..sources import solve_all, sources_in
+
+    started = time.perf_counter()
+    paths = sources_in(sources)
+    if not paths:
+        raise KamiError(f"{sources[0]}: no board files or screenshots to solve")
+    width = min(40, max(len(safe_text(str(p), 10_000)) for p in paths))
+
+    def label(path: str) -> str:  # long paths lose their start, never the file's name
+        text = safe_text(path, 10_000)
+        return text if len(text) <= width else "…" + text[-(width - 1):]
+
+    if not as_json:
+        typer.echo(f"{'source':<{width}} {'kind':<10} {'moves':>5} {'proven':>6} {'par':>4} {'seconds':>8}")
+    tally = Counter()
+
+    def show(row) -> None:
+        tally.update(done=1, interrupted=row.interrupted)
+        if as_json:
+            typer.echo(json.dumps(dataclasses.asdict(row)))
+        if row.error is not None:
+            tally["errors"] += 1
+            if not as_json:
+                typer.echo(f"{label(row.path):<{width}} {'error':<10} {safe_text(row.error, 100)}")
+            return
+        if row.moves is not None:
+            tally.update(solved=1, moves=row.moves, proven=row.optimal)
+            if row.par is not None:
+                tally.update(at_par=row.moves == row.par, over=row.moves > row.par, under=row.moves < row.par)
+        if not as_json:
+            shown = "-" if row.moves is None else str(row.moves)
+            par = "-" if row.par is None else str(row.par)
+            typer.echo(
+                f"{label(row.path):<{width}} {row.kind:<10} {shown:>5} {'yes' if row.optimal else 'NO':>6} "
+                f"{par:>4} {row.seconds:>8.2f}"
+            )
+
+    rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds)
+    interrupted = each_row(rows, show) or tally["interrupted"] > 0
+    seconds = time.perf_counter() - started
+    if not as_json:
+        t = tally
+        typer.echo(
+            f"{t['done']} of {len(paths)} sources{' (interrupted)' if interrupted else ''}: {t['solved']} solved, "
+            f"{t['moves']} moves in all, {t['proven']} proven optimal; with a par: {t['at_par']} at par, {t['under']} under, "
+            f"{t['over']} over; {t['errors']} could not be solved; {seconds:.1f} s"
+        )
+    if interrupted:
+        typer.echo("kamivision: interrupted", err=True)
+        raise typer.Exit(INTERRUPTED)
+    if tally["errors"]:
+        raise typer.Exit(1)
+
+
+def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_seconds=None) -> None:
+    """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals
+    (:func:`kamivision.puzzles.slide.solve_collection`, reading the file as a stream)."""
+    from ..puzzles import result_to_json
+    from ..puzzles.slide import solve_collection
+    from ..puzzles.tiles import iter_collection
+
+    boards = iter_collection(source)
+    started = time.perf_counter()
+    tally, rows, wrong = Counter(), [], []
+    if not as_json:
+        typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
+
+    def show(solved) -> None:
+        name, board, result = solved
+        stored = board.optimal if isinstance(board.optimal, int) else None
+        length = result.length
+        tally.update(
+            done=1, moves=length or 0, known=stored or 0, proven=result.optimal and length is not None,
+            interrupted=result.stopped == "interrupted",
+        )
+        if stored is not None and result.optimal and length != stored:
+            wrong.append(name)
+        if as_json:
+            rows.append({"name": name, **result_to_json(board, result)})
+            return
+        shown = "-" if length is None else str(length)
+        if getattr(result, "unsolvable", False):
+            verdict = "none"  # no sequence of moves reaches the goal (its parity says so)
+        else:
+            verdict = "yes" if result.optimal and length is not None else "NO"
+        typer.echo(
+            f"{safe_text(name, 6):>6} {shown:>6} {stored if stored is not None else '-':>6} "
+            f"{verdict:>7} {result.expanded:>14,} {result.seconds:>9.2f}"
+        )
+
+    interrupted = each_row(solve_collection(boards, max_seconds, max_nodes, total_seconds), show) or tally["interrupted"] > 0
+    ended = total_seconds is not None and not interrupted and _unfinished(boards)
+    seconds = time.perf_counter() - started
+    peak = _peak_mb()
+    moves, known, done = tally["moves"], tally["known"], tally["done"]
+    if as_json:
+        typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": peak}))
+    else:
+        typer.echo(
+            f"{done} {'board' if done == 1 else 'boards'}: {moves} moves in all (the file: {known}); {tally['proven']} proven "
+            f"optimal; {seconds:.1f} s" + ("" if peak is None else f"; peak memory {peak} MB") + ("; interrupted" if interrupted else "")
+            + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
+        )
+    for name in wrong:
+        typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
+    if wrong:
+        raise typer.Exit(1)
+    if interrupted:
+        raise typer.Exit(INTERRUPTED)
+
+
+@contextlib.contextmanager
+def _sigint_after():
+    """Hold Ctrl-C back while the block runs (it arrives, as KeyboardInterrupt, when the
+    block ends), where the system can block signals; elsewhere it may land inside it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _unfinished(stream) -> bool:
+    """A collection's stream still holds a board (the run ended before it)."""
+    try:
+        return next(stream, None) is not None
+    except KamiError:  # a bad line further on: there was more
+        return True
+
+
+def _peak_mb() -> Optional[int]:
+    """This process's peak resident memory in MB, where the system says (not on Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)

@@ -1,0 +1,78 @@
+"""The pictures of a screenshot's answer, written to files: checked before any work (so
+that a long solve never ends in a file that cannot be written), then written atomically,
+all or none."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from .errors import KamiError
+from .files import write_atomic
+
+
+def check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) -> None:
+    """Every picture output can be written (before any work): not the screenshot, in a
+    writable folder, not an existing file (or folder with files) unless ``force``."""
+    from .files import check_output, check_output_folder
+
+    check_output(output, force, inputs=(source,))
+    check_suffix(output, (".png", ".jpg", ".jpeg"))
+    named = [("-o", output)] + [(flag, path) for flag, path in (("--gif", gif), ("--steps", steps)) if path is not None]
+    for i, (flag, path) in enumerate(named):
+        for other_flag, other in named[:i]:
+            if os.path.abspath(path) == os.path.abspath(other):
+                raise KamiError(f"{path}: named by both {other_flag} and {flag}; give each output its own name")
+    if gif is not None:
+        check_output(gif, force, inputs=(source, output))
+        check_suffix(gif, (".gif",))
+    if steps is not None:
+        check_output_folder(steps, force)
+
+
+def check_suffix(path: Path, suffixes: tuple[str, ...]) -> None:
+    """The file's name ends in one of ``suffixes`` (its format follows the name)."""
+    if path.suffix.lower() not in suffixes:
+        raise KamiError(f"{path}: the file's name must end in {' or '.join(suffixes)} (its format follows the name)")
+
+
+def is_step_picture(name: str) -> bool:
+    """A name :func:`write_pictures` gives a step picture (``step-07.png``, ``solved.png``)."""
+    return name == "solved.png" or (name.startswith("step-") and name.endswith(".png") and name[5:-4].isdigit())
+
+
+def write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
+    """Write the overlay, the step pictures (all or none) and the GIF; a write that fails
+    is a :class:`KamiError` naming the output that could not be written."""
+    from .files import write_folder_atomic
+    from .overlay import gif_bytes, picture_bytes, png_bytes
+
+    created: list[Path] = []  # what this run made anew, removed again if a later write fails
+
+    def writing(path: Path, write):
+        fresh = not os.path.lexists(path)
+        try:
+            done = write()
+        except (OSError, KamiError) as error:  # write_atomic says a full disk in one line itself
+            for made in created:
+                shutil.rmtree(made, ignore_errors=True) if made.is_dir() else made.unlink(missing_ok=True)
+            if isinstance(error, KamiError):
+                raise
+            raise KamiError(f"{path}: cannot be written ({error.strerror})") from None
+        if fresh:
+            created.append(Path(done))
+        return done
+
+    written = [writing(output, lambda: write_atomic(output, picture_bytes(result.overlay(), output.suffix), overwrite=force))]
+    if steps is not None or gif is not None:
+        frames = result.steps()
+        if steps is not None:
+            names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
+            files = {name: png_bytes(frame) for name, frame in zip(names, frames)}
+            written.append(writing(steps, lambda: write_folder_atomic(steps, files, overwrite=force, stale=is_step_picture)))
+        if gif is not None:
+            written.append(writing(gif, lambda: write_atomic(gif, gif_bytes(frames), overwrite=force)))
+    return written
+
+
