@@ -1,0 +1,99 @@
+"""The package's shape: its imports form no circle, and no module outgrows one reading.
+
+Imports inside functions count too (they are deferred, not gone): a circle through one
+of them still means two modules that each need the other.  Imports under
+``if TYPE_CHECKING:`` do not run and do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "kamivision"
+
+#: The most lines a module may hold (issue 37): past it, split it by idea.
+MAX_LINES = 450
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name)."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package's modules that ``name`` imports, wherever in it, outside TYPE_CHECKING."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, ast.Import):
+                out.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.rsplit(".", child.level - 1)[0] if child.level > 1 else package
+                    base = base + "." + child.module if child.module else base
+                else:
+                    base = child.module or ""
+                subs = [f"{base}.{alias.name}" for alias in child.names]
+                # ``from . import x`` imports the submodule x, not the package's contents.
+                out.update(subs if child.module is None and child.level else [base, *subs])
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {target for target in out if target in known and target != name}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in graph:
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_the_imports_form_no_circle():
+    known = modules()
+    graph = {name: imported(name, path, known) for name, path in known.items()}
+    assert graph["kamivision.pipeline"] >= {"kamivision.vision", "kamivision.solver", "kamivision.doubt"}  # the reading works
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_is_over_450_lines():
+    long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}, f"split these by idea: {long}"
