@@ -262,7 +262,7 @@ def test_the_python_flood_search_reads_the_clock_before_each_child():
         def charge(self, bound: int) -> None:  # only the check within an expansion can stop it
             pass
 
-    budget = Unchecked(max_seconds=1000.0)
+    budget = Unchecked(limits.Limits(max_seconds=1000.0))
     budget.proof_deadline = 0.0
     weighed = []
     real = pivot.layered_bound

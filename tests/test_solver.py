@@ -61,8 +61,8 @@ def test_compiled_core_equals_python_search_on_larger_islands():
             if len(island) < 2 or len(island) > 22:
                 continue
             for goal in [None, *sorted(set(island.colors))]:
-                fast = astar.astar(island, limits.Budget(settings=machine(core=True)), goal)
-                slow = astar.astar(island, limits.Budget(settings=machine(core=False)), goal)
+                fast = astar.astar(island, limits.Budget(limits.Limits(settings=machine(core=True))), goal)
+                slow = astar.astar(island, limits.Budget(limits.Limits(settings=machine(core=False))), goal)
                 assert (fast is None) == (slow is None)
                 if fast is not None:
                     assert len(fast) == len(slow)
@@ -132,7 +132,7 @@ def test_color_numbers_past_seven_and_fifteen_solve_the_same():
             for shift, budget in zip((0, 8, 16), budgets):
                 shifted = state.Island(bytes(c + shift for c in island.colors), island.adjacency)
                 paths.append(astar.astar(shifted, budget))
-            slow = astar.astar(shifted, limits.Budget(settings=machine(core=False)))
+            slow = astar.astar(shifted, limits.Budget(limits.Limits(settings=machine(core=False))))
             assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
             assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
             key = shifted.colors
@@ -278,19 +278,19 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
         calls.append(bound)
         return optimum
 
-    plain = limits.Budget(settings=tight)
+    plain = limits.Budget(limits.Limits(settings=tight))
     assert len(astar.astar(island, plain, upper=worse)) == len(optimum)
-    helped = limits.Budget(settings=tight)
+    helped = limits.Budget(limits.Limits(settings=tight))
     assert astar.astar(island, helped, upper=worse, improve=improve) == optimum
     assert len(calls) == 1 and calls[0] <= len(optimum)
     assert helped.expanded < plain.expanded
-    idle = limits.Budget(settings=tight)
+    idle = limits.Budget(limits.Limits(settings=tight))
     assert len(astar.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
     assert idle.expanded == plain.expanded
 
     partly = machine(max_bytes=200_000, threads=1)  # full after some expansions
     seen_by_improve: list = []
-    counted = limits.Budget(settings=partly)
+    counted = limits.Budget(limits.Limits(settings=partly))
 
     def watch(bound):
         seen_by_improve.append(counted.expanded)  # what its progress reports would show
@@ -302,7 +302,7 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     def interrupt(bound):
         raise KeyboardInterrupt
 
-    stopped = limits.Budget(settings=partly)
+    stopped = limits.Budget(limits.Limits(settings=partly))
     with pytest.raises(limits.SearchStopped):
         astar.astar(island, stopped, upper=worse, improve=interrupt)
     assert stopped.interrupted
@@ -458,7 +458,7 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     upper = (len(optimum) + 1, optimum + optimum[-1:])
     args = (core.graph(island.colors, island.adjacency), None, upper, 3)
 
-    limited = limits.Budget(max_nodes=5000)
+    limited = limits.Budget(limits.Limits(max_nodes=5000))
     with pytest.raises(limits.SearchStopped) as stop:
         core._sweep(*args, limited, [])
     assert stop.value.bound == 3 and 5000 <= limited.expanded < 20_000 and not limited.interrupted
@@ -469,7 +469,7 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
         reports.append(info)
         raise KeyboardInterrupt
 
-    interrupted = limits.Budget(progress=progress)
+    interrupted = limits.Budget(limits.Limits(progress=progress))
     with pytest.raises(limits.SearchStopped) as stop:
         core._sweep(*args, interrupted, [])
     assert stop.value.bound == 3 and interrupted.interrupted
@@ -486,7 +486,7 @@ def _stopwatch_budget(deadline_passed: bool):
         def charge(self, bound: int) -> None:
             pass
 
-    budget = Unchecked(max_seconds=1000.0)
+    budget = Unchecked(limits.Limits(max_seconds=1000.0))
     if deadline_passed:
         budget.proof_deadline = 0.0
     return budget

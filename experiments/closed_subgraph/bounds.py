@@ -48,7 +48,7 @@ def main() -> int:
     from kamivision.graph import bits
     from kamivision.solver.heuristics import choose_orientation, color_bound, final_color_bound, orientation, winding_bound
     from kamivision.solver.astar import astar
-    from kamivision.solver.limits import Budget, SearchStopped
+    from kamivision.solver.limits import Budget, Limits, SearchStopped
     from kamivision.solver.state import apply_merge, contract, merging_moves
     from subgraph import spider_bound, sub_island
     from kamivision.solver.upper import flood_beam
@@ -84,7 +84,7 @@ def main() -> int:
                 spider = spider_bound(s)
                 spent = time.perf_counter() - started
                 try:
-                    optimum = len(astar(sub_island(s, s.reps), Budget(max_seconds=args.max_seconds)))
+                    optimum = len(astar(sub_island(s, s.reps), Budget(Limits(max_seconds=args.max_seconds))))
                 except SearchStopped:
                     optimum = None
                 rows.append((distance, max(distance, spider), optimum, spent))

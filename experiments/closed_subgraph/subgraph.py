@@ -216,11 +216,11 @@ def _spider_search(island: Island, max_nodes: int, need: Optional[int]) -> tuple
     when ``max_nodes`` stopped it (``final``: searching it again would give no more), or
     ``need`` when it has nothing shorter (not final: without ``need`` it may give more)."""
     from kamivision.solver.astar import astar
-    from kamivision.solver.limits import Budget, SearchStopped  # the search uses this module's callers
+    from kamivision.solver.limits import Budget, Limits, SearchStopped  # the search uses this module's callers
 
     shorter_than = None if need is None else (need, _NONE_SHORTER)
     try:
-        path = astar(island, Budget(max_nodes=max_nodes), upper=shorter_than)
+        path = astar(island, Budget(Limits(max_nodes=max_nodes)), upper=shorter_than)
     except SearchStopped as stop:
         return stop.bound, True
     if path is _NONE_SHORTER:

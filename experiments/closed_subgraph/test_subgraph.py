@@ -147,6 +147,7 @@ def test_a_subgraph_search_stopped_early_still_gives_a_lower_bound(limit):
             assert spider_bound(state, max_nodes=limit) <= optimum
 
 
+@pytest.mark.skip(reason="astar_python lost its 'extra' bound hook when the research left the product (c222699); to rerun it, add the hook back here")
 def test_the_python_search_with_the_spider_bound_stays_optimal():
     from kamivision.solver.astar import astar_python
     from kamivision.solver.limits import Budget

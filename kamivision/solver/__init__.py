@@ -17,7 +17,7 @@ from typing import Optional
 from ..board import Board, Move
 from ..errors import KamiError
 from .islands import solve_free
-from .limits import Budget, Progress
+from .limits import Budget, Limits, Progress
 from .pivot import solve_pivot_board
 from .settings import SearchSettings
 
@@ -64,7 +64,7 @@ def solve(
     started = time.perf_counter()
     if settings is None:
         settings = SearchSettings.for_this_machine()
-    budget = Budget(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, settings=settings)
+    budget = Budget(Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, settings=settings))
     if beam and board.rules != "pivot":
         raise KamiError("a beam search (--beam) is offered for rules 'pivot' only")
     if board.rules == "pivot":

@@ -1,6 +1,7 @@
 """The limits of one solve: time, nodes, memory, Ctrl-C, and what is left of them.
 
-:class:`Budget` is shared by every search of one solve (the A*, the floods, the beams);
+:class:`Limits` are what a solve may spend, frozen; :class:`Budget` is what it has spent,
+shared by every search of one solve (the A*, the floods, the beams);
 :class:`SearchStopped` is how a search says a limit stopped it, with the bound it proved.
 When a time limit is given, the last share of it is kept for improving an unproven answer
 (:func:`reserve_seconds`).  :func:`core_limits` hands what is left to the compiled core,
@@ -33,13 +34,16 @@ class SearchStopped(Exception):
         self.path = path  # an unproven solution found on the way, if any
 
 
-@dataclass(slots=True)
-class Budget:
-    """Limits shared by every search of one solve, the machine's settings, and the count
-    of nodes expanded.
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one solve may spend, given once and never changed: seconds, states expanded,
+    where progress goes, and the machine's settings (threads, memory, the compiled core).
 
-    ``interrupted`` is set when Ctrl-C stopped a search: it then acts as a spent limit for
-    the rest of the solve, which answers at once with the best found.
+    ``start`` is when the clock started (``time.perf_counter()``).  When a time limit is
+    given, the proof stops at :attr:`proof_deadline`: ``max_seconds`` less the time kept for
+    improving an unproven answer (:data:`IMPROVE_SHARE` of it, but at least
+    :data:`IMPROVE_SECONDS` or half of it, whichever is less), so that the whole solve
+    ends within it.
     """
 
     max_seconds: Optional[float] = None
@@ -47,37 +51,55 @@ class Budget:
     progress: Optional[Progress] = None
     settings: SearchSettings = field(default_factory=SearchSettings.for_this_machine)
     start: float = field(default_factory=time.perf_counter)
-    expanded: int = 0
-    interrupted: bool = False
-    beam_cut: bool = False  # an asked-for beam (--beam) was cut short by the time limit
-    found: Optional[int] = None  # moves of the shortest solution known for the island searched
+
+    @property
+    def proof_deadline(self) -> Optional[float]:
+        """``time.perf_counter()`` at which the proof stops (None: no time limit)."""
+        if self.max_seconds is None:
+            return None
+        kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
+        return self.start + self.max_seconds - kept
+
+
+class Budget:
+    """One solve's :class:`Limits` and what it has spent of them, shared by every search
+    of the solve (the A*, the floods, the beams): the states expanded, whether Ctrl-C
+    stopped a search, and what the searches tell each other.  Its counts come back in the
+    :class:`~kamivision.solver.Solution`.
+
+    ``interrupted`` is set when Ctrl-C stopped a search: it then acts as a spent limit for
+    the rest of the solve, which answers at once with the best found.
+    """
+
+    __slots__ = ("limits", "proof_deadline", "expanded", "interrupted", "beam_cut", "found")
+
+    def __init__(self, limits: Optional[Limits] = None) -> None:
+        self.limits = limits if limits is not None else Limits()
+        self.proof_deadline = self.limits.proof_deadline  # read at every expansion: worked out once
+        self.expanded = 0
+        self.interrupted = False
+        self.beam_cut = False  # an asked-for beam (--beam) was cut short by the time limit
+        self.found: Optional[int] = None  # moves of the shortest solution known for the island searched
+
+    @property
+    def settings(self) -> SearchSettings:
+        return self.limits.settings
 
     def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
         """Pass a progress report on to the callback, if any: states expanded, the bound
         proven, seconds since the start, the length ``found`` when known, and ``extra``."""
-        if self.progress is None:
+        if self.limits.progress is None:
             return
         info = {"expanded": expanded, "bound": bound, "seconds": seconds, **extra}
         if self.found is not None:
             info["found"] = self.found
-        self.progress(info)
-
-    #: ``time.perf_counter()`` at which the proof stops (None: no time limit): ``max_seconds``
-    #: less the time kept for improving an unproven answer (:data:`IMPROVE_SHARE` of it, but
-    #: at least :data:`IMPROVE_SECONDS` or half of it, whichever is less), so that the whole
-    #: solve ends within it.  Set once, from ``max_seconds`` and ``start``.
-    proof_deadline: Optional[float] = field(init=False, default=None)
-
-    def __post_init__(self) -> None:
-        if self.max_seconds is not None:
-            kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
-            self.proof_deadline = self.start + self.max_seconds - kept
+        self.limits.progress(info)
 
     def seconds_left(self) -> Optional[float]:
         """Seconds left of ``max_seconds`` (None: no limit)."""
-        if self.max_seconds is None:
+        if self.limits.max_seconds is None:
             return None
-        return max(0.0, self.max_seconds - (time.perf_counter() - self.start))
+        return max(0.0, self.limits.max_seconds - (time.perf_counter() - self.limits.start))
 
     def charge(self, bound: int) -> None:
         """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
@@ -91,8 +113,8 @@ class Budget:
         if self.proof_deadline is not None and time.perf_counter() > self.proof_deadline:
             raise SearchStopped(bound)
         if self.expanded & 1023 == 0:
-            self.report(self.expanded, bound, time.perf_counter() - self.start)
-        if self.max_nodes is not None and self.expanded > self.max_nodes:
+            self.report(self.expanded, bound, time.perf_counter() - self.limits.start)
+        if self.limits.max_nodes is not None and self.expanded > self.limits.max_nodes:
             raise SearchStopped(bound)
 
 
@@ -105,10 +127,11 @@ def core_limits(budget: Budget) -> dict:
         seconds = 0.0
     elif budget.proof_deadline is not None:
         seconds = max(0.0, budget.proof_deadline - time.perf_counter())
-    nodes = None if budget.max_nodes is None else max(0, budget.max_nodes - budget.expanded)
+    max_nodes = budget.limits.max_nodes
+    nodes = None if max_nodes is None else max(0, max_nodes - budget.expanded)
     report = None
-    if budget.progress is not None:
-        base, offset = budget.expanded, time.perf_counter() - budget.start
+    if budget.limits.progress is not None:
+        base, offset = budget.expanded, time.perf_counter() - budget.limits.start
 
         def report(expanded: int, bound: int, seconds: float) -> None:
             budget.report(base + expanded, bound, offset + seconds)

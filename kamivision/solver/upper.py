@@ -28,7 +28,7 @@ from typing import Callable, Optional
 from ..graph import bits
 from .pivot import PivotGraph, flood_astar, greedy
 from .astar import goal_bound, is_goal
-from .limits import Budget, Path, SearchStopped
+from .limits import Budget, Limits, Path, SearchStopped
 from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, renumber
 
@@ -108,7 +108,7 @@ def flood_from_centre(
             if seconds <= 0:
                 break
         try:
-            budget = Budget(max_seconds=seconds, max_nodes=FLOOD_NODES, settings=settings)
+            budget = Budget(Limits(max_seconds=seconds, max_nodes=FLOOD_NODES, settings=settings))
             colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), budget)
         except SearchStopped:
             continue
