@@ -117,7 +117,7 @@ def merging_moves(state: Contracted) -> list[tuple[int, int, int]]:
     Moves that merge nothing are left out.  On one connected island such a move is never
     needed: this rule is checked against exhaustive breadth-first search over *all* moves
     (any region, any color) on thousands of random small boards, both lattices, in
-    ``tests/test_solver.py``.  (Islands that are a single region, which may need one
+    ``tests/solver/test_astar.py``.  (Islands that are a single region, which may need one
     non-merging recoloring to match the others, are handled by the island reconciliation in
     :mod:`kamivision.solver.astar`.)
     """

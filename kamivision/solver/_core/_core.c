@@ -5,7 +5,7 @@
  * includes one file per data structure or search, in an order where each needs only the
  * ones before it.  The searches run the same states, moves and admissible bounds as the
  * Python reference (kamivision/solver/astar.py, heuristics.py, pivot.py), whose
- * docstrings carry the admissibility arguments; tests/test_solver.py checks them against it and
+ * docstrings carry the admissibility arguments; tests/solver/test_astar.py checks them against it and
  * against breadth-first search.  Only glue.c touches the Python C API; Python.h comes
  * first because CPython asks that it precede every standard header.
  *

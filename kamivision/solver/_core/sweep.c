@@ -41,7 +41,7 @@
  *   have fewer regions), so its kept move is final when it is expanded.
  * A state reached by both orders of two commuting moves is now made once; the states
  * expanded can only be fewer (those reached only by skipped orders whose other order is
- * cut by the bounds), never a needed one.  tests/test_solver.py checks the sweep against
+ * cut by the bounds), never a needed one.  tests/solver/test_core.py checks the sweep against
  * breadth-first search on random small boards. */
 
 /* A layer's states: the keys (and, with moves, each state's moves after its key) in an

@@ -6,7 +6,7 @@ from kamivision.solver.huge import greedy_colors, set_bits
 from kamivision.solver.pivot import PivotGraph, greedy
 from kamivision.graph import build_regions
 
-from .boards import bfs_optimum, random_board
+from ..boards import bfs_optimum, random_board
 
 
 def replay(board, moves):

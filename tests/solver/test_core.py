@@ -1,108 +1,21 @@
+"""The handover to the compiled core and its sweep (:mod:`kamivision.solver.core`)."""
+
 import random
 
 import pytest
 
-from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
 from kamivision.solver import astar, core, limits, solve, state
 from kamivision.solver.islands import local_island
 
-from .boards import bfs_optimum, random_board, random_kami_board
-from .conftest import machine, shared_path
+from ..boards import bfs_optimum, random_board, random_kami_board
+from ..conftest import machine
 
 
 def replay(board, moves):
     for move in moves:
         board = board.apply(move)
     return board
-
-
-def assert_solved_like_bfs(board, expected, settings=None):
-    """solve(board) proves the optimum breadth-first search found, with moves that solve it."""
-    solution = solve(board, settings=settings)
-    assert solution.optimal, board
-    assert solution.length == expected, f"\n{board}\nBFS {expected}, solver {solution.length}"
-    assert solution.lower_bound == expected
-    assert replay(board, solution.moves).is_solved()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("lattice", ["triangle", "square"])
-def test_solver_equals_exhaustive_search_on_random_small_boards(lattice, both):
-    """Every pruning rule (merging moves only, island reconciliation) against plain BFS."""
-    rng = random.Random(20261122 + len(lattice))
-    checked = 0
-    for trial in range(400):
-        rows, columns = rng.choice([(3, 3), (3, 4), (4, 4), (4, 3), (2, 5), (5, 3)])
-        colors = rng.choice([2, 3, 3, 4])
-        blank = rng.choice([0.0, 0.0, 0.15, 0.3])
-        board = random_board(rng, lattice, rows, columns, colors, blank)
-        expected = bfs_optimum(board, limit=9)
-        if expected is None:
-            continue
-        assert_solved_like_bfs(board, expected, both)
-        checked += 1
-    assert checked >= 350
-
-
-@pytest.mark.slow
-def test_compiled_core_equals_python_search_on_larger_islands():
-    """The compiled A* and the Python A* give paths of equal length, for every goal color."""
-    if not core.AVAILABLE:
-        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    rng = random.Random(7)
-    compared = 0
-    for _ in range(60):
-        lattice = rng.choice(["triangle", "square"])
-        board = random_board(rng, lattice, rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4), 0.1)
-        graph = build_regions(board)
-        for mask in graph.islands():
-            island, _ = local_island(graph, mask)
-            if len(island) < 2 or len(island) > 22:
-                continue
-            for goal in [None, *sorted(set(island.colors))]:
-                fast = astar.astar(island, limits.Budget(limits.Limits(settings=machine(core=True))), goal)
-                slow = astar.astar(island, limits.Budget(limits.Limits(settings=machine(core=False))), goal)
-                assert (fast is None) == (slow is None)
-                if fast is not None:
-                    assert len(fast) == len(slow)
-                    compared += 1
-    assert compared >= 100
-
-
-def test_islands_share_a_final_color():
-    # Two islands: 'ab' can end in a or b with one move; 'c' alone must be recolored.
-    board = parse_board("ab.c", lattice="square")
-    solution = solve(board)
-    assert solution.length == 2 and solution.optimal
-    assert replay(board, solution.moves).is_solved()
-
-
-def test_single_color_board_needs_no_move():
-    solution = solve(parse_board("aa\naa", lattice="square"))
-    assert solution.length == 0 and solution.optimal
-
-
-def test_limits_give_an_unproven_best_solution():
-    board = read_board(shared_path("data", "kami2-journey", "19-3-Bud3.json"))
-    solution = solve(board, max_nodes=50)
-    assert not solution.optimal
-    assert solution.lower_bound <= 17 <= solution.length
-    assert replay(board, solution.moves).is_solved()
-
-
-# Journey levels with their par (the game's target) that the suite proves quickly.
-QUICK_LEVELS = ["06-5-Tritarg5", "11-6-Corners6", "13-1-Nuc1", "09-4-Islands4", "16-3-SJoin3"]
-
-
-@pytest.mark.parametrize("name", QUICK_LEVELS)
-def test_journey_levels_are_solved_at_par(name):
-    board = read_board(shared_path("data", "kami2-journey", f"{name}.json"))
-    solution = solve(board, max_seconds=60)
-    assert solution.optimal
-    assert solution.length == board.par
-    assert replay(board, solution.moves).is_solved()
-    assert all(isinstance(m, Move) for m in solution.moves)
 
 
 def test_compiled_core_is_built_where_a_compiler_exists():
@@ -112,105 +25,6 @@ def test_compiled_core_is_built_where_a_compiler_exists():
     if shutil.which("gcc") is None:
         pytest.skip("no C compiler here: the pure-Python search is in use")
     assert core.AVAILABLE, "gcc is on PATH but kamivision.solver._core was not built"
-
-
-def test_color_numbers_past_seven_and_fifteen_solve_the_same():
-    """The compiled core stores a color in 3 bits when all are below 8, in 4 when below 16
-    and in a byte otherwise: all three give the same optimum and the same expansions, and
-    the same optimum as the Python search."""
-    rng = random.Random(16)
-    compared = 0
-    for _ in range(40):
-        board = random_board(rng, rng.choice(["triangle", "square"]), 4, 4, rng.randint(2, 4), 0.0)
-        graph = build_regions(board)
-        for mask in graph.islands():
-            island, _ = local_island(graph, mask)
-            if len(island) < 2:
-                continue
-            budgets = [limits.Budget() for _ in range(3)]
-            paths = []
-            for shift, budget in zip((0, 8, 16), budgets):
-                shifted = state.Island(bytes(c + shift for c in island.colors), island.adjacency)
-                paths.append(astar.astar(shifted, budget))
-            slow = astar.astar(shifted, limits.Budget(limits.Limits(settings=machine(core=False))))
-            assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
-            assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
-            key = shifted.colors
-            for rep, color in paths[2]:  # the core's path, replayed: colors as given, one region left
-                assert color >= 16
-                key = state.key_after(key, state.contract(shifted, key).members[rep], color)
-            reps = state.contract(shifted, key).reps
-            assert reps & (reps - 1) == 0
-            compared += 1
-    assert compared >= 30
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("max_bytes", [1, 200_000])
-def test_a_full_memory_search_goes_on_depth_first_and_stays_optimal(max_bytes):
-    """When the stored states fill the memory allowed, the compiled core goes on with
-    depth-first searches from its open states (1 byte: from the root at once; 200 kB:
-    part way): the answers are still proven and equal to breadth-first search."""
-    if not core.AVAILABLE:
-        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    settings = machine(max_bytes=max_bytes)
-    rng = random.Random(max_bytes)
-    checked = 0
-    for _ in range(130):
-        rows, columns = rng.choice([(3, 3), (3, 4), (4, 3), (2, 6)])
-        lattice = rng.choice(["triangle", "square"])
-        board = random_board(rng, lattice, rows, columns, rng.choice([3, 4]), rng.choice([0.0, 0.2]))
-        expected = bfs_optimum(board, limit=9)
-        if expected is None:
-            continue
-        assert_solved_like_bfs(board, expected, settings)
-        checked += 1
-    assert checked >= 100
-
-
-def test_a_journey_level_proven_with_little_memory():
-    """Threed6 (43 regions, par 9) with 150 kB: part of its search runs depth-first (it
-    expands more states than with memory to spare) and still proves par."""
-    if not core.AVAILABLE:
-        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    board = read_board(shared_path("data", "kami2-journey", "14-6-Threed6.json"))
-    roomy = solve(board, max_seconds=120)
-    solution = solve(board, max_seconds=120, settings=machine(max_bytes=150_000))
-    assert solution.expanded > roomy.expanded
-    assert solution.optimal and solution.length == board.par == 9
-    assert replay(board, solution.moves).is_solved()
-
-
-def _interrupt_at_first_report(calls: list):
-    """A progress callback that raises KeyboardInterrupt, as Ctrl-C can inside it."""
-
-    def progress(info: dict) -> None:
-        calls.append(info)
-        raise KeyboardInterrupt
-
-    return progress
-
-
-def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
-    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
-    calls: list = []
-    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
-    assert len(calls) == 1  # stopped at once, no improving pass after it
-    assert solution.interrupted and not solution.optimal
-    assert solution.lower_bound < solution.length
-    assert replay(board, solution.moves).is_solved()
-    assert solution.notes == ("Ctrl-C stopped the search: the moves are the best found, not proven optimal",)
-
-
-def test_ctrl_c_stops_the_pivot_search_too(both):
-    rng = random.Random(11)
-    grid = [[rng.randrange(8) for _ in range(16)] for _ in range(16)]
-    board = make_board(grid, lattice="square", rules="pivot")
-    calls: list = []
-    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
-    assert len(calls) == 1
-    assert solution.interrupted and not solution.optimal
-    assert replay(board, solution.moves).is_solved()
 
 
 @pytest.mark.slow
@@ -306,6 +120,16 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     with pytest.raises(limits.SearchStopped):
         astar.astar(island, stopped, upper=worse, improve=interrupt)
     assert stopped.interrupted
+
+
+def _interrupt_at_first_report(calls: list):
+    """A progress callback that raises KeyboardInterrupt, as Ctrl-C can inside it."""
+
+    def progress(info: dict) -> None:
+        calls.append(info)
+        raise KeyboardInterrupt
+
+    return progress
 
 
 def _sweep(island, goal, target, paths, threads=1, commute=True):
@@ -477,53 +301,3 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     found = core._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
-
-
-def _stopwatch_budget(deadline_passed: bool):
-    """A budget whose per-expansion check never fires, so that only the checks within an
-    expansion can stop the search; its proof deadline already passed when asked."""
-    class Unchecked(limits.Budget):
-        def charge(self, bound: int) -> None:
-            pass
-
-    budget = Unchecked(limits.Limits(max_seconds=1000.0))
-    if deadline_passed:
-        budget.proof_deadline = 0.0
-    return budget
-
-
-def test_the_python_search_reads_the_clock_within_an_expansion():
-    """One expansion of an island of thousands of regions weighs as many children, for
-    seconds: the limit must stop it in the middle, not after."""
-    board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    root = state.contract(island, island.colors)
-    assert sum(1 for _ in state.merging_moves(root)) > 64  # more children than one clock reading
-    with pytest.raises(limits.SearchStopped):
-        astar.astar_python(island, _stopwatch_budget(deadline_passed=True))
-
-
-def test_the_python_search_stops_when_its_memory_is_spent(monkeypatch):
-    board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    monkeypatch.setattr(astar, "PYTHON_MAX_BYTES", 10_000)
-    monkeypatch.setattr(astar, "choose_orientation", lambda *args, **kwargs: None)  # not the point here
-    with pytest.raises(limits.SearchStopped) as stop:
-        astar.astar_python(island, _stopwatch_budget(deadline_passed=False))
-    assert stop.value.bound >= 1  # a proven bound, as at a time limit
-
-
-def test_solves_sharing_the_machine_share_its_memory_and_take_two_threads_only_with_cpus_to_spare(monkeypatch):
-    import os
-
-    from kamivision.solver import SearchSettings
-
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    alone, two, four = (SearchSettings.for_this_machine(sharing=n) for n in (1, 2, 4))
-    assert alone.threads == 2 and two.threads == 1 and four.threads == 1
-    assert two.max_bytes < alone.max_bytes * 0.6 and four.max_bytes >= 256 << 20  # (the memory free drifts a little)
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
-    assert SearchSettings.for_this_machine(sharing=4).threads == 2
-    assert SearchSettings.for_this_machine(sharing=5).threads == 1

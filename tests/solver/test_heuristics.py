@@ -17,7 +17,7 @@ from kamivision.solver.heuristics import (
 )
 from kamivision.solver.state import apply_merge, contract, merging_moves
 
-from .boards import bfs_optimum, random_board, root_state
+from ..boards import bfs_optimum, random_board, root_state
 
 
 def all_pairs_bound(state, goal):

@@ -12,8 +12,8 @@ from kamivision.solver.islands import local_island
 from kamivision.solver.state import Island, contract, key_after
 from kamivision.solver.upper import centres, flood_beam, flood_from_centre
 
-from .boards import random_board, random_kami_board
-from .conftest import shared_path
+from ..boards import random_board, random_kami_board
+from ..conftest import shared_path
 
 
 def path_graph(n: int) -> tuple[int, ...]:
@@ -93,7 +93,6 @@ def test_a_stopped_search_still_answers_at_par_on_a_large_level():
     island = Island(bytes(graph.colors), graph.adjacency)
     assert solution.length <= len(flood_from_centre(contract(island, island.colors)))
     assert len(flood_beam(island, math.inf, width=4)) == board.par
-
 
 
 def test_progress_reports_the_answer_being_improved_after_a_stop():

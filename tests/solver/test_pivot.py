@@ -19,8 +19,8 @@ from kamivision.solver import solve
 from kamivision.solver import core
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
-from .boards import random_board
-from .conftest import machine, shared_path
+from ..boards import random_board
+from ..conftest import machine, shared_path
 
 
 def bfs_pivot(board, limit=14):

@@ -1,0 +1,117 @@
+"""``solve`` under the free rules, island by island (:mod:`kamivision.solver.islands`): final colours, limits, Ctrl-C, the Journey levels."""
+
+import random
+
+import pytest
+
+from kamivision.board import Move, make_board, parse_board, read_board
+from kamivision.graph import build_regions
+from kamivision.solver import astar, limits, solve, state
+from kamivision.solver.islands import local_island
+
+from ..boards import random_board, random_kami_board
+from ..conftest import machine, shared_path
+
+
+def replay(board, moves):
+    for move in moves:
+        board = board.apply(move)
+    return board
+
+
+def test_islands_share_a_final_color():
+    # Two islands: 'ab' can end in a or b with one move; 'c' alone must be recolored.
+    board = parse_board("ab.c", lattice="square")
+    solution = solve(board)
+    assert solution.length == 2 and solution.optimal
+    assert replay(board, solution.moves).is_solved()
+
+
+def test_single_color_board_needs_no_move():
+    solution = solve(parse_board("aa\naa", lattice="square"))
+    assert solution.length == 0 and solution.optimal
+
+
+def test_limits_give_an_unproven_best_solution():
+    board = read_board(shared_path("data", "kami2-journey", "19-3-Bud3.json"))
+    solution = solve(board, max_nodes=50)
+    assert not solution.optimal
+    assert solution.lower_bound <= 17 <= solution.length
+    assert replay(board, solution.moves).is_solved()
+
+
+# Journey levels with their par (the game's target) that the suite proves quickly.
+QUICK_LEVELS = ["06-5-Tritarg5", "11-6-Corners6", "13-1-Nuc1", "09-4-Islands4", "16-3-SJoin3"]
+
+
+@pytest.mark.parametrize("name", QUICK_LEVELS)
+def test_journey_levels_are_solved_at_par(name):
+    board = read_board(shared_path("data", "kami2-journey", f"{name}.json"))
+    solution = solve(board, max_seconds=60)
+    assert solution.optimal
+    assert solution.length == board.par
+    assert replay(board, solution.moves).is_solved()
+    assert all(isinstance(m, Move) for m in solution.moves)
+
+
+def test_color_numbers_past_seven_and_fifteen_solve_the_same():
+    """The compiled core stores a color in 3 bits when all are below 8, in 4 when below 16
+    and in a byte otherwise: all three give the same optimum and the same expansions, and
+    the same optimum as the Python search."""
+    rng = random.Random(16)
+    compared = 0
+    for _ in range(40):
+        board = random_board(rng, rng.choice(["triangle", "square"]), 4, 4, rng.randint(2, 4), 0.0)
+        graph = build_regions(board)
+        for mask in graph.islands():
+            island, _ = local_island(graph, mask)
+            if len(island) < 2:
+                continue
+            budgets = [limits.Budget() for _ in range(3)]
+            paths = []
+            for shift, budget in zip((0, 8, 16), budgets):
+                shifted = state.Island(bytes(c + shift for c in island.colors), island.adjacency)
+                paths.append(astar.astar(shifted, budget))
+            slow = astar.astar(shifted, limits.Budget(limits.Limits(settings=machine(core=False))))
+            assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
+            assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
+            key = shifted.colors
+            for rep, color in paths[2]:  # the core's path, replayed: colors as given, one region left
+                assert color >= 16
+                key = state.key_after(key, state.contract(shifted, key).members[rep], color)
+            reps = state.contract(shifted, key).reps
+            assert reps & (reps - 1) == 0
+            compared += 1
+    assert compared >= 30
+
+
+def _interrupt_at_first_report(calls: list):
+    """A progress callback that raises KeyboardInterrupt, as Ctrl-C can inside it."""
+
+    def progress(info: dict) -> None:
+        calls.append(info)
+        raise KeyboardInterrupt
+
+    return progress
+
+
+def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
+    calls: list = []
+    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
+    assert len(calls) == 1  # stopped at once, no improving pass after it
+    assert solution.interrupted and not solution.optimal
+    assert solution.lower_bound < solution.length
+    assert replay(board, solution.moves).is_solved()
+    assert solution.notes == ("Ctrl-C stopped the search: the moves are the best found, not proven optimal",)
+
+
+def test_ctrl_c_stops_the_pivot_search_too(both):
+    rng = random.Random(11)
+    grid = [[rng.randrange(8) for _ in range(16)] for _ in range(16)]
+    board = make_board(grid, lattice="square", rules="pivot")
+    calls: list = []
+    solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
+    assert len(calls) == 1
+    assert solution.interrupted and not solution.optimal
+    assert replay(board, solution.moves).is_solved()

@@ -1,0 +1,15 @@
+"""The machine's search settings (:mod:`kamivision.solver.settings`)."""
+
+
+def test_solves_sharing_the_machine_share_its_memory_and_take_two_threads_only_with_cpus_to_spare(monkeypatch):
+    import os
+
+    from kamivision.solver import SearchSettings
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    alone, two, four = (SearchSettings.for_this_machine(sharing=n) for n in (1, 2, 4))
+    assert alone.threads == 2 and two.threads == 1 and four.threads == 1
+    assert two.max_bytes < alone.max_bytes * 0.6 and four.max_bytes >= 256 << 20  # (the memory free drifts a little)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    assert SearchSettings.for_this_machine(sharing=4).threads == 2
+    assert SearchSettings.for_this_machine(sharing=5).threads == 1
