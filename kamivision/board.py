@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from .errors import BoardFileError, InvalidMoveError
+from .formats import BOARD as BOARD_FORMAT
 
 
 #: Height over width of a KAMI 2 board (10 columns of triangles, 14 sides tall), as in
@@ -33,7 +34,7 @@ ColorId = int
 #: The value of a blank cell in ``Board.cells``: not part of the puzzle, never recolored.
 BLANK = None
 
-FORMAT = "kamivision.board/1"
+FORMAT = BOARD_FORMAT
 LATTICES = ("triangle", "square")
 RULES = ("free", "pivot")
 MAX_COLORS = 64

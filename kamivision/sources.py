@@ -8,7 +8,6 @@ Only what a source needs is imported: a board file is solved without loading Ope
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,10 +54,12 @@ def solve_source(
 
     path = Path(path)
     if path.suffix.lower() == ".json":
-        from .puzzles import puzzle_format, read_puzzle, solve_puzzle
-        from .puzzles.search import Limits
+        from .formats import puzzle_format
 
         if puzzle_format(path) is not None:
+            from .puzzles import read_puzzle, solve_puzzle
+            from .puzzles.search import Limits
+
             puzzle = read_puzzle(path)
             return Answered("puzzle", puzzle=puzzle, result=solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)))
         board = read_board(path)
@@ -158,6 +159,8 @@ def solve_all(
     from .floodit import ignore_sigint
 
     # forkserver, not fork: the parent may hold threads (OpenCV's), which fork copies badly.
+    import multiprocessing
+
     pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=ignore_sigint)
     try:
         yield from pool.imap_unordered(_row, [(p, max_seconds, rules, check_seconds, jobs) for p in paths])

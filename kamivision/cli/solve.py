@@ -12,7 +12,6 @@ import typer
 
 from ..board import board_to_dict
 from ..errors import KamiError
-from ..outputs import check_picture_outputs, write_pictures
 from ..report import (
     counter_check_to_json,
     doubt_to_json,
@@ -111,6 +110,7 @@ def solve_command(
                 raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
         else:
             from ..files import check_input
+            from ..outputs import check_picture_outputs
             from ..pipeline import default_output
 
             check_input(source)
@@ -161,6 +161,8 @@ def solve_command(
     if warnings:
         typer.echo(f"check and fix the cells with: kamivision review {safe_text(str(source))}", err=True)
     try:
+        from ..outputs import write_pictures
+
         written = write_pictures(result, output, steps, gif, force)
     except KamiError as error:
         fail(error)

@@ -12,33 +12,18 @@ found, for the command line (``kamivision solve FILE``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Union
 
-from ..errors import BoardFileError
-from . import safezone, slide, tiles
+from ..formats import PUZZLES, puzzle_format
 from ..report import verdict
+from . import safezone, slide, tiles
 from .fileformat import ABSENT
 from .search import Limits, Result
 
 Puzzle = Union[safezone.SafeZone, tiles.SlideBoard]
-FORMATS = (safezone.FORMAT, tiles.FORMAT)
-
-
-def puzzle_format(path: Path) -> Optional[str]:
-    """The file's ``format`` when it is one of the puzzles' (None otherwise, or when the
-    file is not a JSON object: the board reader then says what is wrong)."""
-    from ..files import check_input
-
-    path = check_input(path, BoardFileError)
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    value = obj.get("format") if isinstance(obj, dict) else None
-    return value if value in FORMATS else None
+FORMATS = PUZZLES
 
 
 def read_puzzle(path: Path) -> Puzzle:

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, NamedTuple, Optional
 
+from ..formats import SAFE_ZONE
 from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
 from .search import Limits, Result, astar
 
-FORMAT = "kamivision.safezone/1"
+FORMAT = SAFE_ZONE
 HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE = 0, 1, 2, 4, 6
 RULES = ("slide", "slide-stop-on-zone")
 #: Directions in the order moves are tried: (name, row step, column step).

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ..errors import BoardFileError
+from ..formats import TILE_SLIDE
 from .fileformat import ABSENT, grid_rows, extras, header, integer, read_json
 
 
-FORMAT = "kamivision.slide/1"
+FORMAT = TILE_SLIDE
 #: (name, row step, column step) of the tile's travel, in the order moves are tried.
 DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
 WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}

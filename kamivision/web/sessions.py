@@ -242,9 +242,9 @@ def session_from_upload(data: bytes, filename: str) -> Session:
             raise BoardFileError(f"{filename}: not valid JSON (not UTF-8 text)") from None
         # The command line's own reading: duplicate keys, over-long integers, deep nesting.
         obj = parse_json(text, filename, BoardFileError)
-        from ..puzzles import FORMATS
+        from ..formats import PUZZLES
 
-        if isinstance(obj, dict) and obj.get("format") in FORMATS:
+        if isinstance(obj, dict) and obj.get("format") in PUZZLES:
             raise BoardFileError(f"{filename}: {obj['format']} boards are solved with 'kamivision solve FILE', not on this page")
         return session_from_board(board_from_dict(obj, filename), stem)
     # At most files.MAX_SIDE a side and MAX_PIXELS, from the header; read at vision.READ_PIXELS.
