@@ -19,6 +19,17 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+#: The devices that stand for all in the plain run: a 16:9 phone, a tall phone whose board is
+#: cropped at the sides, and a tablet.  The rest of the device matrix is ``slow`` (the full
+#: run, which CI makes, has it all).
+REPRESENTATIVE_DEVICES = ("iphone-8-plus", "android-tall", "tablet-4x3")
+
+
+def device_params(devices) -> list:
+    """``devices`` as parameters, those not in :data:`REPRESENTATIVE_DEVICES` marked slow."""
+    return [pytest.param(d, marks=() if d in REPRESENTATIVE_DEVICES else pytest.mark.slow) for d in devices]
+
+
 def machine(**changes) -> SearchSettings:
     """This machine's search settings, with ``changes`` (memory, threads, core)."""
     return dataclasses.replace(SearchSettings.for_this_machine(), **changes)

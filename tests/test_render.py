@@ -11,6 +11,7 @@ from kamivision.render import board_palette, render
 from kamivision.screens import DEVICES
 
 from .boards import random_kami_board
+from .conftest import device_params
 
 
 def centroid_patch(image, layout, r, c, board):
@@ -39,7 +40,7 @@ HAND_MADE = parse_board(
 )
 
 
-@pytest.mark.parametrize("device", sorted(DEVICES))
+@pytest.mark.parametrize("device", device_params(sorted(DEVICES)))
 def test_every_cell_is_drawn_in_its_color(device):
     rng = random.Random(hash(device) & 0xFFFF)
     for board in (HAND_MADE, random_kami_board(rng, 5, blank_outline=True, par=9)):

@@ -43,9 +43,10 @@ def server(request):
     return request.getfixturevalue("server" if request.param == "memory" else "redis_web")
 
 
-def setups(plain: tuple[str, str]):
-    """Each test runs on both stores at both sizes; one pairing stands for the four in the
-    plain run, the others are ``slow`` (the full run, which CI makes, has them all)."""
+def setups(plain: tuple[str, str] | None):
+    """Each test runs on both stores at both sizes; the ``plain`` pairing stands for the
+    four in the plain run (None: none does), the others are ``slow`` (the full run, which
+    CI makes, has them all)."""
     return pytest.mark.parametrize(
         "server, size",
         [
@@ -272,7 +273,7 @@ def in_view(driver, element_id: str) -> bool:
     )
 
 
-@setups(plain=("redis", "desktop"))
+@setups(plain=None)  # every pairing slow: the first test stands for the page in the plain run
 def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys

@@ -26,6 +26,7 @@ def procfile() -> dict[str, str]:
     return dict(line.split(": ", 1) for line in lines)
 
 
+@pytest.mark.slow  # four processes and a Redis: the full run has it
 def test_the_procfile_runs_two_web_processes_and_two_workers_that_serve_one_player(redis_server):
     import redis
 
