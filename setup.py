@@ -1,8 +1,8 @@
-"""Build the optional compiled parts (the KAMI A* core, the sliding puzzle's pattern
-databases); everything else is in pyproject.toml.
+"""Build the optional compiled parts (the KAMI A* core, the 15-puzzle's pattern databases
+and IDA*, Safe Zone's A*); everything else is in pyproject.toml.
 
-The extension is optional: without a C compiler the install still succeeds and the solver
-runs its pure-Python search (same results, about a thousand times slower).
+The extensions are optional: without a C compiler the install still succeeds and the
+solvers run their pure-Python searches (same results, many times slower).
 """
 
 import platform
@@ -28,6 +28,15 @@ setup(
         Extension(
             "kamivision.puzzles._patterns",
             ["kamivision/puzzles/_patterns.c"],
+            depends=["kamivision/solver/_core/status.h"],
+            extra_compile_args=FLAGS,
+            optional=True,
+        ),
+        # Safe Zone's A* (kamivision.puzzles.safezone), for boards of at most 64 cells.
+        Extension(
+            "kamivision.puzzles._safezone",
+            ["kamivision/puzzles/_safezone.c"],
+            depends=["kamivision/solver/_core/status.h"],
             extra_compile_args=FLAGS,
             optional=True,
         ),

@@ -2,10 +2,11 @@
 3 x 3 KenKen goals, the Safe Zone examples and generated levels.
 
     python benchmarks/puzzles.py [--korf ../shared/data/slide/korf100.txt] [--fresh-tables]
-                                 [--levels 100] [--only korf|kenken|safezone]
+                                 [--levels 100] [--only korf|kenken|safezone] [--no-reference]
 
 Prints one table per part: states searched, seconds, every answer checked (Korf's against
-the file; KenKen against breadth-first search; Safe Zone levels proven).  --fresh-tables
+the file; KenKen against breadth-first search; Safe Zone levels proven, and solved again
+by the Python search to compare with the compiled one unless --no-reference).  --fresh-tables
 builds the pattern databases in a temporary folder to time the build.
 """
 
@@ -87,7 +88,7 @@ def kenken() -> None:
 SIZES = ((5, 2, 0), (6, 3, 0), (6, 2, 1), (7, 3, 1), (8, 3, 0), (8, 3, 1), (8, 4, 0))
 
 
-def safezone(levels: int, seconds_per_level: float) -> None:
+def safezone(levels: int, seconds_per_level: float, reference: bool = True) -> None:
     examples = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
     if examples.is_dir():
         print("| example | optimum | file | states | seconds |")
@@ -98,12 +99,14 @@ def safezone(levels: int, seconds_per_level: float) -> None:
             stored = level.optimal if isinstance(level.optimal, int) or level.optimal is None else "-"
             print(f"| {path.name} | {result.length if result.length is not None else 'none'} | {stored} | {result.expanded} | {result.seconds:.3f} |")
         print()
-    print("Each level is proven by the generator's own A* (assignment bound); a drawn board is drawn again when it")
-    print(f"has no solution, needs fewer than 3 moves, or is not proven within {seconds_per_level:g} s (counted below).")
+    print("Each level is proven by the generator's A* (assignment bound, compiled when built); a drawn board is drawn")
+    print(f"again when it has no solution, needs fewer than 3 moves, or is not proven within {seconds_per_level:g} s (counted below).")
+    if reference:
+        print("Each kept level is solved again by the Python search, the reference: the last columns compare them.")
     print()
     print("| size | zones + helpers | levels | optimum mean / max | states mean / max | seconds mean / max | "
-          "drawn again: no solution / under 3 moves / not proven | wall s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "drawn again: no solution / under 3 moves / not proven | wall s | same moves and states as Python | Python s mean / max |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     rng = random.Random(2026)
     for size, zones, helpers in SIZES:
         started = time.perf_counter()
@@ -116,11 +119,17 @@ def safezone(levels: int, seconds_per_level: float) -> None:
         lengths = [r.length for r in results]
         states = [r.expanded for r in results]
         seconds = [r.seconds for r in results]
+        wall = time.perf_counter() - started
+        same, python_seconds = "-", [0.0]
+        if reference:
+            again = [solve_safezone(level, compiled=False) for level, _ in made]
+            same = f"{sum(a.moves == r.moves and a.expanded == r.expanded for a, r in zip(again, results))}/{len(made)}"
+            python_seconds = [a.seconds for a in again]
         print(
             f"| {size}x{size} | {zones} + {helpers} | {len(made)} | {statistics.mean(lengths):.1f} / {max(lengths)} | "
-            f"{statistics.mean(states):,.0f} / {max(states):,} | {statistics.mean(seconds):.2f} / {max(seconds):.2f} | "
+            f"{statistics.mean(states):,.0f} / {max(states):,} | {statistics.mean(seconds):.3f} / {max(seconds):.3f} | "
             f"{counts.get('unsolvable', 0) + counts.get('dead', 0)} / {counts.get('short', 0)} / {counts.get('unproven', 0)} | "
-            f"{time.perf_counter() - started:.0f} |",
+            f"{wall:.0f} | {same} | {statistics.mean(python_seconds):.2f} / {max(python_seconds):.2f} |",
             flush=True,
         )
 
@@ -132,6 +141,7 @@ def main() -> None:
     parser.add_argument("--levels", type=int, default=100)
     parser.add_argument("--level-seconds", type=float, default=30.0, help="a generated level must be proven within this")
     parser.add_argument("--only", choices=["korf", "kenken", "safezone"])
+    parser.add_argument("--no-reference", action="store_true", help="Safe Zone: do not solve the levels again with the Python search")
     args = parser.parse_args()
     if args.only in (None, "korf"):
         korf(args.korf, args.fresh_tables)
@@ -140,7 +150,7 @@ def main() -> None:
         kenken()
         print()
     if args.only in (None, "safezone"):
-        safezone(args.levels, args.level_seconds)
+        safezone(args.levels, args.level_seconds, reference=not args.no_reference)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../solver/_core/status.h" /* STATUS_*, now(): shared with the KAMI core */
+
 #define CELLS 16
 #define MAX_K 7
 #define MAX_GROUPS 8
@@ -193,14 +195,13 @@ typedef struct {
     int length;
     uint64_t expanded, max_nodes;
     double deadline;
-    int status;  /* 0 running, 2 limit, 3 interrupted */
+    int status;  /* STATUS_FOUND while running, then STATUS_LIMIT or STATUS_INTERRUPTED */
 } Search;
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
+/* An f above any that a search of the 4 x 4 puzzle can meet (its optima are 80 moves at most,
+   and a search gives up past MAX_BOUND): "no f above the bound" and "stopped". */
+#define NO_F 1000
+#define MAX_BOUND 200
 
 static inline int group_value(const Search *s, int g) {
     uint8_t cells[MAX_K];
@@ -220,7 +221,7 @@ static inline int heuristic(const Search *s) {
     return s->sum > s->mirror_sum ? s->sum : s->mirror_sum;
 }
 
-/* Returns -1 when the goal is reached, else the least f above the bound (or 1000). */
+/* Returns -1 when the goal is reached, else the least f above the bound (or NO_F). */
 static int dfs(Search *s, int blank, int previous, int g, int bound) {
     int h = heuristic(s);
     int f = g + h;
@@ -234,17 +235,17 @@ static int dfs(Search *s, int blank, int previous, int g, int bound) {
         }
     }
     if ((++s->expanded & 0xFFFFF) == 0) {
-        if (s->max_nodes && s->expanded > s->max_nodes) s->status = 2;
-        if (s->deadline > 0 && now_seconds() > s->deadline) s->status = 2;
+        if (s->max_nodes && s->expanded > s->max_nodes) s->status = STATUS_LIMIT;
+        if (s->deadline > 0 && now() > s->deadline) s->status = STATUS_LIMIT;
         PyGILState_STATE state = PyGILState_Ensure();
         if (PyErr_CheckSignals()) {
             PyErr_Clear();
-            s->status = 3;
+            s->status = STATUS_INTERRUPTED;
         }
         PyGILState_Release(state);
     }
-    if (s->status) return 1000;
-    int least = 1000;
+    if (s->status) return NO_F;
+    int least = NO_F;
     for (int n = 0; n < neighbour_count[blank]; n++) {
         int cell = neighbours[blank][n];
         if (cell == previous) continue;
@@ -270,7 +271,7 @@ static int dfs(Search *s, int blank, int previous, int g, int bound) {
         s->tile_at[blank] = 0;
         if (found == -1) return -1;
         if (found < least) least = found;
-        if (s->status) return 1000;
+        if (s->status) return NO_F;
     }
     return least;
 }
@@ -339,17 +340,17 @@ static PyObject *ida(PyObject *self, PyObject *args) {
         s->mirror_sum += s->mirror[g];
     }
     s->max_nodes = max_nodes;
-    s->deadline = max_seconds > 0 ? now_seconds() + max_seconds : 0;
-    int bound = heuristic(s), found = 1000;
+    s->deadline = max_seconds > 0 ? now() + max_seconds : 0;
+    int bound = heuristic(s), found = NO_F;
     Py_BEGIN_ALLOW_THREADS
     while (1) {
         found = dfs(s, blank, -1, 0, bound);
-        if (found == -1 || s->status || found >= 1000 || found > 200) break;
+        if (found == -1 || s->status || found >= NO_F || found > MAX_BOUND) break;
         bound = found;
     }
     Py_END_ALLOW_THREADS
     PyObject *path = found == -1 ? PyBytes_FromStringAndSize((const char *)s->path, s->length) : Py_NewRef(Py_None);
-    int status = found == -1 ? 0 : (s->status ? s->status : 1);
+    int status = found == -1 ? STATUS_FOUND : (s->status ? s->status : STATUS_NONE);
     PyObject *out = Py_BuildValue("(iNKi)", status, path, (unsigned long long)s->expanded, found == -1 ? s->length : bound);
     free(s);
     return out;

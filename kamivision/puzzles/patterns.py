@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..solver.core import Status
 from .search import Limits, Result
 from .tiles import DIRECTIONS, SlideBoard, TileMove
 
@@ -152,8 +153,8 @@ def search(board: SlideBoard, groups, found: list[bytes], limits: Limits) -> Res
         bytes(tiles), [(bytes(g), t) for g, t in zip(groups, found)], seconds, limits.max_nodes or 0
     )
     elapsed = time.perf_counter() - started
-    if status != 0:
-        return Result(None, False, bound, expanded, elapsed, stopped="interrupted" if status == 3 else "limit")
+    if status != Status.FOUND:  # the statuses are the KAMI core's (solver/_core/status.h)
+        return Result(None, False, bound, expanded, elapsed, stopped="interrupted" if status == Status.INTERRUPTED else "limit")
     back = {canonical: cell for cell, canonical in enumerate(to_canonical)}
     moves, state = [], list(board.cells)
     blank = state.index(0)

@@ -26,6 +26,14 @@ from ..formats import SAFE_ZONE
 from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
 from .search import Limits, Result, astar
 
+try:  # Safe Zone's A*, compiled (setup.py); the Python search below is the reference
+    from . import _safezone
+except ImportError:  # pragma: no cover - no C compiler at install
+    _safezone = None
+
+#: Boards the compiled search takes (a state is one 64-bit set of cells).
+COMPILED_CELLS = 64
+
 FORMAT = SAFE_ZONE
 HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE = 0, 1, 2, 4, 6
 RULES = ("slide", "slide-stop-on-zone")
@@ -295,21 +303,50 @@ def _bits(mask: int) -> Iterator[int]:
 # ---------------------------------------------------------------- solving and showing
 
 
-def solve_safezone(level: SafeZone, limits: Limits = Limits(), heuristic: str = "assignment") -> Result:
+def solve_safezone(level: SafeZone, limits: Limits = Limits(), heuristic: str = "assignment", compiled: bool = True) -> Result:
     """The fewest slides, by A* with H1 (or H0 with ``heuristic="zones"``).  The bound's
     set-up (the distance tables) runs inside ``limits.max_seconds`` too: the search gets
-    what is left."""
+    what is left.  With H1 on a board of at most :data:`COMPILED_CELLS` cells the compiled
+    search runs (``compiled``, when built): the same states in the same order as the
+    Python search (:func:`kamivision.puzzles.search.astar`), so the same answer."""
     started = time.perf_counter()
     deadline = None if limits.max_seconds is None else started + limits.max_seconds
+    fast = compiled and _safezone is not None and heuristic == "assignment" and level.size <= COMPILED_CELLS
     try:
-        h = assignment_bound(level, deadline) if heuristic == "assignment" else uncovered_zones(level)
+        if fast:
+            distances = segment_distances(level, deadline)
+        else:
+            h = assignment_bound(level, deadline) if heuristic == "assignment" else uncovered_zones(level)
     except (SetUpStopped, KeyboardInterrupt) as stop:
         why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "limit"
         return Result(None, False, 0, 0, time.perf_counter() - started, stopped=why)
     if deadline is not None:
         limits = dataclasses.replace(limits, max_seconds=max(0.0, deadline - time.perf_counter()))
-    result = astar(SafeZoneProblem(level), h, limits)
+    if fast:
+        result = _compiled_astar(level, distances, limits)
+    else:
+        result = astar(SafeZoneProblem(level), h, limits)
     return dataclasses.replace(result, seconds=time.perf_counter() - started)
+
+
+def _compiled_astar(level: SafeZone, distances: dict[int, list[Optional[int]]], limits: Limits) -> Result:
+    """:func:`kamivision.puzzles.search.astar` with the assignment bound, in C."""
+    from array import array
+
+    from ..solver.core import Status
+
+    table = array("h", [-1 if d is None else d for z in sorted(distances) for d in distances[z]])
+    status, moves, expanded, bound = _safezone.astar(
+        level.rows, level.columns, level.floor, level.zones, level.blocks, level.rules == "slide-stop-on-zone",
+        table.tobytes(), -1.0 if limits.max_seconds is None else limits.max_seconds,
+        -1 if limits.max_nodes is None else limits.max_nodes, limits.progress,
+    )
+    if status == Status.FOUND:
+        found = tuple(Slide(start, DIRECTIONS[d][0], end) for start, d, end in moves)
+        return Result(found, True, len(found), expanded, 0.0)
+    if status == Status.NONE:  # the queue ran dry (or the bound proved the start dead)
+        return Result(None, True, bound, expanded, 0.0, unsolvable=True)
+    return Result(None, False, bound, expanded, 0.0, stopped="interrupted" if status == Status.INTERRUPTED else "limit")
 
 
 def draw(level: SafeZone, blocks: Optional[int] = None) -> str:
@@ -340,13 +377,15 @@ def generate(
     counts: Optional[dict] = None,
     max_seconds: Optional[float] = None,
     progress: Optional[Callable[[int, dict], None]] = None,
+    compiled: bool = True,
 ) -> Optional[tuple[SafeZone, Result]]:
     """A random solvable level (``zones`` zones, as many blocks plus ``helpers``) whose
     proven optimum is at least ``min_moves``, with its solution; ``None`` when ``tries``
     random boards, or ``max_seconds`` in all, gave none.  A board is drawn again when it
     has no solution, needs fewer moves, or is not proven within ``limits`` (cut to the
     time left); ``counts`` (when given) counts those outcomes, and ``progress`` is told
-    after each try.  Ctrl-C stops it (KeyboardInterrupt), it is not one more failed try."""
+    after each try.  Ctrl-C stops it (KeyboardInterrupt), it is not one more failed try.
+    Each level is proven by :func:`solve_safezone` (``compiled``: its compiled search)."""
     counts = {} if counts is None else counts
     n = rows * columns
     if 2 * zones + helpers + 2 > n:
@@ -375,7 +414,7 @@ def generate(
             continue
         if left is not None:
             limits = dataclasses.replace(limits, max_seconds=min(limits.max_seconds or left, left))
-        result = astar(SafeZoneProblem(level), h, limits)
+        result = solve_safezone(level, limits, compiled=compiled)
         if result.stopped == "interrupted":
             raise KeyboardInterrupt
         outcome = "unsolvable" if result.unsolvable else "unproven" if result.moves is None else "short" if len(result.moves) < min_moves else "kept"

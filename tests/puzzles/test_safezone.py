@@ -4,6 +4,7 @@ spec's examples; the file format's errors."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import deque
@@ -22,6 +23,9 @@ from kamivision.puzzles.safezone import (
     solve_safezone,
     uncovered_zones,
 )
+
+import kamivision.puzzles.safezone as safezone_module
+from kamivision.puzzles.search import Limits
 
 from ..conftest import shared_path
 
@@ -224,6 +228,41 @@ def test_a_file_round_trips_and_keeps_blocks_on_zones(tmp_path):
     path.write_text("{nope")
     with pytest.raises(BoardFileError, match="a.json: not JSON"):
         read_safezone(path)
+
+
+needs_compiled = pytest.mark.skipif(
+    safezone_module._safezone is None, reason="kamivision.puzzles._safezone is not built (no C compiler?)"
+)
+
+
+@needs_compiled
+def test_the_compiled_search_expands_the_same_states_as_the_python_search():
+    """The same moves, states expanded, bound and verdict, on random small boards of both
+    rules and on generated levels with more than four zones (the Hungarian method)."""
+    rng = random.Random(11)
+    boards = [random_level(rng) for _ in range(300)]
+    for rows, zones, helpers in ((6, 3, 1), (6, 5, 0), (5, 5, 1), (8, 4, 0)):
+        made = generate(rng, rows, rows, zones, helpers, min_moves=3)
+        assert made is not None
+        boards.append(made[0])
+        boards.append(dataclasses.replace(made[0], rules="slide-stop-on-zone"))
+    for board in boards:
+        fast, slow = solve_safezone(board), solve_safezone(board, compiled=False)
+        assert (fast.moves, fast.expanded, fast.lower_bound, fast.optimal, fast.unsolvable) == (
+            slow.moves, slow.expanded, slow.lower_bound, slow.optimal, slow.unsolvable
+        ), safezone_to_dict(board)
+    assert sum(b.zones.bit_count() > 4 for b in boards) >= 4
+
+
+@needs_compiled
+def test_the_compiled_search_stops_at_a_node_limit_where_the_python_one_does():
+    made = generate(random.Random(5), 6, 6, 5, 0, min_moves=8)
+    assert made is not None
+    board, proven = made
+    limit = Limits(max_nodes=proven.expanded // 2)
+    fast, slow = solve_safezone(board, limit), solve_safezone(board, limit, compiled=False)
+    assert fast.stopped == slow.stopped == "limit" and fast.moves is None
+    assert (fast.expanded, fast.lower_bound) == (slow.expanded, slow.lower_bound)
 
 
 def test_the_bound_s_set_up_runs_inside_the_time_limit():

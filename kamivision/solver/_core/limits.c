@@ -3,14 +3,7 @@
  * The searches never touch Python: progress reports, Ctrl-C and the caller's `improve`
  * reach them through the function pointers below, which only the glue (glue.c) fills. */
 
-/* How a search ended; mirrored in Python by kamivision.solver.core.Status. */
-enum {
-    STATUS_FOUND = 0,       /* a path found, optimal below the limit it was given */
-    STATUS_NONE = 1,        /* no solution below the limit (or none at all) */
-    STATUS_LIMIT = 2,       /* a time, node or memory limit stopped it */
-    STATUS_INTERRUPTED = 3, /* as STATUS_LIMIT, stopped by Ctrl-C */
-    STATUS_MEMORY = 4,      /* its memory filled, and it was asked to return then */
-};
+#include "status.h" /* STATUS_*, now() */
 
 /* Why a search failed, when it did (its status then means nothing). */
 enum {
@@ -18,12 +11,6 @@ enum {
     FAIL_CALLBACK = 1, /* a callback failed with an error other than Ctrl-C (the glue has it) */
     FAIL_MEMORY = 2,   /* an allocation failed */
 };
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Called now and then from the thread that started the search: 0 to go on, 1 when the
  * user asked to stop (Ctrl-C), -1 on an error (the search then fails with FAIL_CALLBACK). */
