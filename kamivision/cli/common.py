@@ -3,8 +3,10 @@ and the exit statuses after Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -80,6 +82,18 @@ def progress_printer(unlimited: bool = False):
     return show
 
 
+
+
+@contextlib.contextmanager
+def one_line_errors(output: Path):
+    """A :class:`KamiError`, or an output that cannot be written (a full disk, a folder
+    gone meanwhile), ends the command with one line naming the file."""
+    try:
+        yield
+    except KamiError as error:
+        fail(error)
+    except OSError as error:
+        fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
 
 
 def clear(progress) -> None:

@@ -16,7 +16,7 @@ from ..files import write_atomic
 from ..report import doubt_to_json, moves_to_json
 from ..outputs import check_suffix
 from ..screens import DEFAULT_DEVICE, DEVICES
-from .common import INTERRUPTED, app, fail, number
+from .common import INTERRUPTED, app, number, one_line_errors
 
 
 @app.command(
@@ -51,7 +51,7 @@ def generate_command(
         if sys.stderr.isatty():
             typer.echo(f"\rtried {tries} levels, {time.perf_counter() - started:5.1f} s", nl=False, err=True)
 
-    try:
+    with one_line_errors(output):
         check_output(output, force)
         try:
             made = generate(
@@ -76,12 +76,6 @@ def generate_command(
         obj["name"] = f"generated {rows}x{columns}, {zones} zone(s), {helpers} helper(s), seed {seed}"
         obj["solution"] = [m.to_json(level.columns) for m in result.moves]
         write_atomic(output, (json.dumps(obj, indent=1) + "\n").encode("utf-8"), overwrite=force)
-    except KamiError as error:
-        fail(error)
-        return
-    except OSError as error:  # a full disk, a folder gone meanwhile
-        fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
-        return
     typer.echo(f"wrote {output}: optimum {len(result.moves)} moves, proven ({result.expanded} states searched)")
 
 
@@ -113,7 +107,7 @@ def render_command(
     """Draw a board as a realistic phone screenshot."""
     from ..render import encode, render
 
-    try:
+    with one_line_errors(output):
         if device not in DEVICES:
             raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
         from ..covers import NAV_KINDS, NavBar
@@ -135,12 +129,6 @@ def render_command(
         write_atomic(output, data, overwrite=force)
         if truth:
             write_board(board, output.with_suffix(".json"), overwrite=force)
-    except KamiError as error:
-        fail(error)
-        return
-    except OSError as error:  # a full disk, a folder gone meanwhile
-        fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
-        return
     typer.echo(f"wrote {output}" + (f" and {output.with_suffix('.json')}" if truth else ""))
 
 
@@ -164,7 +152,7 @@ def export_command(
     from ..pipeline import solve_screenshot
     from ..vision import board_with_source
 
-    try:
+    with one_line_errors(output):
         check_input(shot)
         check_output(output, force, inputs=(shot,))
         result = solve_screenshot(shot, max_seconds=max_seconds, check_seconds=0)
@@ -176,12 +164,6 @@ def export_command(
             "doubt": doubt_to_json(result.doubt, board.columns),
         }
         write_board(board, output, overwrite=force)
-    except KamiError as error:
-        fail(error)
-        return
-    except OSError as error:  # a full disk, a folder gone meanwhile
-        fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
-        return
     board = result.recognition.board
     par = f"par {board.par}" if board.par is not None else "par not read"
     typer.echo(f"wrote {output}: {len(board.palette or [])} colors, {par}")

@@ -251,6 +251,15 @@ typedef struct {
     int status;
 } Clock;
 
+/* The error set (with the GIL held): Ctrl-C stops the search like a limit (1), anything
+ * else fails it (-1, the error left set). */
+static int stopped_by_error(Clock *clock) {
+    if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) return -1;
+    PyErr_Clear();
+    clock->status = STATUS_INTERRUPTED;
+    return 1;
+}
+
 /* Counts one expansion (as search.Clock.spent): 1 when a limit or Ctrl-C stops the
  * search (its status says which), -1 when the progress callback failed. */
 static int spent(Clock *clock, int bound) {
@@ -268,27 +277,13 @@ static int spent(Clock *clock, int bound) {
     PyGILState_STATE gil = PyGILState_Ensure();
     int stop = 0;
     if (PyErr_CheckSignals()) {
-        if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
-            PyErr_Clear();
-            clock->status = STATUS_INTERRUPTED;
-            stop = 1;
-        } else {
-            stop = -1;
-        }
+        stop = stopped_by_error(clock);
     } else if (clock->progress != Py_None && t >= clock->next_report) {
         clock->next_report = t + 0.5;
         PyObject *info = Py_BuildValue("{s:L,s:i,s:d}", "expanded", clock->expanded, "bound", bound, "seconds", t - clock->started);
         PyObject *r = info ? PyObject_CallOneArg(clock->progress, info) : NULL;
         Py_XDECREF(info);
-        if (!r) {
-            if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
-                PyErr_Clear();
-                clock->status = STATUS_INTERRUPTED;
-                stop = 1;
-            } else {
-                stop = -1;
-            }
-        }
+        if (!r) stop = stopped_by_error(clock);
         Py_XDECREF(r);
     }
     PyGILState_Release(gil);
