@@ -47,7 +47,7 @@ def solve_source(
 ) -> Answered:
     """Solve one source, picking its kind: a ``.json`` file is a puzzle (Safe Zone, tile
     sliding) when its format says so, else a board file (``rules`` replaces the file's);
-    anything else is read as a screenshot.  Collections (``.txt``) are not sources: see
+    anything else is read as a screenshot (KAMI's free rules: other ``rules`` are refused).  Collections (``.txt``) are not sources: see
     :mod:`kamivision.floodit` and :func:`kamivision.puzzles.tiles.iter_collection`."""
     from .board import read_board
     from .files import check_input
@@ -69,6 +69,8 @@ def solve_source(
     from .pipeline import solve_screenshot
 
     check_input(path)
+    if rules not in (None, "free"):
+        raise KamiError(f"{path}: a screenshot is a KAMI board (free rules); --rules {rules} is for board files")
     shot = solve_screenshot(
         path, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, settings=settings
     )

@@ -281,6 +281,7 @@ def test_ctrl_c_in_a_tile_collection_exits_130_with_the_boards_done(tmp_path, mo
     assert "1 board: " in result.stdout and "interrupted" in result.stdout
 
 
+@pytest.mark.slow  # waits out a time limit
 def test_generate_stops_at_ctrl_c_and_at_its_time_limit(tmp_path):
     command = [sys.executable, "-m", "kamivision", "generate", "-o", str(tmp_path / "g.json"),
                "--rows", "16", "--columns", "16", "--zones", "8", "--helpers", "4"]
@@ -342,6 +343,7 @@ def test_a_full_disk_under_a_second_output_names_it_and_leaves_nothing(full_disk
     assert not out.exists()  # a run that fails leaves nothing: the overlay written first is removed
 
 
+@pytest.mark.slow  # writes and streams a million lines
 @pytest.mark.parametrize("kind", ["floodit", "korf"])
 def test_a_million_line_collection_is_streamed_and_bounded_by_total_seconds(tmp_path, kind):
     """The first boards come at once and memory does not grow with the file: a million

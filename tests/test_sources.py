@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from kamivision.board import parse_board, write_board
 from kamivision.sources import solve_row, solve_source, sources_in
 
@@ -23,3 +25,16 @@ def test_the_kind_is_picked_from_the_file_and_a_bad_one_is_a_row_not_an_exceptio
     assert row.kind is None and row.moves is None and "bad.json" in row.error
     good = solve_row(board)
     assert (good.kind, good.moves, good.optimal, good.par, good.error) == ("board", answered.solution.length, True, 2, None)
+
+
+def test_a_screenshot_refuses_other_rules_than_kamis_naming_it(tmp_path):
+    import pytest
+
+    from kamivision.errors import KamiError
+
+    shot = Path(__file__).resolve().parents[1] / "samples" / "ribbons.png"
+    with pytest.raises(KamiError) as refused:
+        solve_source(shot, rules="pivot")
+    assert "ribbons.png" in str(refused.value) and "free rules" in str(refused.value)
+    row = solve_row(shot, rules="pivot")
+    assert row.moves is None and "--rules pivot" in row.error

@@ -77,6 +77,7 @@ def test_flood_beam_is_a_solution_never_shorter_than_the_optimum_and_mostly_opti
     assert optimal >= 0.9 * total
 
 
+@pytest.mark.slow  # 20,000 states of a 111-region level, then the beam
 def test_a_stopped_search_still_answers_at_par_on_a_large_level():
     # Threegrid4 (111 regions, par 13) is not proven in 20,000 states; the answer is a real
     # one, and the beam that improves it after a stop reaches par.  Limited by states and

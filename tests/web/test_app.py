@@ -267,6 +267,19 @@ def test_without_a_token_only_a_loopback_host_is_served():
         assert r.status_code == 403 and "loopback" in r.json()["error"]
 
 
+def test_solves_per_minute_are_limited_per_client_address():
+    with client(solves_per_minute=2) as c:
+        sid = upload(c, SAMPLES / "patchwork.json").json()["id"]
+        statuses = []
+        for _ in range(3):
+            r = c.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 5}, headers=POST)
+            statuses.append(r.status_code)
+            if r.status_code == 202:
+                wait_done(c, sid)
+        assert statuses == [202, 202, 429]
+        assert "2 solves a minute" in r.json()["error"] and 0 < int(r.headers["retry-after"]) <= 60
+
+
 def test_the_store_drops_idle_sessions_first_and_refuses_when_all_are_busy():
     store = MemoryStore(max_sessions=2)
     with client(store=store) as c:

@@ -188,6 +188,7 @@ def test_redis_stopped_gives_a_503_within_2_seconds_and_the_servers_recover(clus
     assert upload(b, SAMPLES / "patchwork.json")[0] == 201  # back: a new session works again
 
 
+@pytest.mark.slow  # two more web processes
 def test_uploads_per_address_and_the_queue_length_hold_across_processes(redis_server):
     import redis as redis_client
 
@@ -212,6 +213,7 @@ def test_uploads_per_address_and_the_queue_length_hold_across_processes(redis_se
         one.submit(Job(session="s3", board=board, max_seconds=1))
 
 
+@pytest.mark.slow  # a long solve, cancelled
 def test_a_cancel_through_the_other_process_keeps_the_best_answer_so_far(cluster, tmp_path):
     _, (a, b), _, _ = cluster
     sid = solving(a, b, tmp_path, 120)
