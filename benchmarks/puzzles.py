@@ -120,16 +120,17 @@ def safezone(levels: int, seconds_per_level: float, reference: bool = True) -> N
         states = [r.expanded for r in results]
         seconds = [r.seconds for r in results]
         wall = time.perf_counter() - started
-        same, python_seconds = "-", [0.0]
+        same = python = "-"
         if reference:
             again = [solve_safezone(level, compiled=False) for level, _ in made]
             same = f"{sum(a.moves == r.moves and a.expanded == r.expanded for a, r in zip(again, results))}/{len(made)}"
             python_seconds = [a.seconds for a in again]
+            python = f"{statistics.mean(python_seconds):.2f} / {max(python_seconds):.2f}"
         print(
             f"| {size}x{size} | {zones} + {helpers} | {len(made)} | {statistics.mean(lengths):.1f} / {max(lengths)} | "
             f"{statistics.mean(states):,.0f} / {max(states):,} | {statistics.mean(seconds):.3f} / {max(seconds):.3f} | "
             f"{counts.get('unsolvable', 0) + counts.get('dead', 0)} / {counts.get('short', 0)} / {counts.get('unproven', 0)} | "
-            f"{wall:.0f} | {same} | {statistics.mean(python_seconds):.2f} / {max(python_seconds):.2f} |",
+            f"{wall:.0f} | {same} | {python} |",
             flush=True,
         )
 

@@ -47,8 +47,9 @@ def solve_source(
 ) -> Answered:
     """Solve one source, picking its kind: a ``.json`` file is a puzzle (Safe Zone, tile
     sliding) when its format says so, else a board file (``rules`` replaces the file's);
-    anything else is read as a screenshot (KAMI's free rules: other ``rules`` are refused).  Collections (``.txt``) are not sources: see
-    :mod:`kamivision.floodit` and :func:`kamivision.puzzles.tiles.iter_collection`."""
+    anything else is read as a screenshot (KAMI's free rules: other ``rules`` are
+    refused).  Collections (``.txt``) are not sources: see :mod:`kamivision.floodit` and
+    :func:`kamivision.puzzles.tiles.iter_collection`."""
     from .board import read_board
     from .files import check_input
 

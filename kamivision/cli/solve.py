@@ -20,7 +20,7 @@ from ..report import (
     safe_text,
     solution_to_json,
 )
-from .common import INTERRUPTED, app, clear, exit_if_interrupted, fail, number, progress_printer
+from .common import INTERRUPTED, app, clear, exit_if_interrupted, fail, number, one_line_errors, progress_printer
 from .tables import floodit_table, sources_table, tiles_table
 
 BOARD_SUFFIXES = {".json"}
@@ -160,16 +160,10 @@ def solve_command(
         typer.echo(f"warning: {warning}", err=True)
     if warnings:
         typer.echo(f"check and fix the cells with: kamivision review {safe_text(str(source))}", err=True)
-    try:
-        from ..outputs import write_pictures
+    from ..outputs import write_pictures
 
+    with one_line_errors(output):
         written = write_pictures(result, output, steps, gif, force)
-    except KamiError as error:
-        fail(error)
-        return
-    except OSError as error:
-        fail(KamiError(f"{error.filename or output}: cannot be written ({error.strerror})"))
-        return
     if not as_json:
         for path in written:
             typer.echo(f"wrote {path}")

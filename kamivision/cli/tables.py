@@ -43,14 +43,15 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
     from ..floodit import iter_collection, solve_collection
 
     puzzles = iter_collection(source)  # a stream: the first board is solved at once
-    tally = Counter(known_all=1)
+    tally = Counter()
     if not as_json:
         typer.echo(f"{'board':<28} {'cells':>5} {'colors':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
 
     def show(row) -> None:
-        tally.update(done=1, interrupted=row.interrupted, moves=row.length, proven=row.optimal, known=row.known or 0)
-        if row.known is None:
-            tally["known_all"] = 0
+        tally.update(
+            done=1, interrupted=row.interrupted, moves=row.length, proven=row.optimal, known=row.known or 0,
+            unknown=row.known is None,
+        )
         if as_json:
             typer.echo(json.dumps(dataclasses.asdict(row)))
         else:
@@ -64,7 +65,7 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
     interrupted = each_row(rows, show) or tally["interrupted"] > 0
     if not as_json:
         done = tally["done"]
-        extra = f"; known optimum total {tally['known']}" if tally["known_all"] else ""
+        extra = "" if tally["unknown"] else f"; known optimum total {tally['known']}"
         ended = total_seconds is not None and not interrupted and _unfinished(puzzles)
         noun = "board" if done == 1 else "boards"
         boards = f"{done} {noun} (interrupted)" if interrupted else f"{done} {noun}" + (

@@ -16,14 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
-from ..formats import PUZZLES, puzzle_format
+from ..formats import puzzle_format
 from ..report import verdict
 from . import safezone, slide, tiles
 from .fileformat import ABSENT
 from .search import Limits, Result
 
 Puzzle = Union[safezone.SafeZone, tiles.SlideBoard]
-FORMATS = PUZZLES
 
 
 def read_puzzle(path: Path) -> Puzzle:

@@ -41,8 +41,8 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    int n, zones;
-    uint64_t floor, zone_bits;
+    int zones;
+    uint64_t zone_bits;
     int stop_on_zone;
     int step[4][MAX_CELLS];
     int16_t distance[MAX_ZONES][MAX_CELLS]; /* -1: no segment path */
@@ -64,11 +64,9 @@ static inline size_t hash64(uint64_t x) {
     return (size_t)x;
 }
 
-static int grow(Search *s);
-
-/* The node of `state`, made when new; -1 when memory ran out. */
+/* The node of `state`, made when new.  The table never grows here: the search makes room
+ * (reserve()) before each expansion, so no node number it holds moves under it. */
 static int32_t node_of(Search *s, uint64_t state) {
-    if ((s->count + 1) * 2 > s->capacity && grow(s)) return -1;
     size_t mask = s->capacity - 1, i = hash64(state) & mask;
     while (s->nodes[i].used) {
         if (s->nodes[i].state == state) return (int32_t)i;
@@ -109,6 +107,13 @@ static int grow(Search *s) {
     free(moved);
     s->nodes = nodes;
     s->capacity = capacity;
+    return 0;
+}
+
+/* Room for `more` new nodes at most half full; -1 when memory ran out. */
+static int reserve(Search *s, size_t more) {
+    while ((s->count + more) * 2 > s->capacity)
+        if (grow(s)) return -1;
     return 0;
 }
 
@@ -297,8 +302,8 @@ static int late(const Clock *clock) {
 /* The A* (search.astar): STATUS_FOUND with *goal set, STATUS_NONE when the queue ran dry
  * (no solution), STATUS_LIMIT or STATUS_INTERRUPTED; -1 out of memory, -2 a failed callback. */
 static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t *goal) {
+    if (reserve(s, 1)) return -1;
     int32_t first = node_of(s, start);
-    if (first < 0) return -1;
     s->nodes[first].g = 0;
     s->nodes[first].h = bound_of(s, start);
     if (s->nodes[first].h == DEAD_H) return STATUS_NONE; /* the bound proves no goal can be reached */
@@ -320,8 +325,7 @@ static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t 
         /* Room for every child first: the table may move only here, where no node number
            is held but in the queue (which grow() renumbers) and this state's own, found
            again after it. */
-        while ((s->count + 4 * MAX_CELLS) * 2 > s->capacity)
-            if (grow(s)) return -1;
+        if (reserve(s, 4 * MAX_CELLS)) return -1;
         int32_t here = node_of(s, state), g = e.g + 1;
         int weighed = 0;
         for (uint64_t rest = state; rest; rest &= rest - 1) {
@@ -338,7 +342,6 @@ static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t 
                 int index = weighed++;
                 uint64_t child = (state ^ (1ULL << cell)) | (1ULL << at);
                 int32_t c = node_of(s, child);
-                if (c < 0) return -1;
                 Node *kid = &s->nodes[c];
                 if (g >= kid->g) continue;
                 if ((index & 15) == 15 && late(clock)) {
@@ -379,9 +382,7 @@ static PyObject *astar(PyObject *self, PyObject *args) {
     if (progress != Py_None && !PyCallable_Check(progress)) return PyErr_Format(PyExc_TypeError, "progress must be callable");
     Search *s = calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
-    s->n = n;
     s->zones = z;
-    s->floor = floor;
     s->zone_bits = zones;
     s->stop_on_zone = stop_on_zone;
     for (int k = 0; k < z; k++) memcpy(s->distance[k], distances + (size_t)k * n * 2, (size_t)n * 2);
