@@ -3,6 +3,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -119,6 +121,19 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
+
+
+@contextmanager
+def one_minute(needed: float = 20):
+    """Run the block inside one clock minute, as the rate limits count them (they start
+    again at :00): wait for the next minute if fewer than ``needed`` seconds are left, and
+    fail if the block still crossed into another minute (it then took over ``needed``)."""
+    left = 60 - time.time() % 60
+    if left < needed:
+        time.sleep(left + 0.05)
+    minute = int(time.time() // 60)
+    yield
+    assert int(time.time() // 60) == minute, f"the block took over {needed} s: its counts span two minutes"
 
 
 def hard_board_file(tmp_path):

@@ -18,7 +18,7 @@ from kamivision.review import open_review  # noqa: E402
 from kamivision.web import Settings, create_app  # noqa: E402
 from kamivision.web.sessions import MemoryStore, Session  # noqa: E402
 
-from .conftest import hard_board_file  # noqa: E402
+from .conftest import hard_board_file, one_minute  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 POST = {"X-Kamivision": "1"}
@@ -268,7 +268,7 @@ def test_without_a_token_only_a_loopback_host_is_served():
 
 
 def test_solves_per_minute_are_limited_per_client_address():
-    with client(solves_per_minute=2) as c:
+    with client(solves_per_minute=2) as c, one_minute(30):
         sid = upload(c, SAMPLES / "patchwork.json").json()["id"]
         statuses = []
         for _ in range(3):
