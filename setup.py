@@ -27,9 +27,10 @@ setup(
         # The 4 x 4 sliding puzzle's pattern databases and IDA* (kamivision.puzzles.patterns).
         Extension(
             "kamivision.puzzles._patterns",
-            ["kamivision/puzzles/_patterns.c"],
-            depends=["kamivision/solver/_core/status.h"],
-            extra_compile_args=FLAGS,
+            ["kamivision/puzzles/_patterns.c", "kamivision/puzzles/_patterns_level.c"],
+            depends=["kamivision/solver/_core/status.h", "kamivision/puzzles/_patterns.h"],
+            extra_compile_args=FLAGS + THREADS,
+            extra_link_args=THREADS,
             optional=True,
         ),
         # Safe Zone's A* (kamivision.puzzles.safezone), for boards of at most 64 cells.

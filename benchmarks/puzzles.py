@@ -2,12 +2,15 @@
 3 x 3 KenKen goals, the Safe Zone examples and generated levels.
 
     python benchmarks/puzzles.py [--korf ../shared/data/slide/korf100.txt] [--fresh-tables]
-                                 [--levels 100] [--only korf|kenken|safezone] [--no-reference]
+                                 [--tables all|7-8|6-6-3] [--levels 100]
+                                 [--only korf|kenken|safezone] [--no-reference]
 
 Prints one table per part: states searched, seconds, every answer checked (Korf's against
 the file; KenKen against breadth-first search; Safe Zone levels proven, and solved again
-by the Python search to compare with the compiled one unless --no-reference).  --fresh-tables
-builds the pattern databases in a temporary folder to time the build.
+by the Python search to compare with the compiled one unless --no-reference).  Korf's 100
+are solved with each set of pattern databases in the cache (7-8 is built by `kamivision
+tables build`); --fresh-tables builds them in a temporary folder first, in a process of
+their own, to time the build and its peak memory.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kamivision.puzzles import patterns  # noqa: E402
+from kamivision.puzzles import databases  # noqa: E402
 from kamivision.puzzles.safezone import generate, read_safezone, solve_safezone  # noqa: E402
 from kamivision.puzzles.search import Limits  # noqa: E402
 from kamivision.puzzles.slide import solve_slide  # noqa: E402
@@ -38,31 +42,54 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def korf(path: Path, fresh: bool) -> None:
+def build_in_child(partition, folder: str) -> tuple[float, float]:
+    """Build a partition's tables in a process of its own: (seconds, peak MB of that process)."""
+    started = time.perf_counter()
+    code = (
+        "import resource; from kamivision.puzzles import databases as d; "
+        f"d.build(d.{'LARGE' if partition is databases.LARGE else 'SMALL'}); "
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                          env={**os.environ, "KAMIVISION_CACHE": folder})
+    return time.perf_counter() - started, int(done.stdout.split()[-1]) / 1024
+
+
+def korf(path: Path, fresh: bool, which: str) -> None:
     boards = read_collection(path)
-    if fresh:
-        os.environ["KAMIVISION_CACHE"] = tempfile.mkdtemp(prefix="kamivision-pdb-")
-    started = time.perf_counter()
-    store = patterns.PatternTables()
-    tables = store.get(announce=lambda text: None)
-    built = time.perf_counter() - started
-    size = sum(len(t) for t in tables) / 1e6
-    print(f"pattern databases 6-6-3: {size:.1f} MB, {'built' if fresh else 'loaded'} in {built:.1f} s")
-    print()
-    print("| instances | proven | equal to the file | moves | states | seconds | slowest | peak MB |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    started = time.perf_counter()
-    proven = equal = moves = states = 0
-    slowest = (0.0, "")
-    for name, board in boards:
-        result = solve_slide(board, tables=store)
-        proven += result.optimal and result.moves is not None
-        equal += result.length == board.optimal
-        moves += result.length or 0
-        states += result.expanded
-        slowest = max(slowest, (result.seconds, name))
-    total = time.perf_counter() - started
-    print(f"| {len(boards)} | {proven} | {equal} | {moves:,} | {states:,} | {total:.1f} | #{slowest[1]} {slowest[0]:.1f} s | {peak_mb():.0f} |")
+    folder = tempfile.mkdtemp(prefix="kamivision-pdb-") if fresh else None
+    chosen = [p for p in databases.PARTITIONS if which in ("all", p.name)]
+    print("| tables | on disk | built in | build peak MB | instances | proven | equal to the file | moves | states | "
+          "seconds | slowest | peak MB (the process so far) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for partition in chosen:
+        built, build_peak = "-", "-"
+        if fresh:
+            seconds, peak = build_in_child(partition, folder)
+            built, build_peak = f"{seconds:.0f} s", f"{peak:.0f}"
+        tables = databases.PatternTables(Path(folder) if folder else None, partitions=(partition,))
+        try:
+            loaded = tables.get()
+        except databases.DatabaseError as error:
+            print(f"| {partition.name} | - | {error} | | | | | | | | | |")
+            continue
+        size = sum(len(t) for t in loaded.tables) / 1e6
+        started = time.perf_counter()
+        proven = equal = moves = states = 0
+        slowest = (0.0, "")
+        for name, board in boards:
+            result = solve_slide(board, tables=tables)
+            proven += result.optimal and result.moves is not None
+            equal += result.length == board.optimal
+            moves += result.length or 0
+            states += result.expanded
+            slowest = max(slowest, (result.seconds, name))
+        total = time.perf_counter() - started
+        print(
+            f"| {partition.name} | {size:.1f} MB | {built} | {build_peak} | {len(boards)} | {proven} | {equal} | {moves:,} | "
+            f"{states:,} | {total:.1f} | #{slowest[1]} {slowest[0]:.2f} s | {peak_mb():.0f} |",
+            flush=True,
+        )
 
 
 def kenken() -> None:
@@ -138,14 +165,15 @@ def safezone(levels: int, seconds_per_level: float, reference: bool = True) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--korf", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/slide/korf100.txt")
-    parser.add_argument("--fresh-tables", action="store_true")
+    parser.add_argument("--fresh-tables", action="store_true", help="build the tables in a temporary folder, timed")
+    parser.add_argument("--tables", choices=["all", "7-8", "6-6-3"], default="all", help="Korf's 100 with which tables")
     parser.add_argument("--levels", type=int, default=100)
     parser.add_argument("--level-seconds", type=float, default=30.0, help="a generated level must be proven within this")
     parser.add_argument("--only", choices=["korf", "kenken", "safezone"])
     parser.add_argument("--no-reference", action="store_true", help="Safe Zone: do not solve the levels again with the Python search")
     args = parser.parse_args()
     if args.only in (None, "korf"):
-        korf(args.korf, args.fresh_tables)
+        korf(args.korf, args.fresh_tables, args.tables)
         print()
     if args.only in (None, "kenken"):
         kenken()

@@ -215,8 +215,9 @@ def decode_image(source: Path | bytes, name: str) -> np.ndarray:
     return np.ascontiguousarray(rgb)
 
 
-def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) -> Path:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
+def write_atomic(path: str | os.PathLike, data: bytes | list, overwrite: bool = False) -> Path:
+    """Write ``data`` (bytes, or a list of bytes-like parts) to ``path`` through a
+    temporary file and a rename.
 
     Raises :class:`OutputExistsError` when ``path`` exists and ``overwrite`` is false, so
     nothing the user has is replaced without being asked, and :class:`OutputError` (one
@@ -234,7 +235,7 @@ def write_atomic(path: str | os.PathLike, data: bytes, overwrite: bool = False) 
     return named
 
 
-def _write_atomic(path: Path, data: bytes, overwrite: bool) -> Path:
+def _write_atomic(path: Path, data: bytes | list, overwrite: bool) -> Path:
     """:func:`write_atomic` once the path is checked: a temporary file, then a rename."""
     directory = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
@@ -244,7 +245,8 @@ def _write_atomic(path: Path, data: bytes, overwrite: bool) -> Path:
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for part in data if isinstance(data, list) else (data,):
+                handle.write(part)
             handle.flush()
             os.fsync(handle.fileno())
         if not overwrite:

@@ -17,6 +17,7 @@ import signal
 from . import solve  # noqa: F401, I001
 from . import make  # noqa: F401, I001
 from . import web  # noqa: F401, I001
+from . import databases  # noqa: F401, I001
 from .common import app
 
 __all__ = ["app", "main"]

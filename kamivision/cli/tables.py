@@ -144,7 +144,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
 
     boards = iter_collection(source)
     started = time.perf_counter()
-    tally, rows, wrong = Counter(), [], []
+    tally, rows, wrong, bounds = Counter(), [], [], set()
     if not as_json:
         typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
 
@@ -152,6 +152,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
         name, board, result = solved
         stored = board.optimal if isinstance(board.optimal, int) else None
         length = result.length
+        bounds.add(result.bound)
         tally.update(
             done=1, moves=length or 0, known=stored or 0, proven=result.optimal and length is not None,
             interrupted=result.stopped == "interrupted",
@@ -184,6 +185,8 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
             f"optimal; {seconds:.1f} s" + ("" if peak is None else f"; peak memory {peak} MB") + ("; interrupted" if interrupted else "")
             + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
         )
+        if any(bound and "6-6-3" in bound for bound in bounds):
+            typer.echo("(the 6-6-3 pattern databases: 'kamivision tables build' makes the 7-8 ones, several times faster)")
     for name in wrong:
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
     if wrong:

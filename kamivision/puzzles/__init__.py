@@ -67,10 +67,8 @@ def _title(puzzle: Puzzle) -> str:
 def _method(puzzle: Puzzle, result: Result) -> str:
     if isinstance(puzzle, safezone.SafeZone):
         return "A*, bound: blocks matched to safe zones by straight-segment distance"
-    from . import patterns
-
-    if patterns.suits(puzzle):
-        return "IDA*, bound: additive pattern databases 6-6-3 and their reflection"
+    if result.bound is not None:
+        return f"IDA*, bound: {result.bound}"
     if puzzle.rows * puzzle.columns > 9 and puzzle.distinct:
         return "IDA*, bound: Manhattan distance and linear conflicts"
     return "A*, bound: Manhattan distance and linear conflicts" + ("" if puzzle.distinct else " over matchings of equal tiles")

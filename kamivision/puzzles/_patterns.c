@@ -25,16 +25,17 @@
 #include <time.h>
 
 #include "../solver/_core/status.h" /* STATUS_*, now(): shared with the KAMI core */
+#include "_patterns.h"              /* the geometry, rank(), the packed tables */
 
-#define CELLS 16
-#define MAX_K 7
+#define BYTE_MAX_K 7 /* build()'s (placement, empty cell) table: 16 bytes a placement */
 #define MAX_GROUPS 8
 
-static int neighbours[CELLS][4];
-static int neighbour_count[CELLS];
-static int reflected[CELLS];
+int neighbours[CELLS][4];
+int neighbour_count[CELLS];
+int reflected[CELLS];
+uint16_t neighbour_mask[CELLS];
 
-static void init_tables(void) {
+void init_geometry(void) {
     for (int cell = 0; cell < CELLS; cell++) {
         int r = cell / 4, c = cell % 4, n = 0;
         if (r > 0) neighbours[cell][n++] = cell - 4;
@@ -42,28 +43,10 @@ static void init_tables(void) {
         if (c > 0) neighbours[cell][n++] = cell - 1;
         if (c < 3) neighbours[cell][n++] = cell + 1;
         neighbour_count[cell] = n;
+        neighbour_mask[cell] = 0;
+        for (int i = 0; i < n; i++) neighbour_mask[cell] |= (uint16_t)(1u << neighbours[cell][i]);
         reflected[cell] = c * 4 + r;
     }
-}
-
-static uint64_t placements(int k) {
-    uint64_t size = 1;
-    for (int i = 0; i < k; i++) size *= (uint64_t)(CELLS - i);
-    return size;
-}
-
-/* Mixed-radix rank of k distinct cells: digit i is the cell's rank among the cells not
-   used by tiles 0..i-1, in base 16 - i (the cells below it already used, counted by
-   popcount). */
-static inline uint32_t rank(const uint8_t *cells, int k) {
-    uint32_t r = 0;
-    unsigned used = 0;
-    for (int i = 0; i < k; i++) {
-        int smaller = __builtin_popcount(used & ((1u << cells[i]) - 1u));
-        r = r * (uint32_t)(CELLS - i) + (uint32_t)(cells[i] - smaller);
-        used |= 1u << cells[i];
-    }
-    return r;
 }
 
 /* ---------------------------------------------------------------- building */
@@ -101,7 +84,7 @@ static PyObject *build(PyObject *self, PyObject *args) {
     const uint8_t *goal;
     Py_ssize_t k;
     if (!PyArg_ParseTuple(args, "y#", &goal, &k)) return NULL;
-    if (k < 1 || k > MAX_K) return PyErr_Format(PyExc_ValueError, "a pattern has 1 to %d tiles", MAX_K);
+    if (k < 1 || k > BYTE_MAX_K) return PyErr_Format(PyExc_ValueError, "a pattern has 1 to %d tiles", BYTE_MAX_K);
     for (int i = 0; i < k; i++)
         if (goal[i] < 1 || goal[i] >= CELLS) return PyErr_Format(PyExc_ValueError, "pattern tiles are 1 to 15");
     uint64_t size = placements((int)k);
@@ -186,6 +169,7 @@ typedef struct {
     int k[MAX_GROUPS];
     uint8_t tiles[MAX_GROUPS][MAX_K];  /* each group's tiles */
     const uint8_t *table[MAX_GROUPS];
+    int packed[MAX_GROUPS];  /* 4 bits a placement (packed_excess), else a byte */
     int group_of[CELLS], index_of[CELLS];  /* a tile's group and place in it */
     uint8_t cell_of[CELLS];  /* where each tile is */
     uint8_t tile_at[CELLS];
@@ -203,10 +187,17 @@ typedef struct {
 #define NO_F 1000
 #define MAX_BOUND 200
 
+/* The table's value for the group's tiles on cells (tile t's goal is cell t). */
+static inline int lookup(const Search *s, int g, const uint8_t *cells) {
+    uint32_t r = rank(cells, s->k[g]);
+    if (s->packed[g]) return manhattan(cells, s->tiles[g], s->k[g]) + 2 * packed_excess(s->table[g], r);
+    return s->table[g][r];
+}
+
 static inline int group_value(const Search *s, int g) {
     uint8_t cells[MAX_K];
     for (int i = 0; i < s->k[g]; i++) cells[i] = s->cell_of[s->tiles[g][i]];
-    return s->table[g][rank(cells, s->k[g])];
+    return lookup(s, g, cells);
 }
 
 /* The group's value on the reflected board: its tile t stands where tile reflected[t]
@@ -214,7 +205,7 @@ static inline int group_value(const Search *s, int g) {
 static inline int mirror_value(const Search *s, int g) {
     uint8_t cells[MAX_K];
     for (int i = 0; i < s->k[g]; i++) cells[i] = (uint8_t)reflected[s->cell_of[reflected[s->tiles[g][i]]]];
-    return s->table[g][rank(cells, s->k[g])];
+    return lookup(s, g, cells);
 }
 
 static inline int heuristic(const Search *s) {
@@ -279,38 +270,36 @@ static int dfs(Search *s, int blank, int previous, int g, int bound) {
 static PyObject *ida(PyObject *self, PyObject *args) {
     const uint8_t *tiles;
     Py_ssize_t count;
-    PyObject *groups;
+    PyObject *groups, *out = NULL;
     double max_seconds;
     unsigned long long max_nodes;
     if (!PyArg_ParseTuple(args, "y#O!dK", &tiles, &count, &PyList_Type, &groups, &max_seconds, &max_nodes)) return NULL;
     if (count != CELLS) return PyErr_Format(PyExc_ValueError, "16 tiles expected");
+    Py_ssize_t group_count = PyList_GET_SIZE(groups);
+    if (group_count < 1 || group_count > MAX_GROUPS) return PyErr_Format(PyExc_ValueError, "1 to %d groups", MAX_GROUPS);
     Search *s = calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
-    s->groups = (int)PyList_GET_SIZE(groups);
-    if (s->groups < 1 || s->groups > MAX_GROUPS) {
-        free(s);
-        return PyErr_Format(PyExc_ValueError, "1 to %d groups", MAX_GROUPS);
-    }
-    int seen = 0;
+    Py_buffer views[MAX_GROUPS]; /* the tables (bytes, or a file's mmap), held for the search */
+    int held = 0, seen = 0;
     for (int c = 0; c < CELLS; c++) s->group_of[c] = -1;
-    for (int g = 0; g < s->groups; g++) {
-        const uint8_t *members, *table;
-        Py_ssize_t k, size;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(groups, g), "y#y#", &members, &k, &table, &size)) {
-            free(s);
-            return NULL;
-        }
-        if (k < 1 || k > MAX_K || (uint64_t)size != placements((int)k)) {
-            free(s);
-            return PyErr_Format(PyExc_ValueError, "group %d: its table does not fit its tiles", g);
+    for (int g = 0; g < group_count; g++, s->groups++) {
+        const uint8_t *members;
+        Py_ssize_t k;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(groups, g), "y#y*", &members, &k, &views[g])) goto done;
+        held++;
+        uint64_t size = (uint64_t)views[g].len;
+        if (k < 1 || k > MAX_K || (size != placements((int)k) && size != (placements((int)k) + 1) / 2)) {
+            PyErr_Format(PyExc_ValueError, "group %d: its table does not fit its tiles", g);
+            goto done;
         }
         s->k[g] = (int)k;
-        s->table[g] = table;
+        s->table[g] = views[g].buf;
+        s->packed[g] = size != placements((int)k);
         for (int i = 0; i < k; i++) {
             int t = members[i];
             if (t < 1 || t >= CELLS || (seen >> t & 1)) {
-                free(s);
-                return PyErr_Format(PyExc_ValueError, "the groups must share out the tiles 1 to 15");
+                PyErr_Format(PyExc_ValueError, "the groups must share out the tiles 1 to 15");
+                goto done;
             }
             seen |= 1 << t;
             s->tiles[g][i] = (uint8_t)t;
@@ -319,15 +308,15 @@ static PyObject *ida(PyObject *self, PyObject *args) {
         }
     }
     if (seen != 0xFFFE) {
-        free(s);
-        return PyErr_Format(PyExc_ValueError, "the groups must share out the tiles 1 to 15");
+        PyErr_Format(PyExc_ValueError, "the groups must share out the tiles 1 to 15");
+        goto done;
     }
     int blank = -1, check = 0;
     for (int c = 0; c < CELLS; c++) {
         s->tile_at[c] = tiles[c];
         if (tiles[c] >= CELLS || (check >> tiles[c] & 1)) {
-            free(s);
-            return PyErr_Format(PyExc_ValueError, "the tiles must be 0 to 15, each once");
+            PyErr_Format(PyExc_ValueError, "the tiles must be 0 to 15, each once");
+            goto done;
         }
         check |= 1 << tiles[c];
         s->cell_of[tiles[c]] = (uint8_t)c;
@@ -351,13 +340,71 @@ static PyObject *ida(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     PyObject *path = found == -1 ? PyBytes_FromStringAndSize((const char *)s->path, s->length) : Py_NewRef(Py_None);
     int status = found == -1 ? STATUS_FOUND : (s->status ? s->status : STATUS_NONE);
-    PyObject *out = Py_BuildValue("(iNKi)", status, path, (unsigned long long)s->expanded, found == -1 ? s->length : bound);
+    out = Py_BuildValue("(iNKi)", status, path, (unsigned long long)s->expanded, found == -1 ? s->length : bound);
+done:
+    for (int g = 0; g < held; g++) PyBuffer_Release(&views[g]);
     free(s);
     return out;
 }
 
+/* ---------------------------------------------------------------- packed tables */
+
+/* The buffers of a packed build: visited (2 bytes a placement), frontier and next (a bit
+   a placement, in 64-bit words), packed (4 bits a placement); writable, zeroed by the
+   caller at the start. */
+static int build_buffers(PyObject *args, const char *format, const uint8_t **goal, Py_ssize_t *k, int *depth,
+                         Py_buffer *views, int *threads) {
+    if (!PyArg_ParseTuple(args, format, goal, k, depth, &views[0], &views[1], &views[2], &views[3], threads)) return -1;
+    int fits = *k >= 1 && *k <= MAX_K;
+    if (fits) {
+        uint64_t size = placements((int)*k), words = (size + 63) / 64;
+        fits = (uint64_t)views[0].len == 2 * size && (uint64_t)views[1].len == 8 * words &&
+               (uint64_t)views[2].len == 8 * words && (uint64_t)views[3].len == (size + 1) / 2;
+    }
+    for (int i = 0; fits && i < *k; i++) fits = (*goal)[i] >= 1 && (*goal)[i] < CELLS;
+    if (!fits) {
+        for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
+        PyErr_Format(PyExc_ValueError, "the build's buffers do not fit a pattern of 1 to %d tiles", MAX_K);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *seed(PyObject *self, PyObject *args) {
+    const uint8_t *goal;
+    Py_ssize_t k;
+    int depth = 0, threads = 1;
+    Py_buffer views[4];
+    if (build_buffers(args, "y#iw*w*w*w*i", &goal, &k, &depth, views, &threads)) return NULL;
+    unsigned used = 0;
+    for (int i = 0; i < k; i++) used |= 1u << goal[i];
+    uint32_t r = rank(goal, (int)k);
+    ((uint16_t *)views[0].buf)[r] = (uint16_t)(~used & 0xFFFFu); /* the empty cell's goal is free */
+    ((uint64_t *)views[1].buf)[r >> 6] |= 1ull << (r & 63);
+    for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
+    Py_RETURN_NONE;
+}
+
+static PyObject *level(PyObject *self, PyObject *args) {
+    const uint8_t *goal;
+    Py_ssize_t k;
+    int depth, threads;
+    Py_buffer views[4];
+    if (build_buffers(args, "y#iw*w*w*w*i", &goal, &k, &depth, views, &threads)) return NULL;
+    uint64_t reached = 0, components = 0, clipped = 0;
+    Py_BEGIN_ALLOW_THREADS
+    expand_level(goal, (int)k, depth, views[0].buf, views[1].buf, views[2].buf, views[3].buf, threads, &reached,
+                 &components, &clipped);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
+    return Py_BuildValue("(KKK)", (unsigned long long)reached, (unsigned long long)components, (unsigned long long)clipped);
+}
+
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS, "build(goal_cells) -> bytes: a pattern database of the 4 x 4 puzzle"},
+    {"seed", seed, METH_VARARGS, "seed(goal_cells, 0, visited, frontier, next, packed, threads): a packed build's level 0"},
+    {"level", level, METH_VARARGS,
+     "level(goal_cells, depth, visited, frontier, next, packed, threads) -> (placements, states, clipped): the next level"},
     {"ida", ida, METH_VARARGS, "ida(tiles, [(tiles, table), ...], max_seconds, max_nodes) -> (status, path, expanded, bound)"},
     {NULL, NULL, 0, NULL},
 };
@@ -365,6 +412,6 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_patterns", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__patterns(void) {
-    init_tables();
+    init_geometry();
     return PyModule_Create(&module);
 }

@@ -92,6 +92,7 @@ class Result(Generic[M]):
     seconds: float
     unsolvable: bool = False  # the reachable states were exhausted: no solution exists
     stopped: Optional[str] = None  # why the search stopped early: "limit" or "interrupted"
+    bound: Optional[str] = None  # the lower bound's name, where the search names it
 
     @property
     def length(self) -> Optional[int]:

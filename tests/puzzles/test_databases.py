@@ -1,0 +1,127 @@
+"""The pattern database files: a packed table (4 bits, built a level at a time) holds the
+same values as the byte table of the full (placement, empty cell) search; IDA* with packed
+tables searches exactly as with byte tables; files are written whole, read back mapped,
+and refused when damaged; the best tables present are used; ``kamivision tables``."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+from typer.testing import CliRunner
+
+from kamivision.cli import app
+from kamivision.puzzles import databases, patterns
+from kamivision.puzzles.databases import DatabaseError, Partition, PatternTables
+from kamivision.puzzles.search import Limits
+from kamivision.puzzles.tiles import SlideBoard
+
+from .test_patterns import rank, scramble
+
+pytestmark = pytest.mark.skipif(not databases.AVAILABLE, reason="the compiled pattern databases are not built (no C compiler)")
+
+# Five 3-tile patterns: tables of 3,360 placements, built in milliseconds.
+TINY = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15))
+
+
+def packed(group: tuple[int, ...]) -> bytearray:
+    size = Partition("t", (group,), packed=True).placements(group)
+    return databases._build_packed(group, size, threads=2, progress=lambda text: None, started=0.0)
+
+
+def value(table, r: int, cells, group) -> int:
+    manhattan = sum(abs(c // 4 - g // 4) + abs(c % 4 - g % 4) for c, g in zip(cells, group))
+    return manhattan + 2 * (table[r >> 1] >> ((r & 1) * 4) & 15)
+
+
+@pytest.mark.parametrize("group", [(1, 2, 3), (10, 11, 15), (4, 8, 12, 13), (1, 4, 6, 9, 15)])
+def test_a_packed_table_holds_the_full_searchs_values(group):
+    """The packed build searches (placement, component of the empty cell); the byte build
+    searches (placement, empty cell) with free moves of the empty cell.  The corners and
+    the scattered 5-tile pattern cut the free cells into several components."""
+    table, full = packed(group), databases._patterns.build(bytes(group))
+    wrong = [cells for cells in permutations(range(16), len(group)) if value(table, rank(cells), cells, group) != full[rank(cells)]]
+    assert wrong == []
+
+
+def tables(groups, as_packed: bool) -> list:
+    return [packed(g) if as_packed else databases._patterns.build(bytes(g)) for g in groups]
+
+
+def test_ida_searches_the_same_with_packed_and_byte_tables():
+    """Equal values, so the same bound at every node: the same moves and the same count."""
+    rng = random.Random(7)
+    byte, small = tables(TINY, False), tables(TINY, True)
+    goal = tuple(range(16))
+    for _ in range(8):
+        board = SlideBoard(4, 4, scramble(rng, goal, rng.randint(20, 45)), goal)
+        one = patterns.search(board, TINY, byte, Limits(max_nodes=3_000_000))
+        two = patterns.search(board, TINY, small, Limits(max_nodes=3_000_000))
+        assert (one.moves, one.expanded, one.lower_bound) == (two.moves, two.expanded, two.lower_bound)
+        assert one.optimal
+
+
+@pytest.fixture
+def tiny(monkeypatch, tmp_path):
+    """A cache folder of its own, and the 7-8 partition replaced by five packed 3-tile
+    patterns (so the tests build tables in milliseconds)."""
+    monkeypatch.setenv("KAMIVISION_CACHE", str(tmp_path))
+    large = Partition("3x5", TINY, packed=True)
+    monkeypatch.setattr(databases, "LARGE", large)
+    monkeypatch.setattr(databases, "PARTITIONS", (large, databases.SMALL))
+    return large
+
+
+def test_a_file_is_read_back_as_written_and_refused_when_damaged(tiny, tmp_path):
+    path = databases.build(tiny)
+    loaded = databases.load(tiny)
+    assert [bytes(t) for t in loaded.tables] == [bytes(t) for t in tables(TINY, True)]
+    assert databases.verify(tiny) is True
+    del loaded
+    raw = bytearray(path.read_bytes())
+    raw[-5] ^= 0x10  # one value changed: the size is right, the digest is not
+    path.write_bytes(bytes(raw))
+    assert databases.load(tiny) is not None and databases.verify(tiny) is False
+    path.write_bytes(bytes(raw[:-1]))
+    with pytest.raises(DatabaseError, match="cut short"):
+        databases.load(tiny)
+    raw[16] ^= 1  # the version
+    path.write_bytes(bytes(raw))
+    with pytest.raises(DatabaseError, match="not a version"):
+        databases.load(tiny)
+    assert databases.load(databases.SMALL) is None  # no file
+
+
+def test_the_best_tables_present_are_used(tiny, monkeypatch):
+    small = Partition("3x5-small", TINY, packed=False)
+    monkeypatch.setattr(databases, "SMALL", small)
+    monkeypatch.setattr(databases, "PARTITIONS", (tiny, small))
+    said = []
+    assert PatternTables().get(said.append).partition is small  # none there: the small ones, built
+    assert said and "building" in said[0] and databases.path_of(small).is_file()
+    databases.build(tiny)
+    assert PatternTables().get().partition is tiny
+    board = SlideBoard(4, 4, scramble(random.Random(3), tuple(range(16)), 30), tuple(range(16)))
+    result = patterns.solve(board, Limits(), tables=PatternTables())
+    assert result.optimal and "3x5" in result.bound
+    assert sorted(p.name for p in databases.clear()) == sorted([tiny.file_name, small.file_name])
+    assert not any(databases.cache_folder().iterdir())
+
+
+def test_the_tables_command(tiny, monkeypatch):
+    runner = CliRunner()
+    shown = runner.invoke(app, ["tables", "status"])
+    assert shown.exit_code == 0 and "absent" in shown.output and "none in use" in shown.output
+    refused = runner.invoke(app, ["tables", "build"], input="")  # no terminal, no --yes: not built
+    assert refused.exit_code == 1 and "--yes" in refused.output and not databases.path_of(tiny).exists()
+    monkeypatch.setattr(databases, "memory_available", lambda: 1000)
+    short = runner.invoke(app, ["tables", "build", "--yes"])
+    assert short.exit_code == 1 and "of memory is free" in short.output and not databases.path_of(tiny).exists()
+    monkeypatch.setattr(databases, "memory_available", lambda: None)
+    built = runner.invoke(app, ["tables", "build", "--yes"])
+    assert built.exit_code == 0 and databases.path_of(tiny).is_file(), built.output
+    shown = runner.invoke(app, ["tables", "status", "--verify"])
+    assert "present, in use, digest right" in shown.output
+    cleared = runner.invoke(app, ["tables", "clear"])
+    assert cleared.exit_code == 0 and "removed" in cleared.output and not databases.path_of(tiny).exists()
