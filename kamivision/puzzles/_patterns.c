@@ -353,8 +353,9 @@ done:
    a placement, in 64-bit words), packed (4 bits a placement); writable, zeroed by the
    caller at the start. */
 static int build_buffers(PyObject *args, const char *format, const uint8_t **goal, Py_ssize_t *k, int *depth,
-                         Py_buffer *views, int *threads) {
-    if (!PyArg_ParseTuple(args, format, goal, k, depth, &views[0], &views[1], &views[2], &views[3], threads)) return -1;
+                         Py_buffer *views, int *threads, unsigned long long *first, unsigned long long *last) {
+    if (!PyArg_ParseTuple(args, format, goal, k, depth, &views[0], &views[1], &views[2], &views[3], threads, first, last))
+        return -1;
     int fits = *k >= 1 && *k <= MAX_K;
     if (fits) {
         uint64_t size = placements((int)*k), words = (size + 63) / 64;
@@ -374,8 +375,9 @@ static PyObject *seed(PyObject *self, PyObject *args) {
     const uint8_t *goal;
     Py_ssize_t k;
     int depth = 0, threads = 1;
+    unsigned long long first = 0, last = 0;
     Py_buffer views[4];
-    if (build_buffers(args, "y#iw*w*w*w*i", &goal, &k, &depth, views, &threads)) return NULL;
+    if (build_buffers(args, "y#iw*w*w*w*i", &goal, &k, &depth, views, &threads, &first, &last)) return NULL;
     unsigned used = 0;
     for (int i = 0; i < k; i++) used |= 1u << goal[i];
     uint32_t r = rank(goal, (int)k);
@@ -389,12 +391,13 @@ static PyObject *level(PyObject *self, PyObject *args) {
     const uint8_t *goal;
     Py_ssize_t k;
     int depth, threads;
+    unsigned long long first, last;
     Py_buffer views[4];
-    if (build_buffers(args, "y#iw*w*w*w*i", &goal, &k, &depth, views, &threads)) return NULL;
+    if (build_buffers(args, "y#iw*w*w*w*iKK", &goal, &k, &depth, views, &threads, &first, &last)) return NULL;
     uint64_t reached = 0, components = 0, clipped = 0;
     Py_BEGIN_ALLOW_THREADS
-    expand_level(goal, (int)k, depth, views[0].buf, views[1].buf, views[2].buf, views[3].buf, threads, &reached,
-                 &components, &clipped);
+    expand_level(goal, (int)k, depth, views[0].buf, views[1].buf, views[2].buf, views[3].buf, threads, first, last,
+                 &reached, &components, &clipped);
     Py_END_ALLOW_THREADS
     for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
     return Py_BuildValue("(KKK)", (unsigned long long)reached, (unsigned long long)components, (unsigned long long)clipped);
@@ -404,7 +407,8 @@ static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS, "build(goal_cells) -> bytes: a pattern database of the 4 x 4 puzzle"},
     {"seed", seed, METH_VARARGS, "seed(goal_cells, 0, visited, frontier, next, packed, threads): a packed build's level 0"},
     {"level", level, METH_VARARGS,
-     "level(goal_cells, depth, visited, frontier, next, packed, threads) -> (placements, states, clipped): the next level"},
+     "level(goal_cells, depth, visited, frontier, next, packed, threads, first_word, last_word) -> (placements, states, "
+     "clipped): a slice of the next level"},
     {"ida", ida, METH_VARARGS, "ida(tiles, [(tiles, table), ...], max_seconds, max_nodes) -> (status, path, expanded, bound)"},
     {NULL, NULL, 0, NULL},
 };

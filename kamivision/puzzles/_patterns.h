@@ -77,6 +77,7 @@ static inline int packed_excess(const uint8_t *table, uint32_t r) {
 
 /* Packed tables are built a level at a time: see _patterns_level.c. */
 void expand_level(const uint8_t *goal, int k, int depth, uint16_t *visited, const uint64_t *frontier, uint64_t *next,
-                  uint8_t *packed, int threads, uint64_t *reached, uint64_t *components, uint64_t *clipped);
+                  uint8_t *packed, int threads, uint64_t first, uint64_t last, uint64_t *reached, uint64_t *components,
+                  uint64_t *clipped);
 
 #endif

@@ -16,8 +16,6 @@
  * cells, some of which may be from level d - 2 or earlier: their moves lead to states
  * reached already, so they add nothing.
  */
-#include <string.h>
-
 #include "_patterns.h"
 
 #ifndef _WIN32
@@ -42,7 +40,7 @@ typedef struct {
     int k, depth;
     uint16_t *visited;
     const uint64_t *frontier;
-    uint64_t *next, words;
+    uint64_t *next, words;  /* words: the end of the slice */
     uint8_t *packed;
     uint64_t cursor;  /* the next chunk of frontier words to take (shared, atomic) */
     uint64_t reached, components, clipped;  /* summed over the threads (atomic) */
@@ -110,14 +108,16 @@ static void *work(void *arg) {
     return NULL;
 }
 
-/* Expand the frontier (the placements reached at depth, a bit each) into next (cleared
-   here), on threads threads; adds the placements valued to *reached, the new
-   (placement, component) states to *components, the values that did not fit in 4 bits to
-   *clipped.  Runs without the GIL. */
+/* Expand the frontier's words first to last (the placements reached at depth, a bit each)
+   into next (cleared by the caller before a level's first slice), on threads threads;
+   adds the placements valued to *reached, the new (placement, component) states to
+   *components, the values that did not fit in 4 bits to *clipped.  Runs without the GIL;
+   a level comes in slices so that Ctrl-C is seen between them. */
 void expand_level(const uint8_t *goal, int k, int depth, uint16_t *visited, const uint64_t *frontier, uint64_t *next,
-                  uint8_t *packed, int threads, uint64_t *reached, uint64_t *components, uint64_t *clipped) {
-    Level level = {goal, k, depth, visited, frontier, next, (placements(k) + 63) / 64, packed, 0, 0, 0, 0};
-    memset(next, 0, level.words * sizeof(uint64_t));
+                  uint8_t *packed, int threads, uint64_t first, uint64_t last, uint64_t *reached, uint64_t *components,
+                  uint64_t *clipped) {
+    uint64_t words = (placements(k) + 63) / 64;
+    Level level = {goal, k, depth, visited, frontier, next, last < words ? last : words, packed, first, 0, 0, 0};
 #if LEVEL_THREADS
     pthread_t helpers[16];
     int started = 0;

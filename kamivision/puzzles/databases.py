@@ -157,8 +157,8 @@ def build(
     progress: Callable[[str], None] = lambda text: None,
 ) -> Path:
     """Build the partition's tables and write them to their file (replacing one there);
-    ``progress`` gets a line a level (packed tables) or a pattern.  Ctrl-C stops the build
-    between levels and leaves no file behind."""
+    ``progress`` gets a line a level (packed tables) or a pattern.  Ctrl-C stops a packed
+    build within a second or so and leaves no file behind."""
     started = time.perf_counter()
     tables = compute(partition, threads, progress)
     path = write(partition, tables, folder)
@@ -201,20 +201,24 @@ def write(partition: Partition, tables: list, folder: Optional[Path] = None) -> 
 
 
 def _build_packed(group, size: int, threads: int, progress, started: float) -> bytearray:
-    """Breadth-first search over (placement, empty cell's component), a level a call to
-    the compiled ``level`` (see ``_patterns_level.c``)."""
+    """Breadth-first search over (placement, empty cell's component), a level at a time,
+    each level in slices (so that Ctrl-C is seen within a second or so) by the compiled
+    ``level`` (see ``_patterns_level.c``)."""
     words = (size + 63) // 64
     visited, packed = bytearray(2 * size), bytearray((size + 1) // 2)
-    frontier, following = bytearray(8 * words), bytearray(8 * words)
+    frontier, following, zeros = bytearray(8 * words), bytearray(8 * words), bytes(8 * words)
     goal = bytes(group)
     _patterns.seed(goal, 0, visited, frontier, following, packed, threads)
+    step = max(4096, words // 32)
     depth, valued, clipped = 0, 1, 0
     while True:
-        reached, states, over = _patterns.level(goal, depth, visited, frontier, following, packed, threads)
-        valued += reached
-        clipped += over
+        following[:] = zeros
+        states = 0
+        for first in range(0, words, step):
+            reached, found, over = _patterns.level(goal, depth, visited, frontier, following, packed, threads, first, first + step)
+            valued, states, clipped = valued + reached, states + found, clipped + over
         progress(
-            f"{len(group)} tiles: {depth + 1} moves, {valued / size:6.1%} of {size:,} placements, "
+            f"{len(group)} tiles: {depth + 1} move{'s' * (depth > 0)}, {valued / size:6.1%} of {size:,} placements, "
             f"{time.perf_counter() - started:.0f} s"
         )
         if states == 0:

@@ -125,3 +125,27 @@ def test_the_tables_command(tiny, monkeypatch):
     assert "present, in use, digest right" in shown.output
     cleared = runner.invoke(app, ["tables", "clear"])
     assert cleared.exit_code == 0 and "removed" in cleared.output and not databases.path_of(tiny).exists()
+
+
+@pytest.mark.slow  # 1.5 GB for a few seconds
+def test_ctrl_c_stops_the_large_build_and_leaves_nothing(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if (databases.memory_available() or 0) < databases.LARGE.build_memory * 1.1:
+        pytest.skip("not enough free memory for the 7-8 build")
+    env = {**os.environ, "KAMIVISION_CACHE": str(tmp_path)}
+    build = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "tables", "build", "--yes"], env=env, stderr=subprocess.PIPE, text=True
+    )
+    for line in build.stderr:  # the progress lines, one a level
+        if "8 tiles: 12 moves" in line:
+            break
+    time.sleep(0.5)
+    build.send_signal(signal.SIGINT)
+    rest = build.stderr.read()
+    assert build.wait(timeout=120) == 130
+    assert "stopped: nothing written" in rest and list(tmp_path.iterdir()) == []
