@@ -18,6 +18,7 @@ extern int neighbours[CELLS][4];
 extern int neighbour_count[CELLS];
 extern int reflected[CELLS];
 extern uint16_t neighbour_mask[CELLS];
+extern int distance[CELLS][CELLS]; /* Manhattan distance between two cells */
 
 void init_geometry(void);
 

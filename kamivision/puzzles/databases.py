@@ -129,7 +129,13 @@ def load(partition: Partition, folder: Optional[Path] = None) -> Optional[Loaded
             raise DatabaseError(f"{path}: not a version-{VERSION} {partition.name} database")
         if body != sum(sizes) or os.fstat(handle.fileno()).st_size != HEADER_BYTES + body:
             raise DatabaseError(f"{path}: cut short or of another size (rebuild it: kamivision tables build)")
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        # MAP_POPULATE maps every page now, from the page cache (tens of milliseconds for
+        # 288 MB), where first touches during the search would cost a fault each.
+        if hasattr(mmap, "MAP_SHARED"):
+            populate = getattr(mmap, "MAP_POPULATE", 0)
+            mapped = mmap.mmap(handle.fileno(), 0, flags=mmap.MAP_SHARED | populate, prot=mmap.PROT_READ)
+        else:  # Windows
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     view, tables, at = memoryview(mapped), [], HEADER_BYTES
     for size in sizes:
         tables.append(view[at:at + size])

@@ -60,6 +60,8 @@ def test_ida_searches_the_same_with_packed_and_byte_tables():
         two = patterns.search(board, TINY, small, Limits(max_nodes=3_000_000))
         assert (one.moves, one.expanded, one.lower_bound) == (two.moves, two.expanded, two.lower_bound)
         assert one.optimal
+    with pytest.raises(ValueError, match="all packed or all bytes"):
+        patterns.search(board, TINY, byte[:2] + small[2:], Limits())
 
 
 @pytest.fixture
