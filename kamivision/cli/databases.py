@@ -55,6 +55,7 @@ def status_command(
 def build_command(
     small: Annotated[bool, typer.Option("--small", help="Build the 6-6-3 tables instead (11.5 MB, under a minute).")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Build without asking.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Build again over tables already there.")] = False,
     threads: Annotated[Optional[int], typer.Option(min=1, max=16, metavar="N", help="Threads (default: every core).")] = None,
 ) -> None:
     """Build the 7-8 pattern databases into the cache folder: 288 MB on disk, about 1.5 GB
@@ -64,6 +65,13 @@ def build_command(
     from ..puzzles import databases
 
     partition = databases.SMALL if small else databases.LARGE
+    try:
+        there = databases.load(partition) is not None
+    except databases.DatabaseError:
+        there = False  # damaged or of another version: built again
+    if there and not force:
+        typer.echo(f"the {partition.name} pattern databases are there already: {databases.path_of(partition)} (--force builds them again)")
+        return
     need, disk = partition.build_memory, sum(partition.table_bytes())
     path = databases.path_of(partition)
     cores = threads or os.cpu_count() or 1

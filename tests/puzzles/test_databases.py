@@ -123,6 +123,8 @@ def test_the_tables_command(tiny, monkeypatch):
     monkeypatch.setattr(databases, "memory_available", lambda: None)
     built = runner.invoke(app, ["tables", "build", "--yes"])
     assert built.exit_code == 0 and databases.path_of(tiny).is_file(), built.output
+    again = runner.invoke(app, ["tables", "build", "--yes"])
+    assert again.exit_code == 0 and "there already" in again.output
     shown = runner.invoke(app, ["tables", "status", "--verify"])
     assert "present, in use, digest right" in shown.output
     cleared = runner.invoke(app, ["tables", "clear"])
