@@ -2,7 +2,7 @@
 3 x 3 KenKen goals, the Safe Zone examples and generated levels.
 
     python benchmarks/puzzles.py [--korf ../shared/data/slide/korf100.txt] [--fresh-tables]
-                                 [--tables all|7-8|6-6-3] [--levels 100]
+                                 [--tables all|7-8|6-6-3] [--peer DIR] [--levels 100]
                                  [--only korf|kenken|safezone] [--no-reference]
 
 Prints one table per part: states searched, seconds, every answer checked (Korf's against
@@ -10,7 +10,8 @@ the file; KenKen against breadth-first search; Safe Zone levels proven, and solv
 by the Python search to compare with the compiled one unless --no-reference).  Korf's 100
 are solved with each set of pattern databases in the cache (7-8 is built by `kamivision
 tables build`); --fresh-tables builds them in a temporary folder first, in a process of
-their own, to time the build and its peak memory.
+their own, to time the build and its peak memory.  --peer DIR runs a public solver built
+in DIR on the same instances (see peer()).
 """
 
 from __future__ import annotations
@@ -95,6 +96,51 @@ def korf(path: Path, fresh: bool, which: str) -> None:
         )
 
 
+PEER_DATABASE = """4 4 2
+
+0 1 2 3
+4 5 6 7
+0 0 0 0
+0 0 0 0
+
+0 0 0 0
+0 0 0 0
+8 9 10 11
+12 13 14 15
+"""
+
+
+def peer(folder: Path, path: Path, runs: int = 2) -> None:
+    """Korf's 100 by a public solver, side by side: MichaelKim/15puzzle (C++, IDA* with
+    additive disjoint pattern databases, their reflection, and walking distance), built
+    in ``folder`` with its own Makefile's flags:
+
+        git clone https://github.com/MichaelKim/15puzzle && cd 15puzzle
+        g++ -std=c++17 -O3 src/*.cpp -o puzzle
+
+    Given the same 7-8 partition for Korf's goal (its database format is the goal's tiles,
+    pattern by pattern).  Its first run builds the tables into ``folder/databases`` (cold);
+    the next ones read them (warm).  Each run is one process: wall time, peak memory."""
+    boards = read_collection(path)
+    (folder / "kamivision-78-korf").write_text(PEER_DATABASE)
+    lines = [f"4 4 {len(boards)}"] + [" ".join(map(str, board.cells)) for _, board in boards]
+    (folder / "kamivision-korf100.txt").write_text("\n".join(lines) + "\n")
+    print("| run | tables | solved | moves | equal to the file | seconds | peak MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for run in range(runs):
+        cold = not any((folder / "databases").glob("kamivision-78-korf-*.dat"))
+        started = time.perf_counter()
+        child = subprocess.Popen([str(folder / "puzzle"), "-d", "kamivision-78-korf", "-b", "kamivision-korf100.txt"],
+                                 cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+        lengths = [int(line.split()[1]) for line in out.splitlines() if line.startswith("Solution:")]
+        equal = sum(length == board.optimal for length, (_, board) in zip(lengths, boards))
+        print(f"| {run + 1} | {'built in the run' if cold else 'read from its files'} | {len(lengths)} | "
+              f"{sum(lengths):,} | {equal} | {seconds:.1f} | {usage.ru_maxrss / 1024:.0f} |", flush=True)
+
+
 def kenken() -> None:
     print("| goal | starts | solved at the BFS optimum | mean moves | max | states | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -170,6 +216,7 @@ def main() -> None:
     parser.add_argument("--korf", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/slide/korf100.txt")
     parser.add_argument("--fresh-tables", action="store_true", help="build the tables in a temporary folder, timed")
     parser.add_argument("--tables", choices=["all", "7-8", "6-6-3"], default="all", help="Korf's 100 with which tables")
+    parser.add_argument("--peer", type=Path, metavar="DIR", help="Korf's 100 by MichaelKim/15puzzle built in DIR (see peer())")
     parser.add_argument("--levels", type=int, default=100)
     parser.add_argument("--level-seconds", type=float, default=30.0, help="a generated level must be proven within this")
     parser.add_argument("--only", choices=["korf", "kenken", "safezone"])
@@ -178,6 +225,9 @@ def main() -> None:
     if args.only in (None, "korf"):
         korf(args.korf, args.fresh_tables, args.tables)
         print()
+        if args.peer:
+            peer(args.peer, args.korf)
+            print()
     if args.only in (None, "kenken"):
         kenken()
         print()

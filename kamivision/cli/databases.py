@@ -19,7 +19,9 @@ app.add_typer(tables_app, name="tables")
 
 
 def _megabytes(count: int) -> str:
-    return f"{count / 1e9:.1f} GB" if count >= 1e9 else f"{count / 1e6:.0f} MB"
+    if count >= 1e9:
+        return f"{count / 1e9:.1f} GB"
+    return f"{count / 1e6:.0f} MB" if count >= 100e6 else f"{count / 1e6:.1f} MB"
 
 
 @tables_app.command("status")
@@ -42,9 +44,14 @@ def status_command(
             in_use = partition
             state += ", in use"
         if verify and loaded is not None:
-            state += ", digest " + ("right" if databases.verify(partition) else "WRONG: rebuild it (kamivision tables build)")
+            state += ", digest " + ("right" if databases.verify(partition) else f"WRONG: rebuild it ({databases.rebuild_command(partition)})")
         size = _megabytes(path.stat().st_size) if loaded is not None else _megabytes(sum(partition.table_bytes()))
         typer.echo(f"{partition.name:<6} {size:>7}  {state}  ({path.name})")
+    current = {databases.path_of(p).name for p in databases.PARTITIONS}
+    folder = databases.cache_folder()
+    for old in sorted(folder.glob("slide-patterns-*.bin")) if folder.is_dir() else ():
+        if old.name not in current:
+            typer.echo(f"{'old':<6} {_megabytes(old.stat().st_size):>7}  unused: an earlier version's ({old.name}; 'kamivision tables clear' removes it)")
     if in_use is None:
         typer.echo("none in use: the first 15-puzzle solved builds 6-6-3 (about 25 s); 'kamivision tables build' makes 7-8")
     elif in_use is databases.SMALL:

@@ -27,6 +27,7 @@ import hashlib
 import mmap
 import os
 import struct
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +106,11 @@ def _header(partition: Partition, body: int, digest: bytes) -> bytes:
     return HEADER.pack(MAGIC, VERSION, body, partition.name.encode(), digest).ljust(HEADER_BYTES, b"\0")
 
 
+def rebuild_command(partition: Partition) -> str:
+    """The command that builds the partition's file again."""
+    return "kamivision tables build --force" + ("" if partition.packed else " --small")
+
+
 def path_of(partition: Partition, folder: Optional[Path] = None) -> Path:
     return (folder if folder is not None else cache_folder()) / partition.file_name
 
@@ -123,12 +129,12 @@ def load(partition: Partition, folder: Optional[Path] = None) -> Optional[Loaded
         sizes = partition.table_bytes()
         head = handle.read(HEADER_BYTES)
         if len(head) < HEADER_BYTES:
-            raise DatabaseError(f"{path}: cut short (rebuild it: kamivision tables build)")
+            raise DatabaseError(f"{path}: cut short (rebuild it: {rebuild_command(partition)})")
         magic, version, body, name, _ = HEADER.unpack_from(head)
         if magic != MAGIC or version != VERSION or name.rstrip(b"\0") != partition.name.encode():
             raise DatabaseError(f"{path}: not a version-{VERSION} {partition.name} database")
         if body != sum(sizes) or os.fstat(handle.fileno()).st_size != HEADER_BYTES + body:
-            raise DatabaseError(f"{path}: cut short or of another size (rebuild it: kamivision tables build)")
+            raise DatabaseError(f"{path}: cut short or of another size (rebuild it: {rebuild_command(partition)})")
         # MAP_POPULATE maps every page now, from the page cache (tens of milliseconds for
         # 288 MB), where first touches during the search would cost a fault each.
         if hasattr(mmap, "MAP_SHARED"):
@@ -274,7 +280,7 @@ class PatternTables:
         self.partitions = partitions
         self._loaded: Optional[Loaded] = None
 
-    def get(self, announce: Callable[[str], None] = lambda text: None) -> Loaded:
+    def get(self, announce: Callable[[str], None] = lambda text: print(text, file=sys.stderr)) -> Loaded:
         if self._loaded is not None:
             return self._loaded
         if not AVAILABLE:
