@@ -2,7 +2,7 @@
 3 x 3 KenKen goals, the Safe Zone examples and generated levels.
 
     python benchmarks/puzzles.py [--korf ../shared/data/slide/korf100.txt] [--fresh-tables]
-                                 [--tables all|7-8|6-6-3] [--peer DIR] [--levels 100]
+                                 [--tables all|7-8|6-6-3|none] [--peer DIR] [--levels 100]
                                  [--only korf|kenken|safezone] [--no-reference]
 
 Prints one table per part: states searched, seconds, every answer checked (Korf's against
@@ -96,21 +96,27 @@ def korf(path: Path, fresh: bool, which: str) -> None:
         )
 
 
+# MichaelKim/15puzzle's own 7-8 database (databases/78-reg): the goal 1..15 with the empty
+# cell at the bottom right.  Korf's boards are turned half a circle onto it (cell c ->
+# 15 - c, tile t -> 16 - t): the same puzzle, the same optimum; its 8-tile pattern is then
+# Korf's bottom half, its 7-tile one the top half.  (Korf's own orientation trips its
+# solvability check, which takes a negative row difference modulo 2, on the 53 boards
+# whose empty cell is on an odd row: "No solution possible!")
 PEER_DATABASE = """4 4 2
 
-0 1 2 3
-4 5 6 7
+1 2 3 4
+5 6 7 8
 0 0 0 0
 0 0 0 0
 
 0 0 0 0
 0 0 0 0
-8 9 10 11
-12 13 14 15
+9 10 11 12
+13 14 15 0
 """
 
 
-def peer(folder: Path, path: Path, runs: int = 2) -> None:
+def peer(folder: Path, path: Path, runs: int) -> None:
     """Korf's 100 by a public solver, side by side: MichaelKim/15puzzle (C++, IDA* with
     additive disjoint pattern databases, their reflection, and walking distance), built
     in ``folder`` with its own Makefile's flags:
@@ -118,12 +124,12 @@ def peer(folder: Path, path: Path, runs: int = 2) -> None:
         git clone https://github.com/MichaelKim/15puzzle && cd 15puzzle
         g++ -std=c++17 -O3 src/*.cpp -o puzzle
 
-    Given the same 7-8 partition for Korf's goal (its database format is the goal's tiles,
-    pattern by pattern).  Its first run builds the tables into ``folder/databases`` (cold);
+    Given its own 7-8 database, the boards turned onto its goal (see PEER_DATABASE).  Its first run builds the tables into ``folder/databases`` (cold);
     the next ones read them (warm).  Each run is one process: wall time, peak memory."""
     boards = read_collection(path)
     (folder / "kamivision-78-korf").write_text(PEER_DATABASE)
-    lines = [f"4 4 {len(boards)}"] + [" ".join(map(str, board.cells)) for _, board in boards]
+    turned = [[16 - board.cells[15 - c] if board.cells[15 - c] else 0 for c in range(16)] for _, board in boards]
+    lines = [f"4 4 {len(boards)}"] + [" ".join(map(str, cells)) for cells in turned]
     (folder / "kamivision-korf100.txt").write_text("\n".join(lines) + "\n")
     print("| run | tables | solved | moves | equal to the file | seconds | peak MB |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -215,18 +221,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--korf", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/slide/korf100.txt")
     parser.add_argument("--fresh-tables", action="store_true", help="build the tables in a temporary folder, timed")
-    parser.add_argument("--tables", choices=["all", "7-8", "6-6-3"], default="all", help="Korf's 100 with which tables")
+    parser.add_argument("--tables", choices=["all", "7-8", "6-6-3", "none"], default="all", help="Korf's 100 with which tables (none: only --peer)")
     parser.add_argument("--peer", type=Path, metavar="DIR", help="Korf's 100 by MichaelKim/15puzzle built in DIR (see peer())")
+    parser.add_argument("--peer-runs", type=int, default=2, metavar="N", help="runs of the public solver (the first may build its tables)")
     parser.add_argument("--levels", type=int, default=100)
     parser.add_argument("--level-seconds", type=float, default=30.0, help="a generated level must be proven within this")
     parser.add_argument("--only", choices=["korf", "kenken", "safezone"])
     parser.add_argument("--no-reference", action="store_true", help="Safe Zone: do not solve the levels again with the Python search")
     args = parser.parse_args()
     if args.only in (None, "korf"):
-        korf(args.korf, args.fresh_tables, args.tables)
-        print()
+        if args.tables != "none":
+            korf(args.korf, args.fresh_tables, args.tables)
+            print()
         if args.peer:
-            peer(args.peer, args.korf)
+            peer(args.peer, args.korf, args.peer_runs)
             print()
     if args.only in (None, "kenken"):
         kenken()
