@@ -89,6 +89,10 @@ def serve_command(
         Optional[int],
         typer.Option(min=1, metavar="N", help="Screenshots held at once, idle ones dropped first.  [default: 64; 2000 with --redis]", show_default=False),
     ] = None,
+    max_store_mb: Annotated[
+        Optional[int],
+        typer.Option(min=1, metavar="MB", help="Megabytes of screenshots held at once, idle ones dropped first.  [default: 1500; 4000 with --redis]", show_default=False),
+    ] = None,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     from ..web import Settings
@@ -105,6 +109,7 @@ def serve_command(
         solves_per_minute=solves_per_minute,
         max_waiting=max_waiting,
         max_sessions=max_sessions,
+        max_store_mb=max_store_mb,
     )
     try:
         if (cert is None) != (key is None):

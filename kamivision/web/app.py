@@ -353,6 +353,16 @@ ROUTES = [
 ]
 
 
+def _store_bounds(settings: Settings) -> dict:
+    """The bounds the settings give the store; the store's own defaults for the others."""
+    bounds = {}
+    if settings.max_sessions is not None:
+        bounds["max_sessions"] = settings.max_sessions
+    if settings.max_store_mb is not None:
+        bounds["max_bytes"] = settings.max_store_mb * 1_000_000
+    return bounds
+
+
 def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
     """The app over ``store`` (by default a :class:`~kamivision.web.sessions.MemoryStore`,
     or Redis's when ``settings.redis`` names one); its queue's worker processes stop when
@@ -363,11 +373,11 @@ def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
 
         connection = connect(settings.redis)
         if store is None:
-            store = RedisStore(connection) if settings.max_sessions is None else RedisStore(connection, max_sessions=settings.max_sessions)
+            store = RedisStore(connection, **_store_bounds(settings))
         make_jobs = lambda: RedisJobs(connection, max_waiting=settings.max_waiting)  # noqa: E731
     else:
         if store is None:
-            store = MemoryStore() if settings.max_sessions is None else MemoryStore(max_sessions=settings.max_sessions)
+            store = MemoryStore(**_store_bounds(settings))
         make_jobs = lambda: JobQueue(workers=settings.workers, max_waiting=settings.max_waiting, on_finish=store.finish)  # noqa: E731
     if settings.review is not None:
         store.add(settings.review, pinned=True)

@@ -21,6 +21,7 @@ class Settings:
     workers: int = 1  # solves run at once (one process each); with redis, the workers' business
     max_waiting: int = 64  # solves waiting at most (across every web process, with redis)
     max_sessions: Optional[int] = None  # sessions held at most (None: the store's default)
+    max_store_mb: Optional[int] = None  # their pictures' megabytes at most (None: the store's default)
     readers: int = 2  # screenshots read at once (in this process)
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")  # without a token
     review: Optional[Session] = None  # review mode: the session to show, with where to save

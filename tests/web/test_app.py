@@ -300,6 +300,24 @@ def test_the_store_drops_idle_sessions_first_and_refuses_when_all_are_busy():
         assert r.status_code == 503 and "try again" in r.json()["error"]
 
 
+def test_the_stores_megabytes_come_from_the_settings():
+    """serve --max-store-mb: a second screenshot that would pass the bound drops the first
+    (idle) one; without the setting, the store's default holds both."""
+    with client() as c:
+        sizes = []
+        for name in ("delta.jpg", "kite.jpg"):
+            sid = upload(c, SAMPLES / name).json()["id"]
+            sizes.append(c.app.state.store._sessions[sid].nbytes)
+        assert len(c.app.state.store) == 2
+    bound = (sum(sizes) - 1) // 1_000_000  # megabytes: room for either, not for both
+    assert bound * 1_000_000 >= max(sizes), sizes
+    with client(max_store_mb=bound) as c:
+        assert c.app.state.store.max_bytes == bound * 1_000_000
+        upload(c, SAMPLES / "delta.jpg")
+        second = upload(c, SAMPLES / "kite.jpg")
+        assert second.status_code == 201 and list(c.app.state.store._sessions) == [second.json()["id"]]
+
+
 def test_review_mode_saves_to_its_file_asking_before_replacing_and_can_be_ended(tmp_path):
     target = tmp_path / "delta.json"
     target.write_text("precious")
