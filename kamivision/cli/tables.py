@@ -186,7 +186,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
             + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
         )
         if any(bound and "6-6-3" in bound for bound in bounds):
-            typer.echo("(the 6-6-3 pattern databases: 'kamivision tables build' makes the 7-8 ones, several times faster)")
+            typer.echo("(the 6-6-3 pattern databases: 'kamivision tables build' makes the 7-8 ones, about ten times faster)")
     for name in wrong:
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
     if wrong:

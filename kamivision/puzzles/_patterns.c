@@ -14,8 +14,16 @@
  *   pattern tile costs 1 and moving the empty cell over a free cell costs 0: each level
  *   is closed under the free moves before the next is made.  Every empty cell is a start
  *   (the empty cell's goal is not constrained: a relaxation, still a lower bound).
+ *   A byte a placement: for patterns of up to 7 tiles (the 6-6-3 partition).
+ * seed(...), level(...): the same search for 7 and 8 tiles, kept at 4 bits a placement
+ *   and run a level (a slice of one) a call: see _patterns_level.c and _patterns.h.
  * ida(tiles, tables, max_seconds, max_nodes) -> (status, path, expanded, bound):
  *   IDA* with h = max(sum, reflected sum); path = the empty cell's cells, move by move.
+ *   The tables are all bytes or all packed.  Packed, a group's value is its tiles'
+ *   Manhattan distance plus twice the stored excess; the groups share out every tile, and
+ *   the reflection about the diagonal keeps distances, so both sums hold the whole
+ *   board's Manhattan distance: it is kept once, updated by each move's tile, and the
+ *   sums hold the excesses.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
