@@ -17,8 +17,9 @@ A file is a 64-byte header (what it is, its version, its partition, the body's S
 and the tables one after the other.  It is written whole through a temporary file and a
 rename, and read with ``mmap``: a run starts without reading it, and the pages it touches
 come from the system's page cache, shared by every process.  Its digest is checked after
-the build and by ``kamivision tables status``, not at each start (hashing 288 MB would
-take a second).
+the build, and again whenever the file has changed since (its size, time or inode: kept
+beside it in ``<file>.checked``), not at each start (hashing 288 MB takes a second); ``kamivision
+tables status --verify`` checks it whatever the mark says.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def load(partition: Partition, folder: Optional[Path] = None) -> Optional[Loaded
         head = handle.read(HEADER_BYTES)
         if len(head) < HEADER_BYTES:
             raise DatabaseError(f"{path}: cut short (rebuild it: {rebuild_command(partition)})")
-        magic, version, body, name, _ = HEADER.unpack_from(head)
+        magic, version, body, name, digest = HEADER.unpack_from(head)
         if magic != MAGIC or version != VERSION or name.rstrip(b"\0") != partition.name.encode():
             raise DatabaseError(f"{path}: not a version-{VERSION} {partition.name} database")
         if body != sum(sizes) or os.fstat(handle.fileno()).st_size != HEADER_BYTES + body:
@@ -142,11 +143,40 @@ def load(partition: Partition, folder: Optional[Path] = None) -> Optional[Loaded
             mapped = mmap.mmap(handle.fileno(), 0, flags=mmap.MAP_SHARED | populate, prot=mmap.PROT_READ)
         else:  # Windows
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        identity = _identity(os.fstat(handle.fileno()))
     view, tables, at = memoryview(mapped), [], HEADER_BYTES
+    if _checked(path) != identity:  # changed since its digest was last checked: check it now
+        if hashlib.sha256(view[HEADER_BYTES:]).digest() != digest:
+            raise DatabaseError(f"{path}: damaged, its tables do not match their digest (rebuild it: {rebuild_command(partition)})")
+        _mark_checked(path, identity)
     for size in sizes:
         tables.append(view[at:at + size])
         at += size
     return Loaded(partition, tables)
+
+
+def _identity(stat: os.stat_result) -> str:
+    return f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ino}"
+
+
+def _checked(path: Path) -> Optional[str]:
+    """The identity (size, time, inode) the file had when its digest was last found right."""
+    try:
+        return path.with_name(path.name + ".checked").read_text().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _mark_checked(path: Path, identity: str) -> None:
+    """Remember that the file, as it is now, matches its digest, so that the next runs map
+    it without hashing it (a second for 288 MB); a file written or replaced since has
+    another identity and is checked again."""
+    from ..files import write_atomic
+
+    try:
+        write_atomic(path.with_name(path.name + ".checked"), identity.encode(), overwrite=True)
+    except Exception:  # noqa: BLE001 - a read-only cache only costs the check next time
+        pass
 
 
 def verify(partition: Partition, folder: Optional[Path] = None) -> Optional[bool]:
@@ -209,6 +239,7 @@ def write(partition: Partition, tables: list, folder: Optional[Path] = None) -> 
     write_atomic(path, [_header(partition, body, digest.digest()), *tables], overwrite=True)
     if not verify(partition, folder):
         raise DatabaseError(f"{path}: written, but does not read back as written (a failing disk?)")
+    _mark_checked(path, _identity(path.stat()))
     return path
 
 
@@ -245,10 +276,11 @@ def _build_packed(group, size: int, threads: int, progress, started: float) -> b
 
 
 def clear(folder: Optional[Path] = None) -> list[Path]:
-    """Remove every pattern database file (this version's and older ones); the paths removed."""
+    """Remove every pattern database file (this version's and older ones, and the marks of
+    their checked digests); the paths removed."""
     folder = folder if folder is not None else cache_folder()
     removed = []
-    for path in sorted(folder.glob("slide-patterns-*.bin")) if folder.is_dir() else ():
+    for path in sorted(folder.glob("slide-patterns-*")) if folder.is_dir() else ():
         path.unlink()
         removed.append(path)
     return removed
