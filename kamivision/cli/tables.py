@@ -141,6 +141,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
     from ..puzzles import result_to_json
     from ..puzzles.slide import solve_collection
     from ..puzzles.tiles import iter_collection
+    from ..puzzles.databases import SMALL
 
     boards = iter_collection(source)
     started = time.perf_counter()
@@ -185,7 +186,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
             f"optimal; {seconds:.1f} s" + ("" if peak is None else f"; peak memory {peak} MB") + ("; interrupted" if interrupted else "")
             + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
         )
-        if any(bound and "6-6-3" in bound for bound in bounds):
+        if any(bound and f"databases {SMALL.name} " in bound for bound in bounds):
             typer.echo("(the 6-6-3 pattern databases: 'kamivision tables build' makes the 7-8 ones, about ten times faster)")
     for name in wrong:
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)

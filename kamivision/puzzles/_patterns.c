@@ -410,41 +410,39 @@ done:
 
 /* ---------------------------------------------------------------- packed tables */
 
-/* The buffers of a packed build: visited (2 bytes a placement), frontier and next (a bit
-   a placement, in 64-bit words), packed (4 bits a placement); writable, zeroed by the
-   caller at the start. */
-static int build_buffers(PyObject *args, const char *format, const uint8_t **goal, Py_ssize_t *k, int *depth,
-                         Py_buffer *views, int *threads, unsigned long long *first, unsigned long long *last) {
-    if (!PyArg_ParseTuple(args, format, goal, k, depth, &views[0], &views[1], &views[2], &views[3], threads, first, last))
-        return -1;
-    int fits = *k >= 1 && *k <= MAX_K;
-    if (fits) {
-        uint64_t size = placements((int)*k), words = (size + 63) / 64;
-        fits = (uint64_t)views[0].len == 2 * size && (uint64_t)views[1].len == 8 * words &&
-               (uint64_t)views[2].len == 8 * words && (uint64_t)views[3].len == (size + 1) / 2;
-    }
-    for (int i = 0; fits && i < *k; i++) fits = (*goal)[i] >= 1 && (*goal)[i] < CELLS;
-    if (!fits) {
-        for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
-        PyErr_Format(PyExc_ValueError, "the build's buffers do not fit a pattern of 1 to %d tiles", MAX_K);
-        return -1;
-    }
-    return 0;
+/* Whether goal names 1 to MAX_K tiles and the buffers fit a packed build of them:
+   visited (2 bytes a placement), frontier and the next level (a bit a placement, in
+   64-bit words), packed (4 bits a placement); next and packed may be NULL (not given). */
+static int build_fits(const uint8_t *goal, Py_ssize_t k, const Py_buffer *visited, const Py_buffer *frontier,
+                      const Py_buffer *next, const Py_buffer *packed) {
+    if (k < 1 || k > MAX_K) return 0;
+    for (int i = 0; i < k; i++)
+        if (goal[i] < 1 || goal[i] >= CELLS) return 0;
+    uint64_t size = placements((int)k), words = (size + 63) / 64;
+    return (uint64_t)visited->len == 2 * size && (uint64_t)frontier->len == 8 * words &&
+           (!next || (uint64_t)next->len == 8 * words) && (!packed || (uint64_t)packed->len == (size + 1) / 2);
 }
 
+#define NOT_FIT "the build's buffers do not fit a pattern of 1 to %d tiles"
+
+/* Level 0: the goal placement, with the empty cell on any free cell (its goal is not
+   constrained), in visited and frontier. */
 static PyObject *seed(PyObject *self, PyObject *args) {
     const uint8_t *goal;
     Py_ssize_t k;
-    int depth = 0, threads = 1;
-    unsigned long long first = 0, last = 0;
-    Py_buffer views[4];
-    if (build_buffers(args, "y#iw*w*w*w*i", &goal, &k, &depth, views, &threads, &first, &last)) return NULL;
-    unsigned used = 0;
-    for (int i = 0; i < k; i++) used |= 1u << goal[i];
-    uint32_t r = rank(goal, (int)k);
-    ((uint16_t *)views[0].buf)[r] = (uint16_t)(~used & 0xFFFFu); /* the empty cell's goal is free */
-    ((uint64_t *)views[1].buf)[r >> 6] |= 1ull << (r & 63);
-    for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
+    Py_buffer visited, frontier;
+    if (!PyArg_ParseTuple(args, "y#w*w*", &goal, &k, &visited, &frontier)) return NULL;
+    int fits = build_fits(goal, k, &visited, &frontier, NULL, NULL);
+    if (fits) {
+        unsigned used = 0;
+        for (int i = 0; i < k; i++) used |= 1u << goal[i];
+        uint32_t r = rank(goal, (int)k);
+        ((uint16_t *)visited.buf)[r] = (uint16_t)(~used & 0xFFFFu);
+        ((uint64_t *)frontier.buf)[r >> 6] |= 1ull << (r & 63);
+    }
+    PyBuffer_Release(&visited);
+    PyBuffer_Release(&frontier);
+    if (!fits) return PyErr_Format(PyExc_ValueError, NOT_FIT, MAX_K);
     Py_RETURN_NONE;
 }
 
@@ -453,20 +451,26 @@ static PyObject *level(PyObject *self, PyObject *args) {
     Py_ssize_t k;
     int depth, threads;
     unsigned long long first, last;
-    Py_buffer views[4];
-    if (build_buffers(args, "y#iw*w*w*w*iKK", &goal, &k, &depth, views, &threads, &first, &last)) return NULL;
+    Py_buffer views[4]; /* visited, frontier, next, packed */
+    if (!PyArg_ParseTuple(args, "y#iw*w*w*w*iKK", &goal, &k, &depth, &views[0], &views[1], &views[2], &views[3],
+                          &threads, &first, &last))
+        return NULL;
+    int fits = build_fits(goal, k, &views[0], &views[1], &views[2], &views[3]);
     uint64_t reached = 0, components = 0, clipped = 0;
-    Py_BEGIN_ALLOW_THREADS
-    expand_level(goal, (int)k, depth, views[0].buf, views[1].buf, views[2].buf, views[3].buf, threads, first, last,
-                 &reached, &components, &clipped);
-    Py_END_ALLOW_THREADS
+    if (fits) {
+        Py_BEGIN_ALLOW_THREADS
+        expand_level(goal, (int)k, depth, views[0].buf, views[1].buf, views[2].buf, views[3].buf, threads, first,
+                     last, &reached, &components, &clipped);
+        Py_END_ALLOW_THREADS
+    }
     for (int i = 0; i < 4; i++) PyBuffer_Release(&views[i]);
+    if (!fits) return PyErr_Format(PyExc_ValueError, NOT_FIT, MAX_K);
     return Py_BuildValue("(KKK)", (unsigned long long)reached, (unsigned long long)components, (unsigned long long)clipped);
 }
 
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS, "build(goal_cells) -> bytes: a pattern database of the 4 x 4 puzzle"},
-    {"seed", seed, METH_VARARGS, "seed(goal_cells, 0, visited, frontier, next, packed, threads): a packed build's level 0"},
+    {"seed", seed, METH_VARARGS, "seed(goal_cells, visited, frontier): a packed build's level 0"},
     {"level", level, METH_VARARGS,
      "level(goal_cells, depth, visited, frontier, next, packed, threads, first_word, last_word) -> (placements, states, "
      "clipped): a slice of the next level"},

@@ -13,12 +13,12 @@ Two partitions of the tiles (by goal cell; the empty cell's goal is cell 0):
   MB on disk.  Its build takes about 1.5 GB of memory and a few minutes, so it is made
   only when asked (``kamivision tables build``), never on the way to an answer.
 
-A file is a 64-byte header (what it is, its version, its partition, the body's SHA-256)
-and the tables one after the other.  It is written whole through a temporary file and a
-rename, and read with ``mmap``: a run starts without reading it, and the pages it touches
-come from the system's page cache, shared by every process.  Its digest is checked after
+A file is a 128-byte header (what it is, its version, its partition, the body's SHA-256,
+then zeros) and the tables one after the other.  It is written whole through a temporary
+file and a rename, and read with ``mmap``: its pages come from the system's page cache,
+mapped in tens of milliseconds and shared by every process.  Its digest is checked after
 the build, and again whenever the file has changed since (its size, time or inode: kept
-beside it in ``<file>.checked``), not at each start (hashing 288 MB takes a second); ``kamivision
+beside it in ``<file>.checked``), not at each start (hashing 288 MB takes half a second); ``kamivision
 tables status --verify`` checks it whatever the mark says.
 """
 
@@ -251,7 +251,7 @@ def _build_packed(group, size: int, threads: int, progress, started: float) -> b
     visited, packed = bytearray(2 * size), bytearray((size + 1) // 2)
     frontier, following, zeros = bytearray(8 * words), bytearray(8 * words), bytes(8 * words)
     goal = bytes(group)
-    _patterns.seed(goal, 0, visited, frontier, following, packed, threads)
+    _patterns.seed(goal, visited, frontier)
     step = max(4096, words // 32)
     depth, valued, clipped = 0, 1, 0
     while True:
