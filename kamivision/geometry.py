@@ -21,6 +21,8 @@ from .board import TRIANGLE_ASPECT, Board, points_right  # noqa: F401  (TRIANGLE
 
 #: Columns of a KAMI 2 board; the triangle lattice's geometry is defined for this width.
 TRIANGLE_COLUMNS = 10
+#: The KAMI 2 board: 29 rows of 10 triangles (``docs/board-format.md``).
+KAMI2_ROWS, KAMI2_COLUMNS = 29, TRIANGLE_COLUMNS
 
 Box = tuple[float, float, float, float]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .board import TRIANGLE_ASPECT
+from .geometry import KAMI2_COLUMNS, KAMI2_ROWS  # noqa: F401  (re-exported for the renderer's callers)
 
 #: Footer top minus board top, in screen widths, on 16:9 phones (one row of buttons).
 CLASSIC_BOARD_ABOVE_FOOTER = 1.612
@@ -102,6 +103,3 @@ DEVICES: dict[str, Device] = {
     ]
 }
 DEFAULT_DEVICE = "iphone-8"
-
-#: The KAMI 2 board: 29 rows of 10 triangles (``docs/board-format.md``).
-KAMI2_ROWS, KAMI2_COLUMNS = 29, 10

@@ -64,7 +64,7 @@ def test_solve_screenshot_json_has_the_source_block(tmp_path):
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert obj["optimal"] is True and obj["length"] == obj["par"] == 4
-    assert obj["source"]["layout"] == "notch" and len(obj["source"]["confidence"]) == 29
+    assert obj["source"]["layout"] == "2x2" and len(obj["source"]["confidence"]) == 29
 
 
 def test_export_writes_a_board_file_with_its_source(tmp_path):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..screens import KAMI2_COLUMNS as COLUMNS
-from ..screens import KAMI2_ROWS as ROWS
+from ..geometry import KAMI2_COLUMNS as COLUMNS
+from ..geometry import KAMI2_ROWS as ROWS
 
 
 def background_model(features: np.ndarray, members: np.ndarray, floor: float) -> np.ndarray:

@@ -1,8 +1,7 @@
 """Every cell of the board: where it lies on the screen, what it measures, which color it is.
 
 * **The lattice** is fixed by the board's box (:mod:`kamivision.vision.layout`); its
-  vertical offset is fitted by choosing the offset under which the triangles' inner
-  patches are most uniform.
+  vertical offset is fitted to the image (:mod:`kamivision.vision.lattice`).
 * **Cells** are sampled over their visible inner part (rows 0 and 28 are cut by the
   strips), with the median in CIE Lab.
 * **Classes**: colors are clustered with k-means (OpenCV) seeded by the swatches;
@@ -20,10 +19,11 @@ import cv2
 import numpy as np
 
 from ..board import neighbor_table
-from ..geometry import label_image, triangle_centres
-from ..screens import KAMI2_COLUMNS as COLUMNS
-from ..screens import KAMI2_ROWS as ROWS
+from ..geometry import label_image
+from ..geometry import KAMI2_COLUMNS as COLUMNS
+from ..geometry import KAMI2_ROWS as ROWS
 from .background import background_model
+from .lattice import fit_offset
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -104,41 +104,6 @@ class CellSamples:
 def _to_cie_lab(rgb: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
     return lab
-
-
-def fit_offset(lab_l: np.ndarray, layout: ScreenLayout, settings: VisionSettings = DEFAULT_SETTINGS) -> float:
-    """The vertical shift of the lattice that makes the cells most uniform.
-
-    For each candidate shift the cells are sampled at five inner points each; the score is
-    the mean spread of lightness over each cell's points.  The lattice's slanted edges cross
-    the points as soon as it is misplaced, so the minimum is sharp.
-    """
-    w = layout.width
-    s = layout.board[3] / 14.0
-    rr, cc = np.meshgrid(np.arange(2, ROWS - 2), np.arange(COLUMNS), indexing="ij")
-    cx, cy = triangle_centres(rr, cc, layout.board)
-    # Inner points: the centroid and four points a third of the way to the corners/edges,
-    # of the cells whose points are all on the screen (a board cropped at the sides hides
-    # most of its outer columns).
-    r_in = 0.22 * s
-    shown = (cx - 0.6 * r_in >= 0) & (cx + 0.6 * r_in <= w - 1)
-    cx, cy = cx[shown], cy[shown]
-    offsets = [(0, 0), (0, -r_in), (0, r_in), (-0.6 * r_in, 0), (0.6 * r_in, 0)]
-    best = (np.inf, 0.0)
-    span = max(2, int(settings.offset_span * w))
-    blurred = cv2.GaussianBlur(lab_l, (0, 0), max(1.0, w / 750.0))
-    h = lab_l.shape[0]
-    for dy in range(-span, span + 1):
-        pts = []
-        for ox, oy in offsets:
-            x = np.clip(np.round(cx + ox).astype(int), 0, w - 1)
-            y = np.clip(np.round(cy + oy + dy).astype(int), 0, h - 1)
-            pts.append(blurred[y, x])
-        pts = np.stack(pts)
-        score = float(np.mean(pts.max(axis=0) - pts.min(axis=0)))
-        if score < best[0]:
-            best = (score, float(dy))
-    return best[1]
 
 
 def sample_cells(

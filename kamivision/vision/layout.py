@@ -8,11 +8,18 @@ The reader uses what every KAMI 2 screen has, not one phone's pixel positions:
   home-indicator strip.
 * **The footer** is the band below the lowest such edge whose left part is the dark button
   block; the palette swatches are the wide flat runs of color that fill it to the right
-  edge, equal in width.  Their count is the number of colors.
+  edge, equal in width.  Their count is the number of colors.  The buttons in the block
+  (a row, a 2 x 2 block, any grid) are read off its separator lines
+  (:mod:`kamivision.vision.buttons`), and the counter among them is found by its digits
+  (:mod:`kamivision.vision.par`), not by its place.
 * **A translucent navigation bar** over the footer was found and undone before
   (:mod:`kamivision.vision.bar`), so the footer is read in the game's own colors.
-* **The board's box** is the screen's width wide and starts a fixed share of the width above
-  the footer (:mod:`kamivision.screens`), or at a status strip's lower edge near there.
+* **The board's box** is ten lattice columns wide (the screen's width, unless the lattice
+  measured says otherwise) and :data:`~kamivision.geometry.TRIANGLE_ASPECT` times that
+  tall; it ends at the footer's top, or starts at a status strip's lower edge near there.
+  The game puts the footer within about a hundredth of the width of the box's end on every
+  screen seen; the lattice fit (:func:`~kamivision.vision.cells.fit_offset`) finds the rest.
+  No phone's proportions are used.
 
 Images are RGB uint8 arrays of shape (H, W, 3).
 """
@@ -27,7 +34,7 @@ import numpy as np
 
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
-from ..screens import CLASSIC_BOARD_ABOVE_FOOTER, NOTCH_BOARD_ABOVE_FOOTER
+from .buttons import find_buttons
 
 
 #: The lattice's column spacing is looked for between these shares of the screen's width.
@@ -38,7 +45,7 @@ MIN_COLUMN, MAX_COLUMN = 0.06, 0.15
 class ScreenLayout:
     """What the reader found on the screen (pixels; rectangles are ``x, y, w, h``)."""
 
-    name: str  # the footer: "16:9" (a row of four buttons) or "notch" (2 x 2 buttons)
+    name: str  # the button block as found: "1x4" (a row of four), "2x2", ...
     width: int
     height: int
     board: tuple[float, float, float, float]  # nominal lattice box: h = 1.6166 w
@@ -174,8 +181,8 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
     swatches.reverse()
     if not swatches:
         raise ImageError(f"{origin}: no KAMI palette (swatches of flat color at the footer's right) found")
-    # The button block is a row (16:9) or a 2 x 2 block (notch) of equal cells split by thin
-    # bright lines that run the footer's full height: the palette starts one cell width
+    # The button block is a grid of equal buttons (a row, a 2 x 2 block) split by thin
+    # bright lines, the vertical ones running the footer's full height: the palette starts one cell width
     # after the last of them.  Without visible lines, the runs above decide.
     lightness = lab[footer_top + int(0.05 * fh) : footer_top + int(0.95 * fh), : int(0.6 * w), 0]
     floor = float(np.median(lightness[:, : max(2, int(0.02 * w))]))
@@ -199,8 +206,9 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
     swatch_rects = tuple(
         (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count)
     )
-    name = "notch" if fh > 0.24 * w else "16:9"
-    box, board_top = _board_box(lab, edges, w, footer_top, name)
+    rows, cols = find_buttons(rgb, (0, footer_top, start, fh)).grid
+    name = f"{rows}x{cols}"
+    box, board_top = _board_box(lab, edges, w, footer_top)
     if _square_lattice(edges, board_top, footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "
@@ -242,22 +250,21 @@ def _square_lattice(edges: np.ndarray, top: int, bottom: int, w: int) -> bool:
     return best >= max(SQUARE_EDGES, 0.6 * len(rows))
 
 
-def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name: str):
+def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
     """The lattice's box ``(x, y, w, h)`` and the first screen row showing the board.
 
     Three models, chosen by the lattice measured in the image (:func:`_column_period`):
 
     * **The board fills the width** (16:9 phones, the iPhone X class): the box is the
-      screen's width, and it ends under the footer, 1.612 w above it on 16:9 phones and
-      1.6284 w with the 2 x 2 block (their board shows a little more of the last row).  A
-      status strip's lower edge near that estimate marks the board's top exactly; a blank
-      top row can hide it, and the lattice fit (:func:`~kamivision.vision.cells.fit_offset`)
-      absorbs the rest.
+      screen's width, and it ends at the footer's top (on the phones seen, within a
+      hundredth of the width either way).  A status strip's lower edge near that estimate
+      marks the board's top exactly; a blank top row can hide it, and the lattice fit
+      (:func:`~kamivision.vision.cells.fit_offset`) absorbs the rest.
     * **The board is scaled to the height and cropped at the sides** (tall Android
       phones): the columns measured are wider than a tenth of the screen.  The box is ten
       of them wide, placed on the measured column edges nearest to centring it.  It ends
-      under the footer as on 16:9 phones, so it starts ``1.612 * 10 * column`` above the
-      footer, or at a horizontal edge near there (the status strip's lower edge, which
+      at the footer, so it starts ``TRIANGLE_ASPECT * 10 * column`` above the footer, or
+      at a horizontal edge near there (the status strip's lower edge, which
       pale paper can make faint, so a weaker edge counts than in the first model).
     * **The board is narrower than the screen** (a letterbox, as on a tablet): the columns
       are narrower than a tenth of the screen, and the screen beside the ten of them
@@ -266,7 +273,7 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int, name
     A comb that would make the board too tall to fit above the footer, or a letterbox whose
     margins show lattice edges, is a misreading: the first model is kept.
     """
-    above = NOTCH_BOARD_ABOVE_FOOTER if name == "notch" else CLASSIC_BOARD_ABOVE_FOOTER
+    above = TRIANGLE_ASPECT
     strips = [y for y in _edge_rows(edges, 0.85) if y < footer_top - 0.5 * w]
     top_edge = strips[-1] if strips else 0
     profile = _column_profile(lab, top_edge, footer_top, w)

@@ -1,20 +1,35 @@
-"""The moves-left counter: the par the game asks for, read from its button in the footer.
+"""The moves-left counter: the par the game asks for, read from the button that shows digits.
 
-The counter's digits are cut out by brightness and matched against digits drawn with
-Pillow's bundled font (normalised cross-correlation, with a penalty for a different aspect).
+The counter is found by looking (:mod:`~kamivision.vision.buttons`), not by its place in
+the footer, and its digits are read by a nearest-neighbour classifier: each glyph, cut out
+by brightness and scaled to a fixed box, is compared (normalised cross-correlation, with a
+penalty for a different aspect) with digits drawn in two families of sans-serif font
+(Pillow's bundled Aileron, and OpenCV's stroke fonts) at several stroke weights.  The
+reading is *unsure* when the best digit beats the runner-up by a small margin or matches
+poorly; an unsure counter is reported as not read, never used as evidence.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Optional
 
 import cv2
 import numpy as np
 
+from .buttons import Glyph, digit_shaped, find_buttons
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
+
+#: A counter read with less confidence than this (0..1) is reported as not read.
+SURE = 0.35
+#: A button's marks are digits only when every glyph matches a digit at least this well
+#: (normalised cross-correlation less the penalties); the icons fail the shape tests first.
+MATCH = 0.3
+
+Template = tuple[str, np.ndarray, float]  # digit, normalised glyph image, aspect
 
 
 def _glyph_image(mask: np.ndarray) -> tuple[np.ndarray, float]:
@@ -29,13 +44,26 @@ def _glyph_image(mask: np.ndarray) -> tuple[np.ndarray, float]:
     return (img / norm if norm else img), aspect
 
 
-Template = tuple[str, np.ndarray, float]  # digit, normalised glyph image, aspect
+def _weights(mask: np.ndarray, steps: tuple[int, ...]) -> list[np.ndarray]:
+    """The mask thinned (negative steps) and thickened (positive) by a 3 x 3 kernel."""
+    out = []
+    kernel = np.ones((3, 3), np.uint8)
+    for k in steps:
+        m = mask.astype(np.uint8)
+        if k < 0:
+            m = cv2.erode(m, kernel, iterations=-k)
+        elif k > 0:
+            m = cv2.dilate(m, kernel, iterations=k)
+        if m.any():
+            out.append(m > 0)
+    return out
 
 
-def digit_templates() -> list[Template]:
-    """Digits 0-9 drawn with Pillow's bundled sans-serif font (no system fonts needed), at
-    three stroke weights: the game's counter uses a light sans-serif.  Made afresh for each
-    reading (a few milliseconds), so that no module holds a cache."""
+@lru_cache(maxsize=1)
+def digit_templates() -> tuple[Template, ...]:
+    """Digits 0-9 in several sans-serif faces and weights (no system fonts needed): Pillow's
+    bundled Aileron at three weights, and OpenCV's Hershey simplex and duplex stroke fonts
+    at three thicknesses.  Made once per process (about 20 ms)."""
     from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.load_default(size=96)
@@ -43,66 +71,94 @@ def digit_templates() -> list[Template]:
     for digit in "0123456789":
         canvas = Image.new("L", (140, 140), 0)
         ImageDraw.Draw(canvas).text((70, 70), digit, fill=255, font=font, anchor="mm")
-        mask = np.asarray(canvas) > 127
-        for k in (-2, 0, 2):
-            m = mask.astype(np.uint8)
-            if k < 0:
-                m = cv2.erode(m, np.ones((3, 3), np.uint8), iterations=-k)
-            elif k > 0:
-                m = cv2.dilate(m, np.ones((3, 3), np.uint8), iterations=k)
-            img, aspect = _glyph_image(m > 0)
-            out.append((digit, img, aspect))
-    return out
+        for m in _weights(np.asarray(canvas) > 127, (-2, 0, 2)):
+            out.append((digit, *_glyph_image(m)))
+        for face in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX):
+            for thickness in (2, 4, 7):
+                canvas = np.zeros((140, 140), np.uint8)
+                cv2.putText(canvas, digit, (30, 110), face, 3.0, 255, thickness, cv2.LINE_AA)
+                out.append((digit, *_glyph_image(canvas > 127)))
+    return tuple(out)
 
 
-def _read_glyph(mask: np.ndarray, templates: list[Template]) -> tuple[str, float]:
-    """The digit a glyph mask shows and a confidence (0..1) from the margin over the runner-up."""
+#: How many closed loops each digit has in a sans-serif face (a 4 may be open or closed).
+HOLES = {"0": {1}, "1": {0}, "2": {0}, "3": {0}, "4": {0, 1}, "5": {0}, "6": {1}, "7": {0}, "8": {2}, "9": {1}}
+#: The score lost by a digit whose loops the glyph does not have.
+HOLE_PENALTY = 0.3
+
+
+def holes(mask: np.ndarray) -> int:
+    """The glyph's closed loops: background regions it encloses, bigger than a speck (a
+    fiftieth of its box), so that JPEG noise inside a stroke is no loop."""
+    padded = np.pad(mask.astype(np.uint8), 1)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - padded, connectivity=4)
+    outside = labels[0, 0]
+    return sum(
+        1 for i in range(1, count) if i != outside and stats[i, cv2.CC_STAT_AREA] >= max(3, padded.size / 50)
+    )
+
+
+def read_glyph(mask: np.ndarray) -> tuple[str, float, float]:
+    """The digit a glyph mask shows, the match's score (-1..1) and a confidence (0..1)
+    from the margin over the runner-up digit.  A digit whose loops the glyph lacks (or has
+    too many of) loses :data:`HOLE_PENALTY`: the shape's topology survives fonts that the
+    templates do not cover (a 6 with a straight spine still has one loop, a 5 none)."""
     img, aspect = _glyph_image(mask)
+    loops = holes(mask)
     scores: dict[str, float] = {}
-    for digit, template, t_aspect in templates:
+    for digit, template, t_aspect in digit_templates():
         score = float((img * template).sum()) - 0.8 * abs(math.log(max(aspect, 0.05) / t_aspect))
-        scores[digit] = max(scores.get(digit, -9.0), score)
+        scores[digit] = max(scores.get(digit, -9.0), score - (0 if loops in HOLES[digit] else HOLE_PENALTY))
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     (best, s1), (_, s2) = ranked[0], ranked[1]
     confidence = float(np.clip((s1 - s2) * 4.0, 0.0, 1.0)) * float(np.clip(s1 / 0.6, 0.0, 1.0))
-    return best, confidence
+    return best, s1, confidence
 
 
-def counter_rect(layout: ScreenLayout) -> tuple[int, int, int, int]:
-    """The moves-left counter's button: the second of four in a row, or bottom right of 2 x 2."""
-    bx, by, bw, bh = layout.buttons
-    if layout.name == "notch":
-        return bx + bw // 2, by + bh // 2, bw - bw // 2, bh - bh // 2
-    return bx + bw // 4, by, bw // 4, bh
+def _read_number(glyphs: tuple[Glyph, ...]) -> tuple[Optional[int], float, float]:
+    """The number the glyphs show, the weakest glyph's match score and confidence."""
+    digits, score, confidence = "", 1.0, 1.0
+    for glyph in glyphs:
+        digit, s, c = read_glyph(glyph.mask)
+        digits += digit
+        score, confidence = min(score, s), min(confidence, c)
+    value = int(digits)
+    if value == 0 or (len(digits) == 2 and digits[0] == "0"):
+        return None, score, 0.0
+    return value, score, confidence
+
+
+def find_counter(rgb: np.ndarray, layout: ScreenLayout):
+    """The counter's button and its reading: ``(rect, value, confidence)``, or ``None``
+    when no button, or more than one, shows a number (``value`` None when the digits are
+    unsure)."""
+    block = find_buttons(rgb, layout.buttons)
+    found = []
+    for rect, marks in zip(block.buttons, block.marks):
+        glyphs = digit_shaped(marks)
+        if not glyphs:
+            continue
+        value, score, confidence = _read_number(glyphs)
+        if value is not None and score > MATCH:
+            found.append((score, rect, value, confidence))
+    if not found:
+        return None
+    found.sort(key=lambda f: -f[0])
+    if len(found) > 1 and found[1][0] > found[0][0] - 0.15:
+        return None  # two buttons that both look like numbers: which is the counter is unknown
+    _, rect, value, confidence = found[0]
+    return rect, value, confidence
 
 
 def read_par(rgb: np.ndarray, layout: ScreenLayout) -> tuple[Optional[int], float]:
-    """The number on the moves-left counter and a confidence, or ``(None, 0)`` if unreadable."""
-    x, y, w, h = counter_rect(layout)
-    mx, my = int(0.14 * w), int(0.12 * h)
-    patch = rgb[y + my : y + h - my, x + mx : x + w - mx]
-    if patch.size == 0:
+    """The number on the moves-left counter and a confidence; ``(None, c)`` when the counter
+    was not found or its digits are unsure (``c`` then says how unsure, 0 when not found)."""
+    if layout.buttons[2] <= 0 or layout.buttons[3] <= 0:
         return None, 0.0
-    gray = cv2.cvtColor(patch, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    gray = np.clip(gray, 0, 255)  # a translucent bar was undone before (kamivision.vision.bar)
-    floor = float(np.percentile(gray, 20))
-    mask = (gray > floor + 0.5 * (255 - floor)).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    glyphs = [
-        i
-        for i in range(1, count)
-        if stats[i, cv2.CC_STAT_HEIGHT] >= 0.15 * patch.shape[0] and stats[i, cv2.CC_STAT_AREA] >= 6
-    ]
-    if not 1 <= len(glyphs) <= 2:
+    found = find_counter(rgb, layout)
+    if found is None:
         return None, 0.0
-    glyphs.sort(key=lambda i: stats[i, cv2.CC_STAT_LEFT])
-    digits, confidence = "", 1.0
-    templates = digit_templates()
-    for i in glyphs:
-        digit, conf = _read_glyph(labels == i, templates)
-        digits += digit
-        confidence = min(confidence, conf)
-    value = int(digits)
-    if value == 0:
-        return None, 0.0
+    _, value, confidence = found
+    if confidence < SURE:
+        return None, confidence
     return value, confidence

@@ -14,8 +14,8 @@ from ..board import BLANK, Board, make_board, neighbor_table
 from ..errors import ImageError
 from ..files import load_image
 from ..geometry import Geometry
-from ..screens import KAMI2_COLUMNS as COLUMNS
-from ..screens import KAMI2_ROWS as ROWS
+from ..geometry import KAMI2_COLUMNS as COLUMNS
+from ..geometry import KAMI2_ROWS as ROWS
 from .bar import cut_corners, find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, paper_points, sample_cells, swatch_colors
 from .layout import ScreenLayout, find_layout

@@ -1,0 +1,157 @@
+"""The footer's button block: its buttons, and which of them is the moves-left counter.
+
+Nothing here knows a phone.  What every KAMI 2 screen has is used instead:
+
+* **The block** is the dark part of the footer left of the swatches (found by
+  :mod:`~kamivision.vision.layout`).  Its buttons are split by thin bright lines that run
+  the whole height (between columns of buttons) or the whole width (between rows) of the
+  block: a row of four, a 2 x 2 block, or any other grid, is read off those lines.
+* **What each button shows** is one object of bright marks: an icon (the back arrow, the
+  restart ring, the bulb) or the counter's digits.  The marks are cut out by brightness
+  and grouped by button (and, without lines, by nearness).
+* **The counter is the button that holds digits**, found by looking: an object of one or
+  two glyphs of one height, side by side, each thin-stroked and digit-shaped, that the
+  digit classifier (:mod:`~kamivision.vision.par`) reads with a clear margin.  The icons
+  fail those tests (the arrow and bulb are solid, the ring is as wide as it is tall); when
+  no object, or more than one, passes, the counter is reported as not found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Rect = tuple[int, int, int, int]  # x, y, w, h in screen pixels
+
+#: A separator line is brighter than the block's dark floor by this much (gray levels)...
+LINE_CONTRAST = 40
+#: ...over at least this share of its length.
+LINE_COVER = 0.85
+
+
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    """One bright mark inside a button: its mask cropped to its box and where it is."""
+
+    mask: np.ndarray  # bool, cropped to the box
+    x: int
+    y: int
+
+    @property
+    def height(self) -> int:
+        return self.mask.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self.mask.shape[1]
+
+    @property
+    def stroke(self) -> float:
+        """The mark's thickest stroke over its height (light digits about 0.1; the solid
+        arrow and bulb 0.4 and over)."""
+        inside = cv2.distanceTransform(np.pad(self.mask.astype(np.uint8), 1), cv2.DIST_L2, 3)
+        return 2.0 * float(inside.max()) / self.height
+
+    @property
+    def fill(self) -> float:
+        """The share of its box the mark covers (solid icons near 0.5 and over; strokes less)."""
+        return float(self.mask.mean())
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonBlock:
+    """The buttons found in the block: the grid they make, each one's box, and the marks in each."""
+
+    grid: tuple[int, int]  # rows, columns of buttons (1, 1 when no separator shows)
+    buttons: tuple[Rect, ...]
+    marks: tuple[tuple[Glyph, ...], ...]  # per button: its marks, left to right
+
+
+def _separators(bright: np.ndarray, axis: int, thin: int) -> list[float]:
+    """Centres of thin lines that cross the whole block: along ``axis`` 0 the vertical
+    lines (columns bright over most of the height), along 1 the horizontal ones.  Lines at
+    the block's own edges are its border, not a separator."""
+    cover = bright.mean(axis=axis)
+    size = cover.size
+    out = []
+    padded = np.concatenate([[False], cover >= LINE_COVER, [False]])
+    changes = np.flatnonzero(padded[1:] != padded[:-1])
+    for a, b in zip(changes[::2], changes[1::2]):
+        if b - a <= thin and a > 0.04 * size and b < 0.96 * size:
+            out.append((a + b - 1) / 2)
+    return out
+
+
+def _cells(edges: list[float], size: int) -> list[tuple[int, int]]:
+    """``[start, end)`` spans between separator lines (and the block's edges)."""
+    cuts = [0.0, *edges, float(size)]
+    return [(int(round(a)), int(round(b))) for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def find_buttons(rgb: np.ndarray, block: Rect) -> ButtonBlock:
+    """The buttons of the block ``block`` (``x, y, w, h``) on an RGB screenshot."""
+    x0, y0, bw, bh = block
+    gray = cv2.cvtColor(np.ascontiguousarray(rgb[y0 : y0 + bh, x0 : x0 + bw]), cv2.COLOR_RGB2GRAY)
+    if gray.size == 0:
+        return ButtonBlock((0, 0), (), ())
+    floor = float(np.median(gray))
+    bright = gray > floor + LINE_CONTRAST
+    thin = max(4, round(0.015 * max(bw, bh)))
+    columns = _cells(_separators(bright, 0, thin), bw)
+    rows = _cells(_separators(bright, 1, thin), bh)
+    ink = gray > floor + 0.5 * (255 - floor)
+    buttons, marks = [], []
+    for ya, yb in rows:
+        for xa, xb in columns:
+            buttons.append((x0 + xa, y0 + ya, xb - xa, yb - ya))
+            marks.append(_marks(ink[ya:yb, xa:xb], x0 + xa, y0 + ya))
+    return ButtonBlock((len(rows), len(columns)), tuple(buttons), tuple(marks))
+
+
+def _marks(ink: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
+    """The bright marks inside one button, without its border (a separator's edge pixels)
+    and specks; left to right."""
+    h, w = ink.shape
+    if h < 6 or w < 6:
+        return ()
+    mx, my = max(2, round(0.08 * w)), max(2, round(0.08 * h))
+    inner = np.ascontiguousarray(ink[my : h - my, mx : w - mx]).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
+    side = min(h, w)
+    out = []
+    for i in range(1, count):
+        gx, gy, gw, gh, area = stats[i]
+        if area < 6 or max(gw, gh) < 0.06 * side:
+            continue
+        mask = labels[gy : gy + gh, gx : gx + gw] == i
+        out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy)))
+    out.sort(key=lambda g: g.x)
+    return tuple(out)
+
+
+def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
+    """The glyphs of a button's marks when they look like a number of one or two digits,
+    else ``()``: the tall marks (at least half the tallest) are one or two thin-stroked (a
+    stroke under 0.3 of the height)
+    glyphs of one height on one baseline, side by side, narrower than tall, and nothing
+    else of size is there (the bulb's filament lines are specks beside its glass, and the
+    glass is solid)."""
+    if not marks:
+        return ()
+    tallest = max(g.height for g in marks)
+    tall = [g for g in marks if g.height >= 0.5 * tallest]
+    middling = [g for g in marks if 0.2 * tallest <= g.height < 0.5 * tallest]
+    if not 1 <= len(tall) <= 2 or middling:
+        return ()
+    for g in tall:
+        if not 0.1 <= g.width / g.height <= 0.9 or g.fill > 0.6 or g.stroke > 0.3:
+            return ()
+    if len(tall) == 2:
+        a, b = tall
+        if abs(a.height - b.height) > 0.2 * tallest or abs((a.y + a.height) - (b.y + b.height)) > 0.2 * tallest:
+            return ()
+        if b.x - (a.x + a.width) > 0.8 * tallest or b.x < a.x + a.width - 2:
+            return ()
+    return tuple(tall)

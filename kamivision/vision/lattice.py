@@ -1,0 +1,105 @@
+"""The lattice's vertical place on the screen, measured from the image.
+
+The board's box (:mod:`kamivision.vision.layout`) fixes the columns; where the rows lie
+is known from the footer only to about a hundredth of the screen's width, and a board of
+large flat regions leaves little to go on.  Two measurements settle it:
+
+* **The slanted edges.**  Every triangle's two slanted sides are edges on the screen: a
+  cut between colors, or the faint crease paper shows between two triangles of one color.
+  Shifted by ``dy``, the lattice's slanted sides land on strong gradients only at the true
+  shift (the set of slanted lines repeats every triangle side ``s``, far more than the
+  span searched, and a half-side shift puts them between the edges).  The shift whose
+  sides cross the highest mean gradient wins, over the whole span.
+* **Uniform cells.**  Near that shift, the one under which the cells' inner points are
+  most alike is kept: the slanted edges are a few pixels wide, and the cells' insides
+  tell within them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..geometry import KAMI2_COLUMNS as COLUMNS
+from ..geometry import KAMI2_ROWS as ROWS
+from ..geometry import TRIANGLE_COLUMNS, triangle_centres
+from ..board import points_right
+from .layout import ScreenLayout
+from .settings import DEFAULT_SETTINGS, VisionSettings
+
+#: The uniformity fit looks this share of the screen's width either side of the edge fit.
+REFINE = 0.002
+
+
+def _slanted_points(box: tuple[float, float, float, float], width: int) -> np.ndarray:
+    """Points at a quarter, half and three quarters along both slanted sides of every
+    triangle of rows 2 to 26 that points right (their sides are all the lattice's slanted
+    lines), on the screen; ``(n, 2)`` as ``x, y``."""
+    x0, y0, bw, bh = box
+    s = bh / 14.0
+    rows, cols = np.meshgrid(np.arange(2, ROWS - 2), np.arange(COLUMNS), indexing="ij")
+    right = np.vectorize(points_right)(rows, cols)
+    rows, cols = rows[right], cols[right]
+    xa, xb = x0 + cols * bw / TRIANGLE_COLUMNS, x0 + (cols + 1) * bw / TRIANGLE_COLUMNS
+    ya, ym, yb = y0 + (rows - 1) * s / 2, y0 + rows * s / 2, y0 + (rows + 1) * s / 2
+    out = []
+    for t in (0.25, 0.5, 0.75):
+        for y_start in (ya, yb):
+            out.append(np.stack([xa + t * (xb - xa), y_start + t * (ym - y_start)], axis=1))
+    pts = np.concatenate(out)
+    return pts[(pts[:, 0] >= 2) & (pts[:, 0] <= width - 3)]
+
+
+def _edge_fit(blurred: np.ndarray, layout: ScreenLayout, span: int) -> int:
+    """The whole-pixel shift within ``±span`` whose slanted sides cross the highest mean gradient."""
+    gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
+    magnitude = cv2.magnitude(gx, gy)
+    pts = _slanted_points(layout.board, layout.width)
+    if len(pts) == 0:
+        return 0
+    h = blurred.shape[0]
+    x = np.round(pts[:, 0]).astype(int)
+    shifts = np.arange(-span, span + 1)
+    y = np.clip(np.round(pts[:, 1][None, :] + shifts[:, None]).astype(int), 0, h - 1)
+    return int(shifts[int(magnitude[y, x[None, :]].mean(axis=1).argmax())])
+
+
+def _uniform_fit(blurred: np.ndarray, layout: ScreenLayout, shifts: range) -> float:
+    """The shift among ``shifts`` under which the cells' five inner points are most alike:
+    the mean spread of lightness over each cell's points is least."""
+    w = layout.width
+    s = layout.board[3] / 14.0
+    rr, cc = np.meshgrid(np.arange(2, ROWS - 2), np.arange(COLUMNS), indexing="ij")
+    cx, cy = triangle_centres(rr, cc, layout.board)
+    # Inner points: the centroid and four points a third of the way to the corners/edges,
+    # of the cells whose points are all on the screen (a board cropped at the sides hides
+    # most of its outer columns).
+    r_in = 0.22 * s
+    shown = (cx - 0.6 * r_in >= 0) & (cx + 0.6 * r_in <= w - 1)
+    cx, cy = cx[shown], cy[shown]
+    offsets = [(0, 0), (0, -r_in), (0, r_in), (-0.6 * r_in, 0), (0.6 * r_in, 0)]
+    best = (np.inf, 0.0)
+    h = blurred.shape[0]
+    for dy in shifts:
+        pts = []
+        for ox, oy in offsets:
+            x = np.clip(np.round(cx + ox).astype(int), 0, w - 1)
+            y = np.clip(np.round(cy + oy + dy).astype(int), 0, h - 1)
+            pts.append(blurred[y, x])
+        pts = np.stack(pts)
+        score = float(np.mean(pts.max(axis=0) - pts.min(axis=0)))
+        if score < best[0]:
+            best = (score, float(dy))
+    return best[1]
+
+
+def fit_offset(lab_l: np.ndarray, layout: ScreenLayout, settings: VisionSettings = DEFAULT_SETTINGS) -> float:
+    """The vertical shift (pixels) of the lattice from the layout's box: the slanted edges'
+    fit over ``±settings.offset_span`` of the width, refined by uniformity within
+    ``±REFINE`` of the width."""
+    w = layout.width
+    blurred = cv2.GaussianBlur(lab_l, (0, 0), max(1.0, w / 750.0))
+    coarse = _edge_fit(blurred, layout, max(2, int(settings.offset_span * w)))
+    near = max(1, round(REFINE * w))
+    return _uniform_fit(blurred, layout, range(coarse - near, coarse + near + 1))
