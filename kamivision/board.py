@@ -26,6 +26,8 @@ from .formats import BOARD as BOARD_FORMAT
 #: Height over width of a KAMI 2 board (10 columns of triangles, 14 sides tall), as in
 #: ``docs/board-format.md``; :mod:`kamivision.geometry` turns it into pixels.
 TRIANGLE_ASPECT = 14.0 / (5.0 * math.sqrt(3.0))
+#: The KAMI 2 board: 29 rows of 10 triangles (``docs/board-format.md``).
+KAMI2_ROWS, KAMI2_COLUMNS = 29, 10
 
 Cell = int
 CellSet = int

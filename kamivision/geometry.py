@@ -17,12 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import TRIANGLE_ASPECT, Board, points_right  # noqa: F401  (TRIANGLE_ASPECT: re-exported for the drawing and reading stages)
+from .board import KAMI2_COLUMNS, KAMI2_ROWS, TRIANGLE_ASPECT, Board, points_right  # noqa: F401  (TRIANGLE_ASPECT and the KAMI 2 board's size: re-exported for the drawing and reading stages)
 
 #: Columns of a KAMI 2 board; the triangle lattice's geometry is defined for this width.
 TRIANGLE_COLUMNS = 10
-#: The KAMI 2 board: 29 rows of 10 triangles (``docs/board-format.md``).
-KAMI2_ROWS, KAMI2_COLUMNS = 29, TRIANGLE_COLUMNS
 
 Box = tuple[float, float, float, float]
 

@@ -208,30 +208,56 @@ def verdict(solution: Solution, par: Optional[int], doubt: Optional["Doubt"] = N
     n = solution.length
     proof = "proven optimal" if solution.optimal else f"NOT proven optimal (at least {solution.lower_bound} moves are needed)"
     if doubt is None:
-        text = f"{n} moves, {proof}"
+        text = f"{plural(n, 'move')}, {proof}"
         if par is not None:
             text += f"; beats par {par}" if n < par else f"; par is {par}"
         return text
     if doubt.palette:
-        text = f"{n} moves, {proof} for the board as read, but the colors themselves are in doubt ({doubt.palette}): check the whole board"
+        text = f"{plural(n, 'move')}, {proof} for the board as read, but the colors themselves are in doubt ({doubt.palette}): check the whole board"
     elif doubt.matters:
         text = (
-            f"{n} moves, {proof} for the board as read; check cell{'s' if len(doubt.matters) > 1 else ''} "
+            f"{plural(n, 'move')}, {proof} for the board as read; check cell{'s' if len(doubt.matters) > 1 else ''} "
             f"{cell_list(doubt.matters, columns)}: if {'they differ' if len(doubt.matters) > 1 else 'it differs'}, the moves change"
         )
     elif doubt.doubtful:
+        # The moves are replayed under every plausible reading (kamivision.doubt): they
+        # solve the board in n moves whatever the doubtful cells are.  Whether another
+        # reading has a *shorter* answer is not known, so the proof is said of the board
+        # as read only, and "optimal" is not said of the other readings.
         count = len(doubt.doubtful)
-        text = f"{n} moves, {proof}; {'it holds' if solution.optimal else 'they hold'} whatever the {count} doubtful cell{'s are' if count > 1 else ' is'}"
+        text = (
+            f"{plural(n, 'move')}, {proof} for the board as read; these moves solve it whatever the {count} "
+            f"doubtful cell{'s are' if count > 1 else ' is'}"
+        )
     else:
-        text = f"{n} moves, {proof}; every cell read with confidence"
+        text = f"{plural(n, 'move')}, {proof}; every cell read with confidence"
     if par is not None:
-        if n == par:
-            text += f". The counter shows {par} moves, as found (evidence that the reading is right, not proof)"
-        elif n < par:
-            text += f". The counter shows {par} moves: this beats it"
-        else:
-            text += f". The counter shows {par} moves, fewer than found: a cell is probably misread"
+        text += ". " + counter_sentence(n, par, solution.optimal)
     return text
+
+
+def counter_sentence(n: int, par: int, optimal: bool) -> str:
+    """What the counter says of an answer of ``n`` moves.  The counter is evidence, never
+    proof, and a counter that disagrees is not turned into "a cell is misread": the
+    reading may be wrong, or the screenshot not taken at the level's start (the counter
+    then shows the moves left).  Only the counter check (:mod:`kamivision.parcheck`), when
+    a re-solved reading meets the counter, names a misread cell."""
+    moves = plural(par, "move")
+    if n == par:
+        return f"The counter shows {moves}, as found (evidence that the reading is right, not proof)"
+    if n < par:
+        return f"The counter shows {moves}: this beats it"
+    if optimal:
+        return (
+            f"The counter shows {moves}, the board as read needs {n}: the board may be misread, "
+            "or this is not the level's start"
+        )
+    return f"The counter shows {moves}, fewer than found: the search stopped before a shorter answer, or the board may be misread"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def doubt_summary(doubt: "Doubt") -> Optional[str]:
@@ -295,8 +321,8 @@ def answer_notices(board: Board, solution: "Solution", check: Optional["CounterC
     if par is not None and n > par and solution.optimal:
         out.append(
             Notice(
-                f"the counter shows {par} moves left (the level's par, if this is its start) but the proven "
-                f"optimum of the board as read is {n} moves: a cell is probably misread"
+                f"the counter shows {plural(par, 'move')} left (the level's par, if this is its start) but the proven "
+                f"optimum of the board as read is {n} moves: the board may be misread, or this is not the level's start"
             )
         )
     elif par is not None and n < par and solution.optimal:

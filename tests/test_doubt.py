@@ -165,7 +165,29 @@ def test_another_order_is_chosen_when_it_avoids_the_doubt():
         assert naive_steps(board, chosen, {0: value}) == 2
     assert doubt.matters == () and "hold" in doubt.search
     solution = dataclasses.replace(solve(board), moves=tuple(chosen))
-    assert "it holds whatever the 1 doubtful cell is" in verdict(solution, None, doubt, board.columns)
+    assert "these moves solve it whatever the 1 doubtful cell is" in verdict(solution, None, doubt, board.columns)
+
+
+def test_a_doubtful_cell_that_would_lower_the_optimum_never_gets_an_unqualified_claim():
+    """0 1 2 1 0 needs 2 moves (the middle to 1, then all to 0).  Were the middle cell
+    really 1, one move would do, yet the same two moves still solve that board in two: the
+    cell does not change the moves, but it changes the optimum.  The verdict must not call
+    the answer optimal, or say it holds, beyond the board as read; and a counter showing
+    the true board's 1 is not turned into "a cell is probably misread"."""
+    board = make_board([[0, 1, 2, 1, 0]], lattice="square")
+    solution = solve(board)
+    assert solution.optimal and solution.length == 2
+    plausible = plausible_readings(recognition_of(board, {2: 0.1}, 3))
+    assert 1 in plausible[2]
+    truth = make_board([[0, 1, 1, 1, 0]], lattice="square")
+    assert solve(truth).length == 1
+    doubt = assess(board, solution.moves, plausible)
+    assert doubt.doubtful == (2,) and doubt.matters == ()
+    text = verdict(solution, 1, doubt, board.columns)
+    assert "proven optimal for the board as read; these moves solve it whatever the 1 doubtful cell is" in text
+    assert "holds" not in text and "proven optimal;" not in text
+    assert "the board as read needs 2: the board may be misread, or this is not the level's start" in text
+    assert "probably" not in text and "1 moves" not in text
 
 
 def test_cells_that_change_the_moves_are_named_in_the_verdict():
