@@ -94,11 +94,7 @@ def layout_for(device: Device, colors: int, lattice: str = "triangle", rows: int
         board = ((w - bw) / 2, top + (footer_top - top - bh) / 2, bw, bh)
     bw_px = round(device.buttons * w)
     buttons = (0, footer_top, bw_px, footer_bottom - footer_top)
-    if device.style == "classic":
-        counter = (round(0.1 * w), footer_top, round(0.1 * w), footer_bottom - footer_top)
-    else:
-        half_w, half_h = bw_px // 2, (footer_bottom - footer_top) // 2
-        counter = (half_w, footer_top + half_h, bw_px - half_w, footer_bottom - footer_top - half_h)
+    counter = tuple(round(v) for v in button_slots(device, buttons)[counter_slot(device)])
     edges = np.linspace(bw_px, w, colors + 1).round().astype(int)
     swatches = tuple(
         (int(edges[i]), footer_top, int(edges[i + 1] - edges[i]), footer_bottom - footer_top) for i in range(colors)
@@ -270,19 +266,19 @@ def _draw_footer(
     line = max(1, round(1.5 * scale))
     bx, by, bw, bh = layout.buttons
     if device.style == "classic":
-        cells = [(bx + k * bw / 4, by, bw / 4, bh) for k in range(4)]
         for k in range(1, 4):
             x = round(bx + k * bw / 4)
             draw.line([(x, by), (x, by + bh)], fill=(205, 200, 192), width=line)
-        back, counter, restart, hint = cells
     else:
-        hw, hh = bw / 2, bh / 2
-        restart, hint = (bx, by, hw, hh), (bx + hw, by, hw, hh)
-        back, counter = (bx, by + hh, hw, hh), (bx + hw, by + hh, hw, hh)
-        draw.line([(bx + hw, by), (bx + hw, by + bh)], fill=(205, 200, 192), width=line)
-        draw.line([(bx, by + hh), (bx + bw, by + hh)], fill=(205, 200, 192), width=line)
+        draw.line([(bx + bw / 2, by), (bx + bw / 2, by + bh)], fill=(205, 200, 192), width=line)
+        draw.line([(bx, by + bh / 2), (bx + bw, by + bh / 2)], fill=(205, 200, 192), width=line)
+    slots = button_slots(device, layout.buttons)
+    counter = slots.pop(counter_slot(device))
+    # The icons fill the other slots in the game's order (a row: back, restart, hint; a
+    # 2 x 2 block: restart, hint, back).
+    icons = (_icon_back, _icon_restart, _icon_hint) if device.style == "classic" else (_icon_restart, _icon_hint, _icon_back)
     u = min(bw / (4 if device.style == "classic" else 2), bh / (1 if device.style == "classic" else 2))
-    for (x, y, cw, ch), icon in ((back, _icon_back), (restart, _icon_restart), (hint, _icon_hint)):
+    for (x, y, cw, ch), icon in zip(slots, icons):
         icon(draw, x + cw / 2, y + ch / 2, 0.75 * u, white)
     if moves is not None:
         x, y, cw, ch = counter
@@ -298,14 +294,32 @@ def _draw_footer(
     img[:] = np.asarray(pil, dtype=np.float32)
 
 
+def button_slots(device: Device, buttons) -> list[tuple[float, float, float, float]]:
+    """The button block's slots, left to right and top to bottom: a row of four, or 2 x 2."""
+    bx, by, bw, bh = buttons
+    if device.style == "classic":
+        return [(bx + k * bw / 4, by, bw / 4, bh) for k in range(4)]
+    hw, hh = bw / 2, bh / 2
+    return [(bx, by, hw, hh), (bx + hw, by, hw, hh), (bx, by + hh, hw, hh), (bx + hw, by + hh, hw, hh)]
+
+
+def counter_slot(device: Device) -> int:
+    """The counter's slot: the device's, or the game's own (second of a row, last of 2 x 2)."""
+    if device.counter >= 0:
+        return device.counter
+    return 1 if device.style == "classic" else 3
+
+
 def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
     top = round(device.top * w)
     if top:
         strip = _background(rng, top, w) * 0.2 + np.array([232, 232, 234], np.float32) * 0.8
         img[:top] = strip
-        if device.nav_bar == "android":
-            img[:top] = np.array([30, 30, 32], np.float32)
+        if device.nav_bar == "android" or device.strip == "black":
+            img[:top] = np.array([30, 30, 32], np.float32) if device.strip != "black" else 0.0
+        elif device.strip == "cutout":  # a camera hole punched in the screen
+            cv2.circle(img, (round(w * rng.uniform(0.1, 0.9)), top // 2), max(2, round(0.3 * top)), (0, 0, 0), -1, cv2.LINE_AA)
     bottom = layout.footer[1] + layout.footer[3]
     if bottom < h:
         if device.nav_bar == "android":

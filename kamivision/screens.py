@@ -41,6 +41,12 @@ class Device:
     board_width: float = 1.0  # the board's width over the screen's: above 1, cropped at both sides
     #: A translucent navigation bar this tall (screen widths) over the bottom of the footer.
     nav_overlay: float = 0.0
+    #: The button that shows the counter: its slot in the block, left to right and top to
+    #: bottom (-1: the game's own, the second of a row and the last of a 2 x 2 block).
+    counter: int = -1
+    #: The status strip above the board: "" pale (the game's background, or black with
+    #: ``nav_bar`` "android"), "black", or "cutout" (pale with a black camera cut-out).
+    strip: str = ""
 
 
 _IPHONE_X_FOOTER = 0.112 + NOTCH_BOARD_ABOVE_FOOTER  # 1.7404
@@ -102,3 +108,57 @@ DEVICES: dict[str, Device] = {
     ]
 }
 DEFAULT_DEVICE = "iphone-8"
+
+
+def random_device(rng) -> Device:
+    """A screen no phone table limits, drawn from ``rng`` (``numpy.random.Generator``), for
+    testing the reader on layouts it was never shown: a width of 480 to 1600 pixels and a
+    shape from 4:3 to 22:9; a status strip of 0 to 9 % of the height (pale, black, or pale
+    with a camera cut-out); the buttons as a row of four or a 2 x 2 block, of several
+    widths, with the counter in any slot; the footer 0.12 to 0.38 widths high, ending at
+    the screen's bottom or above a gesture strip (a pill on the background, or Android's
+    three buttons on black), or under a translucent three-button bar; and the board filling
+    the width, letterboxed (a tablet) or cropped at the sides (a tall phone).  The board
+    ends within about a hundredth of its width of the footer's top, as on every real
+    screen seen."""
+    while True:
+        w = int(rng.integers(480, 1601))
+        h = int(round(w * rng.uniform(4 / 3, 22 / 9)))
+        top = float(rng.choice([0.0, rng.uniform(0.02, 0.09) * h / w]))
+        strip = str(rng.choice(["", "black", "cutout"])) if top else ""
+        bottom_kind = str(rng.choice(["none", "home", "android", "overlay"]))
+        bottom = float(rng.uniform(0.04, 0.11)) if bottom_kind in ("home", "android") else 0.0
+        row = bool(rng.random() < 0.6)
+        buttons = float(rng.uniform(0.3, 0.45) if row else rng.uniform(0.22, 0.34))
+        under = float(rng.uniform(-0.012, 0.006))  # footer top - board box bottom, in board widths
+        fill = rng.random()
+        if fill < 0.5:  # the board fills the width; the footer takes what is left
+            board_width = 1.0
+            footer_top = top + TRIANGLE_ASPECT + under
+        else:  # the footer's height is the phone's; the board is scaled to the height left
+            footer_h = float(rng.uniform(0.12, 0.38))
+            footer_top = h / w - bottom - footer_h
+            board_width = (footer_top - top) / (TRIANGLE_ASPECT + under)
+        footer_h = h / w - bottom - footer_top
+        if not (0.12 <= footer_h <= 0.4 and 0.8 <= board_width <= 1.22):
+            continue
+        if not row and footer_h < 0.2:  # a 2 x 2 block needs room for two rows of icons
+            continue
+        footer_bottom = None if bottom == 0 else h / w - bottom
+        nav = {"home": "home", "android": "android"}.get(bottom_kind, "")
+        overlay = float(rng.uniform(0.08, min(0.15, footer_h))) if bottom_kind == "overlay" else 0.0
+        return Device(
+            f"random-{w}x{h}",
+            w,
+            h,
+            "classic" if row else "notch",
+            top,
+            footer_top,
+            footer_bottom,
+            buttons,
+            nav,
+            board_width,
+            overlay,
+            int(rng.integers(0, 4)),
+            strip,
+        )

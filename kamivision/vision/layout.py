@@ -285,6 +285,14 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
         if bw > 1.02 * w or (bw < 0.98 * w and _bare_margins(profile, x0, bw, period)):
             measured = (x0, bw)
     if measured is None:
+        # No clear comb (blur, large flat regions): the board still fills the height
+        # between the screen's top (or a status strip) and the footer.  When that height
+        # is too short for a full-width board, the board is scaled to it and centred (a
+        # letterbox).  Not the other way: a pale status strip over a blank top row shows
+        # no edge, and the height would then look like a cropped board's.
+        fitted = (footer_top - top_edge) / above
+        if 0.7 * w <= fitted < 0.96 * w:
+            return ((w - fitted) / 2, float(top_edge), fitted, fitted * TRIANGLE_ASPECT), top_edge
         board_top = _nearest_edge(max(0, round(footer_top - above * w)), strips, 0.02 * w)
         if board_top < 0.01 * w:
             board_top = 0
@@ -301,7 +309,7 @@ def _bare_margins(profile: np.ndarray, x0: float, bw: float, period: float) -> b
     gap = max(2, round(0.15 * period))
     left, right = profile[: max(0, round(x0) - gap)], profile[min(w, round(x0 + bw) + gap) :]
     margins = np.concatenate([left, right])
-    if margins.size < 0.02 * w:
+    if margins.size < 4:  # a margin of a few pixels, beside the gap, still shows no lattice
         return False
     teeth = np.clip(np.round(x0 + period * np.arange(11)).astype(int), 0, w - 1)
     return float(margins.mean()) < 0.2 * float(profile[teeth].mean())
