@@ -2,7 +2,7 @@
 
     python benchmarks/recognition.py ../shared/data/screenshots
 
-``layout`` is the footer's ("16:9": a row of four buttons; "notch": 2 x 2), with ``/crop``
+``layout`` is the button block as found ("1x4": a row of four buttons; "2x2"), with ``/crop``
 when the board was measured wider than the screen.
 
 Each screenshot is then solved (``--max-seconds``, 10 by default) and its doubt tied to
