@@ -63,6 +63,19 @@ def triangle_centres(rows: np.ndarray, columns: np.ndarray, box: Box) -> tuple[n
     return x, y0 + rows * bh / 28.0
 
 
+def triangle_corners(rows: np.ndarray, columns: np.ndarray, box: Box) -> np.ndarray:
+    """:func:`cell_polygon` for arrays of triangle rows and columns: shape ``(3, n, 2)``,
+    the vertical edge's two ends first, then the apex, as ``(x, y)``."""
+    x0, y0, bw, bh = box
+    rows, columns = np.ravel(rows), np.ravel(columns)
+    s = bh / 14.0
+    xa, xb = x0 + columns * bw / 10.0, x0 + (columns + 1) * bw / 10.0
+    right = (rows + columns) % 2 == 0
+    x_edge, x_apex = np.where(right, xa, xb), np.where(right, xb, xa)
+    ya, ym, yb = y0 + (rows - 1) * s / 2, y0 + rows * s / 2, y0 + (rows + 1) * s / 2
+    return np.stack([np.stack([x_edge, ya], 1), np.stack([x_edge, yb], 1), np.stack([x_apex, ym], 1)])
+
+
 def label_image(
     lattice: str, rows: int, columns: int, box: Box, shape: tuple[int, int], *, scale: int = 1, hidden: bool = False
 ) -> np.ndarray:

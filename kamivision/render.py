@@ -316,8 +316,10 @@ def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random
     if top:
         strip = _background(rng, top, w) * 0.2 + np.array([232, 232, 234], np.float32) * 0.8
         img[:top] = strip
-        if device.nav_bar == "android" or device.strip == "black":
-            img[:top] = np.array([30, 30, 32], np.float32) if device.strip != "black" else 0.0
+        if device.strip == "black":
+            img[:top] = 0.0
+        elif device.nav_bar == "android":
+            img[:top] = np.array([30, 30, 32], np.float32)
         elif device.strip == "cutout":  # a camera hole punched in the screen
             cv2.circle(img, (round(w * rng.uniform(0.1, 0.9)), top // 2), max(2, round(0.3 * top)), (0, 0, 0), -1, cv2.LINE_AA)
     bottom = layout.footer[1] + layout.footer[3]

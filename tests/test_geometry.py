@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from kamivision.board import points_right
-from kamivision.geometry import TRIANGLE_ASPECT, cell_centre, cell_polygon, label_image, triangle_centres
+from kamivision.geometry import TRIANGLE_ASPECT, cell_centre, cell_polygon, label_image, triangle_centres, triangle_corners
 
 W = 600.0
 BOX = (0.0, 0.0, W, W * TRIANGLE_ASPECT)
@@ -55,3 +55,11 @@ def test_the_label_image_covers_the_board_and_names_each_cell():
     low = (0.0, 40.0, W, W * TRIANGLE_ASPECT)
     assert label_image("triangle", 29, 10, low, (h + 80, w), hidden=True)[0, 45] == 0
     assert label_image("triangle", 29, 10, low, (h + 80, w))[0, 45] == -1
+
+
+def test_triangle_corners_are_cell_polygon_for_arrays():
+    box = (3.0, 7.0, 750.0, 750.0 * TRIANGLE_ASPECT)
+    rows, cols = np.meshgrid(np.arange(-1, 30), np.arange(10), indexing="ij")
+    corners = triangle_corners(rows, cols, box)
+    for k, (r, c) in enumerate(zip(rows.ravel(), cols.ravel())):
+        assert np.allclose(corners[:, k, :], cell_polygon("triangle", 29, 10, int(r), int(c), box))

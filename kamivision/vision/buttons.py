@@ -2,10 +2,10 @@
 
 Nothing here knows a phone.  What every KAMI 2 screen has is used instead:
 
-* **The block** is the dark part of the footer left of the swatches (found by
-  :mod:`~kamivision.vision.layout`).  Its buttons are split by thin bright lines that run
-  the whole height (between columns of buttons) or the whole width (between rows) of the
-  block: a row of four, a 2 x 2 block, or any other grid, is read off those lines.
+* **The block** is the dark part of the footer left of the swatches, and its vertical
+  separator lines, which give its width (both found by :mod:`~kamivision.vision.layout`).
+  Thin bright lines across its whole width split it into rows: a row of four, a 2 x 2
+  block, or any other grid, is read off those lines.
 * **What each button shows** is one object of bright marks: an icon (the back arrow, the
   restart ring, the bulb) or the counter's digits.  The marks are cut out by brightness
   and grouped by button (and, without lines, by nearness).
@@ -69,11 +69,10 @@ class ButtonBlock:
     marks: tuple[tuple[Glyph, ...], ...]  # per button: its marks, left to right
 
 
-def _separators(bright: np.ndarray, axis: int, thin: int) -> list[float]:
-    """Centres of thin lines that cross the whole block: along ``axis`` 0 the vertical
-    lines (columns bright over most of the height), along 1 the horizontal ones.  Lines at
-    the block's own edges are its border, not a separator."""
-    cover = bright.mean(axis=axis)
+def _row_separators(bright: np.ndarray, thin: int) -> list[float]:
+    """Centres of thin horizontal lines across the whole block (rows bright over most of
+    its width).  Lines at the block's own edges are its border, not a separator."""
+    cover = bright.mean(axis=1)
     size = cover.size
     out = []
     padded = np.concatenate([[False], cover >= LINE_COVER, [False]])
@@ -90,8 +89,10 @@ def _cells(edges: list[float], size: int) -> list[tuple[int, int]]:
     return [(int(round(a)), int(round(b))) for a, b in zip(cuts[:-1], cuts[1:])]
 
 
-def find_buttons(rgb: np.ndarray, block: Rect) -> ButtonBlock:
-    """The buttons of the block ``block`` (``x, y, w, h``) on an RGB screenshot."""
+def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float]) -> ButtonBlock:
+    """The buttons of the block ``block`` (``x, y, w, h``) on an RGB screenshot, given the
+    screen columns of the vertical separator lines (found with the block's width by
+    :func:`~kamivision.vision.layout.find_layout`); the rows are split here."""
     x0, y0, bw, bh = block
     gray = cv2.cvtColor(np.ascontiguousarray(rgb[y0 : y0 + bh, x0 : x0 + bw]), cv2.COLOR_RGB2GRAY)
     if gray.size == 0:
@@ -99,8 +100,8 @@ def find_buttons(rgb: np.ndarray, block: Rect) -> ButtonBlock:
     floor = float(np.median(gray))
     bright = gray > floor + LINE_CONTRAST
     thin = max(4, round(0.015 * max(bw, bh)))
-    columns = _cells(_separators(bright, 0, thin), bw)
-    rows = _cells(_separators(bright, 1, thin), bh)
+    columns = _cells([x - x0 for x in lines if x0 + 0.04 * bw < x < x0 + 0.96 * bw], bw)
+    rows = _cells(_row_separators(bright, thin), bh)
     ink = gray > floor + 0.5 * (255 - floor)
     buttons, marks = [], []
     for ya, yb in rows:

@@ -22,8 +22,7 @@ import numpy as np
 
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
-from ..geometry import TRIANGLE_COLUMNS, triangle_centres
-from ..board import points_right
+from ..geometry import triangle_centres, triangle_corners
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -33,20 +32,12 @@ REFINE = 0.002
 
 def _slanted_points(box: tuple[float, float, float, float], width: int) -> np.ndarray:
     """Points at a quarter, half and three quarters along both slanted sides of every
-    triangle of rows 2 to 26 that points right (their sides are all the lattice's slanted
-    lines), on the screen; ``(n, 2)`` as ``x, y``."""
-    x0, y0, bw, bh = box
-    s = bh / 14.0
+    triangle of rows 2 to 26 (rows 0, 1, 27 and 28 may lie under the strips), on the
+    screen; ``(n, 2)`` as ``x, y``.  Each slanted line is counted twice (once from each
+    triangle beside it), which weighs every line alike."""
     rows, cols = np.meshgrid(np.arange(2, ROWS - 2), np.arange(COLUMNS), indexing="ij")
-    right = np.vectorize(points_right)(rows, cols)
-    rows, cols = rows[right], cols[right]
-    xa, xb = x0 + cols * bw / TRIANGLE_COLUMNS, x0 + (cols + 1) * bw / TRIANGLE_COLUMNS
-    ya, ym, yb = y0 + (rows - 1) * s / 2, y0 + rows * s / 2, y0 + (rows + 1) * s / 2
-    out = []
-    for t in (0.25, 0.5, 0.75):
-        for y_start in (ya, yb):
-            out.append(np.stack([xa + t * (xb - xa), y_start + t * (ym - y_start)], axis=1))
-    pts = np.concatenate(out)
+    ends_a, ends_b, apex = triangle_corners(rows, cols, box)
+    pts = np.concatenate([end + t * (apex - end) for t in (0.25, 0.5, 0.75) for end in (ends_a, ends_b)])
     return pts[(pts[:, 0] >= 2) & (pts[:, 0] <= width - 3)]
 
 

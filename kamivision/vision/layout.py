@@ -18,7 +18,7 @@ The reader uses what every KAMI 2 screen has, not one phone's pixel positions:
   measured says otherwise) and :data:`~kamivision.geometry.TRIANGLE_ASPECT` times that
   tall; it ends at the footer's top, or starts at a status strip's lower edge near there.
   The game puts the footer within about a hundredth of the width of the box's end on every
-  screen seen; the lattice fit (:func:`~kamivision.vision.cells.fit_offset`) finds the rest.
+  screen seen; the lattice fit (:func:`~kamivision.vision.lattice.fit_offset`) finds the rest.
   No phone's proportions are used.
 
 Images are RGB uint8 arrays of shape (H, W, 3).
@@ -27,14 +27,14 @@ Images are RGB uint8 arrays of shape (H, W, 3).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
-from .buttons import find_buttons
+from .buttons import ButtonBlock, find_buttons
 
 
 #: The lattice's column spacing is looked for between these shares of the screen's width.
@@ -45,7 +45,6 @@ MIN_COLUMN, MAX_COLUMN = 0.06, 0.15
 class ScreenLayout:
     """What the reader found on the screen (pixels; rectangles are ``x, y, w, h``)."""
 
-    name: str  # the button block as found: "1x4" (a row of four), "2x2", ...
     width: int
     height: int
     board: tuple[float, float, float, float]  # nominal lattice box: h = 1.6166 w
@@ -56,6 +55,15 @@ class ScreenLayout:
     #: A translucent navigation bar the reader found and undid (:mod:`kamivision.vision.bar`):
     #: its first row and the share of light it lets through; ``(0, 1.0)`` when there is none.
     shade: tuple[int, float] = (0, 1.0)
+    #: The buttons in the block and the marks in each (:mod:`kamivision.vision.buttons`),
+    #: found once here and read by :mod:`kamivision.vision.par`.
+    block: ButtonBlock = field(default=ButtonBlock((0, 0), (), ()), compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The button block as found: "1x4" (a row of four), "2x2", ..."""
+        rows, cols = self.block.grid
+        return f"{rows}x{cols}"
 
     @property
     def cropped(self) -> bool:
@@ -206,23 +214,22 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
     swatch_rects = tuple(
         (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count)
     )
-    rows, cols = find_buttons(rgb, (0, footer_top, start, fh)).grid
-    name = f"{rows}x{cols}"
     box, board_top = _board_box(lab, edges, w, footer_top)
     if _square_lattice(edges, board_top, footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "
             "grids are not read: write the board as a board file (docs/board-format.md)"
         )
+    buttons = (0, footer_top, start, fh)
     return ScreenLayout(
-        name,
         w,
         h,
         box,
         (board_top, footer_top),
         (0, footer_top, w, fh),
-        (0, footer_top, start, fh),
+        buttons,
         swatch_rects,
+        block=find_buttons(rgb, buttons, lines),
     )
 
 
@@ -259,7 +266,7 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
       screen's width, and it ends at the footer's top (on the phones seen, within a
       hundredth of the width either way).  A status strip's lower edge near that estimate
       marks the board's top exactly; a blank top row can hide it, and the lattice fit
-      (:func:`~kamivision.vision.cells.fit_offset`) absorbs the rest.
+      (:func:`~kamivision.vision.lattice.fit_offset`) absorbs the rest.
     * **The board is scaled to the height and cropped at the sides** (tall Android
       phones): the columns measured are wider than a tenth of the screen.  The box is ten
       of them wide, placed on the measured column edges nearest to centring it.  It ends

@@ -18,7 +18,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .buttons import Glyph, digit_shaped, find_buttons
+from .buttons import Glyph, digit_shaped
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
@@ -128,11 +128,10 @@ def _read_number(glyphs: tuple[Glyph, ...]) -> tuple[Optional[int], float, float
     return value, score, confidence
 
 
-def find_counter(rgb: np.ndarray, layout: ScreenLayout):
+def find_counter(layout: ScreenLayout):
     """The counter's button and its reading: ``(rect, value, confidence)``, or ``None``
-    when no button, or more than one, shows a number (``value`` None when the digits are
-    unsure)."""
-    block = find_buttons(rgb, layout.buttons)
+    when no button, or more than one, shows a number."""
+    block = layout.block
     found = []
     for rect, marks in zip(block.buttons, block.marks):
         glyphs = digit_shaped(marks)
@@ -150,12 +149,10 @@ def find_counter(rgb: np.ndarray, layout: ScreenLayout):
     return rect, value, confidence
 
 
-def read_par(rgb: np.ndarray, layout: ScreenLayout) -> tuple[Optional[int], float]:
+def read_par(layout: ScreenLayout) -> tuple[Optional[int], float]:
     """The number on the moves-left counter and a confidence; ``(None, c)`` when the counter
     was not found or its digits are unsure (``c`` then says how unsure, 0 when not found)."""
-    if layout.buttons[2] <= 0 or layout.buttons[3] <= 0:
-        return None, 0.0
-    found = find_counter(rgb, layout)
+    found = find_counter(layout)
     if found is None:
         return None, 0.0
     _, value, confidence = found

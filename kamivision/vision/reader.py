@@ -148,7 +148,7 @@ def recognize(
     classes = classify_cells(samples, match.seeds.astype(np.float32), settings)
     classes.confidence[paper[list(match.stray)]] = 0.0  # a color no swatch shows: doubtful
     palette_doubt = match.doubt or unused_swatch(classes.classes, len(swatch_lab))
-    par, par_confidence = read_par(rgb, layout)
+    par, par_confidence = read_par(layout)
     grid = classes.classes.reshape(ROWS, COLUMNS)
     cells = [[BLANK if v == BLANK_CLASS else int(v) for v in row] for row in grid]
     if all(v is None for row in cells for v in row):

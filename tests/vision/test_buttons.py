@@ -15,7 +15,6 @@ from kamivision.render import render
 from kamivision.screens import DEVICES, random_device
 from kamivision.vision import recognize
 from kamivision.vision.bar import cut_corners
-from kamivision.vision.buttons import find_buttons
 from kamivision.vision.layout import find_layout
 from kamivision.vision.par import find_counter, read_par
 
@@ -29,9 +28,8 @@ def test_the_counter_is_the_button_with_digits_in_any_slot(device, slot):
     shown = 7 + slot * 3  # 7, 10, 13, 16: one and two digits
     image, drawn = render(board, dataclasses.replace(DEVICES[device], counter=slot), seed=slot, moves=shown)
     layout = find_layout(image, "shot", cut_corners(image))
-    block = find_buttons(image, layout.buttons)
-    assert block.grid == ((1, 4) if DEVICES[device].style == "classic" else (2, 2))
-    found = find_counter(image, layout)
+    assert layout.block.grid == ((1, 4) if DEVICES[device].style == "classic" else (2, 2))
+    found = find_counter(layout)
     assert found is not None
     rect, value, confidence = found
     assert value == shown and confidence > 0.35
@@ -44,8 +42,8 @@ def test_a_footer_without_digits_has_no_counter():
     board = random_kami_board(random.Random(5), 3, False)
     image, _ = render(board, "iphone-8", seed=5, moves=None)
     layout = find_layout(image, "shot", cut_corners(image))
-    assert find_counter(image, layout) is None
-    assert read_par(image, layout) == (None, 0.0)
+    assert find_counter(layout) is None
+    assert read_par(layout) == (None, 0.0)
 
 
 @pytest.mark.parametrize("seed", range(8))
