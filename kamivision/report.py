@@ -287,7 +287,9 @@ def reading_notices(recognition: "Recognition", solved: bool = False) -> list[No
     that do not match the swatches; before a solve (``solved`` False), how many cells are
     doubtful (the solve tells which of them matter: :func:`doubt_notices`)."""
     out = []
-    if recognition.board.par is None:
+    if not recognition.layout.swatches:
+        out.append(Notice("the picture shows the board alone: its colors were read from the cells, and there is no counter to check the answer against"))
+    elif recognition.board.par is None:
         out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
     if recognition.palette_doubt:
         out.append(Notice(f"the colors read are in doubt: {recognition.palette_doubt}; check the whole board"))

@@ -41,19 +41,38 @@ def _slanted_points(box: tuple[float, float, float, float], width: int) -> np.nd
     return pts[(pts[:, 0] >= 2) & (pts[:, 0] <= width - 3)]
 
 
-def _edge_fit(blurred: np.ndarray, layout: ScreenLayout, span: int) -> int:
-    """The whole-pixel shift within ``±span`` whose slanted sides cross the highest mean gradient."""
+def _crossed(blurred: np.ndarray, box: tuple[float, float, float, float], width: int, shifts: np.ndarray) -> np.ndarray:
+    """The mean gradient the lattice's slanted sides cross, for the box moved down by each
+    of ``shifts`` (whole pixels); zeros when no side is on the screen."""
     gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
     magnitude = cv2.magnitude(gx, gy)
-    pts = _slanted_points(layout.board, layout.width)
+    pts = _slanted_points(box, width)
     if len(pts) == 0:
-        return 0
+        return np.zeros(len(shifts))
     h = blurred.shape[0]
     x = np.round(pts[:, 0]).astype(int)
-    shifts = np.arange(-span, span + 1)
     y = np.clip(np.round(pts[:, 1][None, :] + shifts[:, None]).astype(int), 0, h - 1)
-    return int(shifts[int(magnitude[y, x[None, :]].mean(axis=1).argmax())])
+    return magnitude[y, x[None, :]].mean(axis=1)
+
+
+def _edge_fit(blurred: np.ndarray, layout: ScreenLayout, span: int) -> int:
+    """The whole-pixel shift within ``±span`` whose slanted sides cross the highest mean gradient."""
+    shifts = np.arange(-span, span + 1)
+    return int(shifts[int(_crossed(blurred, layout.board, layout.width, shifts).argmax())])
+
+
+def slanted_contrast(lab_l: np.ndarray, box: tuple[float, float, float, float], width: int, half_side: int) -> tuple[int, float]:
+    """The shift within ``±half_side`` (half a triangle side, pixels) whose slanted sides
+    cross the highest mean gradient, and how many times the gradient crossed half a side
+    from it that is (a lattice: well above 1; a picture with no lattice: about 1)."""
+    blurred = cv2.GaussianBlur(lab_l, (0, 0), max(1.0, width / 750.0))
+    shifts = np.arange(-2 * half_side, 2 * half_side + 1)
+    crossed = _crossed(blurred, box, width, shifts)
+    inside = np.abs(shifts) <= half_side
+    best = int(np.flatnonzero(inside)[int(crossed[inside].argmax())])
+    away = [crossed[i] for i in (best - half_side, best + half_side) if 0 <= i < len(shifts)]
+    return int(shifts[best]), float(crossed[best] / max(1e-6, float(np.mean(away))))
 
 
 def _uniform_fit(blurred: np.ndarray, layout: ScreenLayout, shifts: range) -> float:

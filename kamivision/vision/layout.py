@@ -37,6 +37,10 @@ from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
 
 
+class NoFooterError(ImageError):
+    """The picture shows no KAMI footer: it may be a board alone (:mod:`kamivision.vision.alone`)."""
+
+
 #: The lattice's column spacing is looked for between these shares of the screen's width.
 MIN_COLUMN, MAX_COLUMN = 0.06, 0.15
 
@@ -61,7 +65,10 @@ class ScreenLayout:
 
     @property
     def name(self) -> str:
-        """The button block as found: "1x4" (a row of four), "2x2", ..."""
+        """The button block as found: "1x4" (a row of four), "2x2", ...; "board alone" for
+        a picture of the board with no footer."""
+        if not self.swatches:
+            return "board alone"
         rows, cols = self.block.grid
         return f"{rows}x{cols}"
 
@@ -107,6 +114,18 @@ def _is_footer_dark(rgb: np.ndarray) -> np.ndarray:
     return (value < 75) & (r >= b + 8)  # brown, unlike black system bars or grey paper
 
 
+def _column_colors(lab: np.ndarray, top: int, bottom: int, cut: np.ndarray | None) -> np.ndarray:
+    """Each screen column's median color over rows ``[top, bottom)``, without the pixels
+    ``cut`` out of the screenshot (a rounded corner is no swatch); 0 where all are cut."""
+    band = lab[top:bottom].astype(np.float32)
+    if cut is not None:
+        band[cut[top:bottom]] = np.nan
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a column all cut out: NaN
+        columns = np.nanmedian(band, axis=0)
+    return np.where(np.isnan(columns), 0.0, columns)
+
+
 def _count_swatches(columns: np.ndarray) -> int:
     """How many equal-width swatches the palette's column colors show: the fewest equal
     segments that are each uniform inside, with every neighboring pair distinct."""
@@ -145,32 +164,29 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
     def footer_like(a: int, b: int) -> bool:
         return 0.1 * w <= b - a <= 0.45 * w and dark[a:b].mean() > 0.6
 
+    def grown(top: int, bottom: int) -> int:
+        """The band's top moved up over dark bands right above it, however thin (the
+        footer's top above a translucent bar's edge, the upper half of a 2 x 2 block)."""
+        while True:
+            above = [y for y in cuts if y < top - 3]
+            if not above or dark[above[-1] : top].mean() <= 0.6 or above[-1] < bottom - 0.45 * w:
+                return top
+            top = above[-1]
+
     found = None
-    for i in range(len(bands) - 1, -1, -1):
-        a, b = bands[i]
-        if footer_like(a, b) or (b - a < 0.1 * w and dark[a:b].mean() > 0.6):
-            top = a
-            j = i
-            while j > 0 and bands[j - 1][1] >= top - 3 and footer_like(bands[j - 1][0], b):
-                j -= 1
-                top = bands[j][0]
+    for a, b in reversed(bands):
+        if b - a <= 0.45 * w and dark[a:b].mean() > 0.6:
+            top = grown(a, b)
             if footer_like(top, b):
                 found = (top, b)
                 break
     if found is None:
-        raise ImageError(f"{origin}: no KAMI footer (dark button strip with color swatches) found")
+        raise NoFooterError(f"{origin}: no KAMI footer (dark button strip with color swatches) found")
     footer_top, footer_bottom = found
     fh = footer_bottom - footer_top
     ch = fh  # a translucent bar over the footer was undone before (vision/bar.py)
     # The swatches: wide runs of flat color filling the footer to the right edge.
-    rows = slice(footer_top + int(0.45 * ch), footer_top + int(0.9 * ch))
-    band = lab[rows].astype(np.float32)
-    if cut is not None:  # a rounded screen corner cut out of the screenshot is no swatch
-        band[cut[rows]] = np.nan
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a column all cut out: NaN
-        columns = np.nanmedian(band, axis=0)
-    columns = np.where(np.isnan(columns), 0.0, columns)
+    columns = _column_colors(lab, footer_top + int(0.45 * ch), footer_top + int(0.9 * ch), cut)
     jumps = np.abs(np.diff(columns, axis=0)).sum(axis=1) > 12.0
     bounds = [0, *(np.flatnonzero(jumps) + 1).tolist(), w]
     runs = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b - a > 0]
@@ -208,6 +224,11 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
     if lines:
         start = round(lines[-1] + lines[0])
     count = _count_swatches(columns[start:])
+    if not count:
+        # The icons of a translucent navigation bar over the swatches' lower part (not the
+        # game's, and left after the bar is undone): over the swatches' whole height
+        # they are in too few rows to move the columns' medians.
+        count = _count_swatches(_column_colors(lab, footer_top + int(0.1 * ch), footer_top + int(0.95 * ch), cut)[start:])
     if not 1 <= count <= 10 or not (0.2 * w <= start <= 0.5 * w):
         raise ImageError(f"{origin}: the footer does not look like KAMI's (palette from x={start}, {count} swatches)")
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
@@ -215,7 +236,7 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
         (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count)
     )
     box, board_top = _board_box(lab, edges, w, footer_top)
-    if _square_lattice(edges, board_top, footer_top, w):
+    if _square_lattice(edges, max(0, round(box[1])), footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "
             "grids are not read: write the board as a board file (docs/board-format.md)"
@@ -286,10 +307,14 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
     profile = _column_profile(lab, top_edge, footer_top, w)
     period, phase = _column_period(profile, w)
     measured = None
-    if period is not None and footer_top - above * 10 * period >= -0.01 * w:
+    if period is not None and footer_top - above * 10 * period >= -0.02 * 10 * period:
         bw = 10 * period
         x0 = phase + round((w / 2 - bw / 2 - phase) / period) * period  # the column edge nearest to centring it
-        if bw > 1.02 * w or (bw < 0.98 * w and _bare_margins(profile, x0, bw, period)):
+        # A letterbox is told from a full-width board by bare margins, or, when they are
+        # too thin to show it, by the height between the status strip and the footer
+        # agreeing with the columns' width.
+        fits_height = top_edge > 0 and abs((footer_top - top_edge) / above - bw) < 0.01 * w
+        if bw > 1.02 * w or (bw < 0.99 * w and (fits_height or _bare_margins(profile, x0, bw, period))):
             measured = (x0, bw)
     if measured is None:
         # No clear comb (blur, large flat regions): the board still fills the height
@@ -303,10 +328,11 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
         board_top = _nearest_edge(max(0, round(footer_top - above * w)), strips, 0.02 * w)
         if board_top < 0.01 * w:
             board_top = 0
-        return (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT), board_top
+        # The board shows nowhere above a status strip's lower edge, wherever its box starts.
+        return (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT), max(board_top, top_edge)
     x0, bw = measured
     board_top = _nearest_edge(max(0, round(footer_top - above * bw)), _edge_rows(edges, 0.3), 0.03 * w)
-    return (x0, float(board_top), bw, bw * TRIANGLE_ASPECT), board_top
+    return (x0, float(board_top), bw, bw * TRIANGLE_ASPECT), max(board_top, top_edge)
 
 
 def _bare_margins(profile: np.ndarray, x0: float, bw: float, period: float) -> bool:

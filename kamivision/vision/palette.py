@@ -124,6 +124,40 @@ def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.nda
     return PaletteMatch(seeds, rgb, doubt, mapped=True)
 
 
+#: A board has at most this many colors (KAMI 2 shows up to five; the board format allows more).
+MAX_COLORS = 8
+#: Two clusters of a board's paper cells this far apart (Lab units, lightness weighted as
+#: the classifier weighs it) are two colors; one color split in two by its shading gives
+#: clusters at most 12 apart, and two colors of one level are 17 or more apart (all the
+#: real screenshots with known boards, measured: docs/recognition.md).
+SPLIT = 14.5
+
+
+def cluster_palette(points: np.ndarray, weights: np.ndarray) -> PaletteMatch:
+    """The board's colors from its paper cells alone (a picture with no swatches): k-means++
+    with one cluster, then one more while the clusters stay :data:`SPLIT` apart and each
+    holds :data:`STRAY_CELLS` cells or more.  Most cells first.  Colors found close to the
+    limit make the palette doubtful."""
+    w = np.asarray(weights, np.float64)
+    scaled = points * w
+    centres = _kmeans_pp(scaled, 1)
+    closest = np.inf
+    while len(centres) < min(MAX_COLORS, len(points) // STRAY_CELLS):
+        more = _kmeans_pp(scaled, len(centres) + 1)
+        labels = np.linalg.norm(scaled[:, None, :] - more[None, :, :], axis=2).argmin(axis=1)
+        apart = _min_distance(more)
+        if apart < SPLIT or np.bincount(labels, minlength=len(more)).min() < STRAY_CELLS:
+            break
+        centres, closest = more, apart
+    labels = np.linalg.norm(scaled[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
+    order = np.argsort(-np.bincount(labels, minlength=len(centres)), kind="stable")
+    seeds = centres[order] / w
+    doubt = None
+    if closest < 1.2 * SPLIT:
+        doubt = "two of the colors read from the board alone are close, and may be one"
+    return PaletteMatch(seeds, lab_to_rgb(seeds), doubt)
+
+
 def _stray_cluster(points: np.ndarray, seeds: np.ndarray, w: np.ndarray) -> tuple[int, ...]:
     """The points of a color of the board that no swatch has: with one cluster more than
     swatches, a cluster of at least :data:`STRAY_CELLS` points more than ``2 * NEAR``

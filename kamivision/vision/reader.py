@@ -18,8 +18,9 @@ from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 from .bar import cut_corners, find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, paper_points, sample_cells, swatch_colors
-from .layout import ScreenLayout, find_layout
-from .palette import match_palette, unused_swatch
+from .alone import find_board_alone
+from .layout import NoFooterError, ScreenLayout, find_layout
+from .palette import cluster_palette, match_palette, unused_swatch
 from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -127,13 +128,15 @@ def recognize(
     cut = cut_corners(rgb)  # rounded screen corners cut out in black: not the game
     try:
         layout = find_layout(rgb, origin, cut)
-    except ImageError:
+    except ImageError as error:
         turned = _turned(rgb)
         if turned is not None:
             raise ImageError(
                 f"{origin}: this looks like a KAMI screenshot {turned}; turn it upright and try again"
             ) from None
-        raise
+        if not isinstance(error, NoFooterError):
+            raise
+        layout = find_board_alone(rgb, origin)  # a picture of the board alone, or ImageError
     for bar in bars:
         if bar.side == "bottom":
             layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
@@ -141,14 +144,19 @@ def recognize(
     unseen = int(np.isnan(samples.lab).any(axis=1).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
         raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
-    swatch_lab, swatch_rgb = swatch_colors(rgb, layout, cut)
     weights = np.array([settings.lightness_weight, 1.0, 1.0])
     points, paper = paper_points(samples, settings)
-    match = match_palette(points, swatch_lab, swatch_rgb, weights)
+    if layout.swatches:
+        swatch_lab, swatch_rgb = swatch_colors(rgb, layout, cut)
+        match = match_palette(points, swatch_lab, swatch_rgb, weights)
+    elif len(points) >= 2:
+        match = cluster_palette(points, weights)  # a board alone: its colors from its cells
+    else:
+        raise ImageError(f"{origin}: no KAMI footer found, and too few paper cells to tell the board's colors")
     classes = classify_cells(samples, match.seeds.astype(np.float32), settings)
     classes.confidence[paper[list(match.stray)]] = 0.0  # a color no swatch shows: doubtful
-    palette_doubt = match.doubt or unused_swatch(classes.classes, len(swatch_lab))
-    par, par_confidence = read_par(layout)
+    palette_doubt = match.doubt or unused_swatch(classes.classes, len(match.seeds))
+    par, par_confidence = read_par(layout)  # (None, 0.0) for a board alone: no counter
     grid = classes.classes.reshape(ROWS, COLUMNS)
     cells = [[BLANK if v == BLANK_CLASS else int(v) for v in row] for row in grid]
     if all(v is None for row in cells for v in row):

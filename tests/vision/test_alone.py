@@ -1,0 +1,71 @@
+"""A picture of the board alone (no footer): the lattice found from the board itself, the
+colors from its cells, no counter, and pictures that are not a board refused in one line."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kamivision.board import differing_cells
+from kamivision.errors import ImageError
+from kamivision.render import render
+from kamivision.report import reading_notices
+from kamivision.vision import recognize
+
+from ..boards import random_kami_board
+
+
+def _board_band(board, device, seed, margin=0.0, tight=False):
+    """The rendered screen cropped to the rows that show the board (and ``margin`` of the
+    width more above and below), or also to the board's columns (``tight``)."""
+    image, layout = render(board, device, seed=seed, moves=5)
+    x, y, w, h = layout.board
+    width = image.shape[1]
+    m = round(margin * width)
+    top = max(0, round(y) - m, 0)
+    bottom = min(layout.footer[1] + m, round(y + h) + m, image.shape[0])
+    crop = image[top:bottom]
+    if tight:
+        crop = crop[:, max(0, round(x)) : min(width, round(x + w))]
+    return np.ascontiguousarray(crop)
+
+
+@pytest.mark.parametrize(
+    "device, seed, margin, tight",
+    [("iphone-8", 1, 0.0, False), ("iphone-x", 2, 0.0, True), ("tablet-4x3", 3, 0.0, False), ("android-1080p", 4, 0.0, True)],
+)
+def test_a_board_alone_is_read_with_its_colors_from_the_cells(device, seed, margin, tight):
+    board = random_kami_board(random.Random(seed), 3 + seed % 3, seed % 2 == 1)
+    crop = _board_band(board, device, seed, margin, tight)
+    rec = recognize(crop, "crop.png")
+    assert rec.layout.name == "board alone"
+    assert rec.board.par is None
+    assert len(rec.board.palette) == len(board.colors_used())
+    wrong = set(differing_cells(rec.board, board))
+    assert not wrong - set(rec.uncertain), "a wrong cell not flagged"
+    assert len(wrong) <= 3
+    texts = [n.text for n in reading_notices(rec)]
+    assert any("board alone" in t and "no counter" in t for t in texts)
+
+
+def test_a_picture_that_is_not_a_board_is_refused_in_one_line():
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, (900, 500, 3), dtype=np.uint8)
+    flat = np.full((900, 500, 3), 200, np.uint8)
+    for picture in (noise, flat):
+        with pytest.raises(ImageError) as caught:
+            recognize(picture, "holiday.jpg")
+        message = str(caught.value)
+        assert message.startswith("holiday.jpg: ") and "\n" not in message
+
+
+def test_a_square_grid_alone_is_refused_as_kami_1():
+    rng = np.random.default_rng(1)
+    colors = rng.integers(0, 256, (16, 10, 3), dtype=np.uint8)
+    grid = np.kron(colors, np.ones((60, 60, 1), np.uint8))  # 10 x 16 squares of 60 px
+    grid[::60] = 40  # the dark lines between squares
+    grid[:, ::60] = 40
+    with pytest.raises(ImageError, match="square grid"):
+        recognize(np.ascontiguousarray(grid), "kami1.png")

@@ -1,0 +1,41 @@
+"""The board's colors from its cells alone: as many as there are, one color's shading
+never split in two."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kamivision.vision.palette import SPLIT, cluster_palette
+
+WEIGHTS = np.array([0.7, 1.0, 1.0])
+
+
+def _cells(colors, n, rng, shading=4.0):
+    return np.vstack([np.asarray(c, float) + rng.normal(0, shading, (n, 3)) for c in colors])
+
+
+def test_every_color_is_found_and_the_commonest_comes_first():
+    rng = np.random.default_rng(0)
+    colors = [(30, 5, 5), (60, 50, 30), (45, -10, -35), (85, 2, 40), (55, 40, -25)]
+    points = np.vstack([_cells(colors[:1], 80, rng), _cells(colors[1:], 30, rng)])
+    match = cluster_palette(points, WEIGHTS)
+    assert len(match.seeds) == 5
+    assert np.linalg.norm(match.seeds[0] - colors[0]) < 3
+    assert match.doubt is None
+
+
+def test_one_color_with_strong_shading_stays_one():
+    rng = np.random.default_rng(1)
+    base = np.array([50.0, 30.0, 20.0])
+    ramp = np.linspace(-8, 8, 120)[:, None] * np.array([1.0, 0.3, 0.2])  # a fold's light across the board
+    match = cluster_palette(base + ramp + rng.normal(0, 2, (120, 3)), WEIGHTS)
+    assert len(match.seeds) == 1
+
+
+def test_two_colors_close_to_the_limit_are_two_and_doubtful():
+    rng = np.random.default_rng(2)
+    a = np.array([50.0, 0.0, 0.0])
+    b = a + np.array([0.0, 1.1 * SPLIT, 0.0])
+    match = cluster_palette(_cells([a, b], 60, rng, shading=1.0), WEIGHTS)
+    assert len(match.seeds) == 2
+    assert match.doubt is not None
