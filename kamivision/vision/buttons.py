@@ -102,23 +102,28 @@ def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float]) -> ButtonBloc
     thin = max(4, round(0.015 * max(bw, bh)))
     columns = _cells([x - x0 for x in lines if x0 + 0.04 * bw < x < x0 + 0.96 * bw], bw)
     rows = _cells(_row_separators(bright, thin), bh)
-    ink = gray > floor + 0.5 * (255 - floor)
     buttons, marks = [], []
     for ya, yb in rows:
         for xa, xb in columns:
             buttons.append((x0 + xa, y0 + ya, xb - xa, yb - ya))
-            marks.append(_marks(ink[ya:yb, xa:xb], x0 + xa, y0 + ya))
+            marks.append(_marks(gray[ya:yb, xa:xb], x0 + xa, y0 + ya))
     return ButtonBlock((len(rows), len(columns)), tuple(buttons), tuple(marks))
 
 
-def _marks(ink: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
-    """The bright marks inside one button, without its border (a separator's edge pixels)
-    and specks; left to right."""
-    h, w = ink.shape
+def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
+    """The bright marks inside one button (gray levels), without its border (a separator's
+    edge pixels) and specks; left to right.  A mark is what is brighter than half-way from
+    the button's own floor to its brightest: marks under a translucent bar, undone, are
+    dimmer than the others, and a fixed level would keep only their cores."""
+    h, w = gray.shape
     if h < 6 or w < 6:
         return ()
     mx, my = max(2, round(0.08 * w)), max(2, round(0.08 * h))
-    inner = np.ascontiguousarray(ink[my : h - my, mx : w - mx]).astype(np.uint8)
+    inside = gray[my : h - my, mx : w - mx].astype(np.float32)
+    floor, peak = float(np.median(inside)), float(np.percentile(inside, 99.9))
+    if peak - floor < LINE_CONTRAST:
+        return ()
+    inner = np.ascontiguousarray(inside > floor + 0.5 * (peak - floor)).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
     side = min(h, w)
     out = []
@@ -130,6 +135,23 @@ def _marks(ink: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
         out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy)))
     out.sort(key=lambda g: g.x)
     return tuple(out)
+
+
+def text_lines(marks: tuple[Glyph, ...]) -> list[tuple[Glyph, ...]]:
+    """A button's marks grouped into lines: marks whose heights overlap by half the shorter
+    one's are on one line (digits side by side), else on lines of their own (a navigation
+    bar's icon drawn below the counter's digits).  Top to bottom, each left to right."""
+    lines: list[list[Glyph]] = []
+    for g in sorted(marks, key=lambda g: g.y):
+        for line in lines:
+            top = max(g.y, min(m.y for m in line))
+            bottom = min(g.y + g.height, max(m.y + m.height for m in line))
+            if bottom - top >= 0.5 * min(g.height, min(m.height for m in line)):
+                line.append(g)
+                break
+        else:
+            lines.append([g])
+    return [tuple(sorted(line, key=lambda g: g.x)) for line in lines]
 
 
 def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:

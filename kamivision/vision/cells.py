@@ -99,6 +99,7 @@ class CellSamples:
     foreign: np.ndarray  # (290,) share of the cell's sampled pixels that are not its paper
     offset: float
     marks: dict = field(default_factory=dict)  # cell -> (n, 3) Lab of its pixels, for cells with marks
+    pixels: np.ndarray | None = None  # (290,) how many pixels each cell was measured over
 
 
 def _to_cie_lab(rgb: np.ndarray) -> np.ndarray:
@@ -127,13 +128,23 @@ def sample_cells(
     values = flat[index]
     medians = _group_medians(values, cells, n)
     lightness = lab[..., 0]
-    highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), 2.0 * max(1.0, layout.width / 750.0)))
+    sigma = 2.0 * max(1.0, layout.width / 750.0)
+    highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), sigma))
     keep, foreign, marks = _paper_pixels(values, cells, medians, n)  # re-takes the medians of marked cells
     # The median, not the mean: paper grain covers the whole cell, while the edges of a
     # thin mark the paper's color does not catch (white digits on a pale background, a
     # status bar's clock) are a few pixels, which move a mean but not a median.
     grain = np.nan_to_num(_group_medians(highpass.ravel()[index][keep][:, None], cells[keep], n)[:, 0])
-    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks)
+    # The high-pass sees the strip or the footer beside the band's first and last rows:
+    # a cell cut by them (rows 0 and 28) takes its grain from pixels clear of them, when
+    # it has some.
+    row = index // layout.width
+    top, bottom = layout.visible
+    clear = keep & (row >= top + 3 * sigma) & (row < bottom - 3 * sigma)
+    inner = _group_medians(highpass.ravel()[index][clear][:, None], cells[clear], n)[:, 0]
+    grain = np.where(np.isnan(inner), grain, inner)
+    pixels = np.bincount(cells, minlength=n)
+    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks, pixels)
 
 
 #: A pixel further than this (CIE Lab units) from its cell's paper color is not paper: ink,
@@ -308,6 +319,8 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     confidence[strange] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
+    if samples.pixels is not None:  # a median of a few pixels (a half cell of a small screen) is weak evidence
+        confidence *= np.clip(samples.pixels / settings.min_pixels, 0.0, 1.0)
     confidence[marked] = 0.0
     finite = np.isfinite(dist)
     costs = np.full(dist.shape, np.inf)

@@ -261,11 +261,13 @@ SQUARE_EDGES = 4
 
 def _square_lattice(edges: np.ndarray, top: int, bottom: int, w: int) -> bool:
     """Whether the board between rows ``top`` and ``bottom`` is a square grid: at least
-    :data:`SQUARE_EDGES` horizontal edges across more than a fifth of the screen (KAMI 2
-    boards show none above 0.19 on every real screenshot measured), most of them on one
+    :data:`SQUARE_EDGES` horizontal edges across more than 0.35 of the screen (KAMI 2
+    boards show none above 0.19 on every real screenshot measured, and none above 0.24 on
+    rendered ones, where the zigzag of many slanted edges in one row can add up; square
+    grids show a dozen or more above 0.45), most of them on one
     comb of rows 4-20 % of the width apart."""
     margin = round(0.02 * w)
-    rows = np.asarray(_edge_rows(edges[top + margin : bottom - margin], 0.22))
+    rows = np.asarray(_edge_rows(edges[top + margin : bottom - margin], 0.35))
     if len(rows) < SQUARE_EDGES:
         return False
     best = 0

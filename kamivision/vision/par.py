@@ -18,7 +18,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .buttons import Glyph, digit_shaped
+from .buttons import Glyph, digit_shaped, text_lines
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
@@ -134,11 +134,11 @@ def find_counter(layout: ScreenLayout):
     block = layout.block
     found = []
     for rect, marks in zip(block.buttons, block.marks):
-        glyphs = digit_shaped(marks)
-        if not glyphs:
-            continue
-        value, score, confidence = _read_number(glyphs)
-        if value is not None and score > MATCH:
+        # Each line of marks on its own: a translucent bar's icon may lie below the digits.
+        readings = [_read_number(glyphs) for glyphs in map(digit_shaped, text_lines(marks)) if glyphs]
+        readings = [r for r in readings if r[0] is not None and r[1] > MATCH]
+        if readings:
+            value, score, confidence = max(readings, key=lambda r: r[1])
             found.append((score, rect, value, confidence))
     if not found:
         return None

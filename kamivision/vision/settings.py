@@ -29,6 +29,9 @@ class VisionSettings:
     marked: float = 0.3
     #: Pixels closer than this share of a column's width to a cell's edge are not sampled.
     cell_margin: float = 0.18
+    #: A cell measured over fewer pixels than this (the half cells of rows 0 and 28 on a
+    #: small screenshot) has its confidence scaled down in proportion.
+    min_pixels: int = 100
     #: The lattice's vertical offset is searched within this share of the screen width.
     offset_span: float = 0.03
 

@@ -15,6 +15,7 @@ from kamivision.render import render
 from kamivision.screens import DEVICES, random_device
 from kamivision.vision import recognize
 from kamivision.vision.bar import cut_corners
+from kamivision.vision.buttons import find_buttons
 from kamivision.vision.layout import find_layout
 from kamivision.vision.par import find_counter, read_par
 
@@ -60,3 +61,58 @@ def test_random_screens_are_read_without_silent_errors_and_the_counter_never_gue
     wrong = set(differing_cells(rec.board, board))
     assert not wrong - set(rec.uncertain), (device, sorted(wrong - set(rec.uncertain)))
     assert rec.board.par in (None, shown), device
+
+
+def _block_image(marks):
+    """A dark 4-button row (separators at every quarter) with ``marks``: (slot, text, gray, dy)."""
+    import cv2
+
+    w, h = 400, 120
+    image = np.full((h, w, 3), 32, np.uint8)
+    for x in (100, 200, 300):
+        image[:, x - 1 : x + 1] = 200
+    for slot, text, gray, dy in marks:
+        if text == "tri":  # a navigation bar's outlined triangle
+            pts = np.array([[slot * 100 + 35, 95 + dy], [slot * 100 + 60, 82 + dy], [slot * 100 + 60, 108 + dy]], np.int32)
+            cv2.polylines(image, [pts], True, (gray,) * 3, 2)
+        elif text == "ring":
+            cv2.circle(image, (slot * 100 + 50, 60 + dy), 22, (gray,) * 3, 5)
+        else:
+            cv2.putText(image, text, (slot * 100 + 22, 75 + dy), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (gray,) * 3, 1, cv2.LINE_AA)
+    return image, [100.0, 200.0, 300.0]
+
+
+def test_an_icon_below_the_digits_does_not_hide_them():
+    """A translucent bar's icon drawn in the counter's button, under its digits."""
+    image, lines = _block_image([(0, "ring", 240, 0), (2, "14", 240, -20), (2, "tri", 240, 0)])
+    block = find_buttons(image, (0, 0, 400, 120), lines)
+    layout = dataclasses.replace(find_layout_stub(image), block=block)
+    found = find_counter(layout)
+    assert found is not None and found[1] == 14
+
+
+def test_dim_digits_under_an_undone_bar_are_read_whole():
+    """Digits dimmer than the other buttons' icons (a bar over that part of the block,
+    undone) keep their shape: a fixed level would keep only their cores."""
+    image, lines = _block_image([(0, "ring", 245, 0), (2, "6", 95, 0)])
+    block = find_buttons(image, (0, 0, 400, 120), lines)
+    found = find_counter(dataclasses.replace(find_layout_stub(image), block=block))
+    assert found is not None and found[1] == 6 and found[2] > 0.35
+
+
+def find_layout_stub(image):
+    """A layout holding only what the counter needs (its button block is replaced)."""
+    from kamivision.vision.layout import ScreenLayout
+
+    h, w = image.shape[:2]
+    return ScreenLayout(w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),))
+
+
+def test_text_lines_split_marks_that_do_not_share_a_row():
+    from kamivision.vision.buttons import Glyph, text_lines
+
+    def glyph(x, y, w, h):
+        return Glyph(np.ones((h, w), bool), x, y)
+
+    one, four, icon = glyph(10, 10, 8, 20), glyph(22, 11, 10, 19), glyph(12, 40, 15, 15)
+    assert text_lines((icon, four, one)) == [(one, four), (icon,)]

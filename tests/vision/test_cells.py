@@ -1,14 +1,18 @@
+import dataclasses
 import random
 
 import cv2
 import numpy as np
+import pytest
 
 from kamivision.board import differing_cells
+from kamivision.covers import INKS
 from kamivision.geometry import cell_centre
 from kamivision.render import render
 from kamivision.vision import recognize
-
-from kamivision.covers import INKS
+from kamivision.vision.cells import classify_cells, sample_cells, swatch_colors
+from kamivision.vision.layout import find_layout
+from kamivision.vision.settings import DEFAULT_SETTINGS
 
 from ..boards import random_kami_board
 
@@ -125,3 +129,20 @@ def test_a_lone_cell_unlike_its_agreeing_neighbors_needs_a_wider_margin():
     classes[20 * 10 + 4] = classes[21 * 10 + 4] = 1  # a pair of them is a region, not a lone cell
     lone = _isolated(classes)
     assert np.flatnonzero(lone).tolist() == [124]
+
+
+def test_a_cell_measured_over_few_pixels_has_less_confidence():
+    """The half cells of rows 0 and 28 on a small screenshot are a few dozen pixels: their
+    medians are weak evidence, and their confidence says so in proportion."""
+    board = random_kami_board(random.Random(11), 3, True)
+    image, _ = render(board, "iphone-8", seed=11)
+    layout = find_layout(image, "shot")
+    samples = sample_cells(image, layout)
+    swatches, _ = swatch_colors(image, layout)
+    full = classify_cells(samples, swatches)
+    assert samples.pixels is not None and samples.pixels[150] >= DEFAULT_SETTINGS.min_pixels
+    few = samples.pixels.copy()
+    few[150] = DEFAULT_SETTINGS.min_pixels // 4
+    weak = classify_cells(dataclasses.replace(samples, pixels=few), swatches)
+    assert weak.confidence[150] == pytest.approx(full.confidence[150] / 4, rel=1e-5)
+    assert np.array_equal(np.delete(weak.confidence, 150), np.delete(full.confidence, 150))
