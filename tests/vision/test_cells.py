@@ -146,3 +146,26 @@ def test_a_cell_measured_over_few_pixels_has_less_confidence():
     weak = classify_cells(dataclasses.replace(samples, pixels=few), swatches)
     assert weak.confidence[150] == pytest.approx(full.confidence[150] / 4, rel=1e-5)
     assert np.array_equal(np.delete(weak.confidence, 150), np.delete(full.confidence, 150))
+
+
+def test_a_cell_whose_color_and_grain_disagree_on_blank_is_doubtful():
+    """A smooth pale cell with the grain of paper (JPEG blocks on the background), beside a
+    cream paper close to the background's color: the color says blank, the grain says
+    paper, and the cell is flagged rather than read as cream with confidence (it was, at
+    0.37, before the two were compared)."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(4)
+    n = 290
+    blank = np.arange(n) % 10 < 4  # four columns of background, six of paper
+    lab = np.where(blank[:, None], [89.9, 3.9, -1.2], [88.9, 0.2, 13.1]) + rng.normal(0, 0.6, (n, 3))
+    lab[200:] = np.where(blank[200:, None], lab[200:], [45.0, 40.0, 25.0] + rng.normal(0, 0.6, (90, 3)))
+    grain = np.where(blank, 0.1, 1.0) * rng.uniform(0.8, 1.2, n)
+    odd = 123  # row 12, column 3: background beside the cream of column 4
+    lab[odd], grain[odd] = [91.2, 1.3, 3.8], 1.29
+    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    classes = classify_cells(samples, np.array([[88.9, 0.2, 13.1], [45.0, 40.0, 25.0]], np.float32))
+    others = blank & (np.arange(n) != odd)
+    assert (classes.classes[others] == BLANK_CLASS).all()
+    assert (classes.confidence[others] >= DEFAULT_SETTINGS.uncertain).mean() > 0.9
+    assert classes.confidence[odd] < DEFAULT_SETTINGS.uncertain
