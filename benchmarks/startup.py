@@ -1,11 +1,13 @@
 """Start-up included: wall time of one fresh ``kamivision`` process per task.
 
-    python benchmarks/startup.py ../shared/data/kami2-journey [--repeat 3]
+    python benchmarks/startup.py ../shared/data/kami2-journey [--repeat 3] [--shots samples]
 
-Rows: the bare interpreter, ``kamivision --help``, ``--version``, and ``solve`` of every
-Journey level's board file, one fresh process each (the best of ``--repeat`` runs); the
-table ends with the median and the total over the levels, and the totals over the levels
-that are proven within the limit.
+Rows: the bare interpreter, ``kamivision --help``, ``--version``, ``solve`` of every
+screenshot in ``--shots`` (the whole command: start-up, reading, solving, the doubt, the
+picture written to a temporary folder), and ``solve`` of every Journey level's board
+file, one fresh process each (the best of ``--repeat`` runs); the table ends with the
+median and the total over the levels, and the totals over the levels that are proven
+within the limit.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,6 +41,7 @@ def main() -> int:
     parser.add_argument("levels", type=Path, help="folder of board files")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--max-seconds", type=float, default=60.0)
+    parser.add_argument("--shots", type=Path, default=None, help="folder of screenshots to solve too")
     args = parser.parse_args()
     exe = shutil.which("kamivision") or str(Path(sys.executable).with_name("kamivision"))
     print(f"{'task':<34} {'seconds':>8}")
@@ -48,6 +52,11 @@ def main() -> int:
         ("kamivision --version", [exe, "--version"]),
     ):
         print(f"{name:<34} {wall(command, args.repeat)[0]:>8.3f}", flush=True)
+    if args.shots is not None:
+        with tempfile.TemporaryDirectory() as out:
+            for shot in sorted(p for p in args.shots.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg")):
+                command = [exe, "solve", str(shot), "-o", str(Path(out) / "answer.png"), "--force"]
+                print(f"solve {shot.name:<28} {wall(command, args.repeat)[0]:>8.3f}", flush=True)
     times, proven = [], []
     for path in sorted(args.levels.glob("*.json")):
         seconds, out = wall([exe, "solve", str(path), "--json", "--max-seconds", str(args.max_seconds)], args.repeat)
