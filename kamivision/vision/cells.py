@@ -287,6 +287,11 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     has_blanks = int(members.sum()) >= MIN_FLAT_CELLS and (
         float(np.median(relative[members])) < blank_grain or int(flat_members.sum()) >= MIN_FLAT_CELLS
     )
+    # And some cells start nearest the pale seed: when none does (a board with no blank
+    # cell), k-means moves the empty class onto one half of a paper color split by its
+    # shading, whose lighter, smoother half then passed for the background.
+    start = np.linalg.norm(features[fit][:, None, :] - seeds[None, :, :], axis=2).argmin(axis=1)
+    has_blanks = has_blanks and int((start == k).sum()) >= MIN_FLAT_CELLS
     background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the

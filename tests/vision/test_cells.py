@@ -169,3 +169,22 @@ def test_a_cell_whose_color_and_grain_disagree_on_blank_is_doubtful():
     assert (classes.classes[others] == BLANK_CLASS).all()
     assert (classes.confidence[others] >= DEFAULT_SETTINGS.uncertain).mean() > 0.9
     assert classes.confidence[odd] < DEFAULT_SETTINGS.uncertain
+
+
+def test_a_board_with_no_blank_cell_reads_none_however_smooth_its_pale_paper():
+    """No cell starts near the pale seed: k-means moved that empty class onto the lighter,
+    smoother half of a yellow paper split by its shading, which then passed for the
+    background (67 confident blank cells here before the rule)."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(7)
+    n = 290
+    yellow = np.arange(n) < 180
+    light = yellow & (rng.random(n) < 0.4)
+    lab = np.where(yellow[:, None], [88.0, -2.5, 43.0], [55.0, -20.0, 10.0]) + rng.normal(0, 0.8, (n, 3))
+    lab[light] += [6.0, -3.5, 0.0]
+    grain = np.where(light, 0.35, 1.0) * rng.uniform(0.7, 1.3, n)
+    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    classes = classify_cells(samples, np.array([[88.0, -2.5, 43.0], [55.0, -20.0, 10.0]], np.float32))
+    assert not (classes.classes == BLANK_CLASS).any()
+    assert (classes.classes[yellow] == 0).all()
