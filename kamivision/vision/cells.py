@@ -325,11 +325,15 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     if background is not None:
         # Blank or paper is told by color and grain together.  Where the color alone
         # says the other (a smooth cell the grain calls paper: JPEG blocks on the
-        # background; a pale paper the grain calls blank), the two disagree: doubtful.
-        # No confident cell of the real screenshots is one (docs/recognition.md).
-        paper = np.linalg.norm(features[:, None, :3] - centres[None, :k, :3], axis=2).min(axis=1)
-        by_color = np.linalg.norm(features[:, :3] - background[:, :3], axis=1) < paper
-        confidence[seen & (by_color != (best == k))] = 0.0
+        # background; a light paper of a small, blurred shot the grain calls blank), the
+        # two disagree: the cell is doubtful, and read by its color, which was right on
+        # every such cell of the random screens.  No confident cell of the real
+        # screenshots is one (docs/recognition.md).
+        to_paper = np.linalg.norm(features[:, None, :3] - centres[None, :k, :3], axis=2)
+        by_color = np.linalg.norm(features[:, :3] - background[:, :3], axis=1) < to_paper.min(axis=1)
+        disagree = seen & (by_color != (best == k))
+        best[disagree] = np.where(by_color, k, to_paper.argmin(axis=1))[disagree]
+        confidence[disagree] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
     if samples.pixels is not None:  # a median of a few pixels (a half cell of a small screen) is weak evidence

@@ -121,6 +121,24 @@ def test_a_letterboxed_tablet_board_is_measured_from_its_lattice():
     assert not found.uncertain and differing_cells(found.board, board) == []
 
 
+@pytest.mark.parametrize("share, strip", [(0.965, 0.05), (0.985, 0.07)])
+def test_a_letterbox_too_thin_for_its_margins_to_show_is_measured(share, strip):
+    """A board 96.5 % of the width (margins thinner than the gap beside the board's edge
+    that the margin check leaves out), and one 98.5 % under a status strip, whose height to
+    the footer tells it: read as letterboxes, not stretched to the screen's width."""
+    from kamivision.geometry import TRIANGLE_ASPECT
+    from kamivision.screens import Device
+
+    board = random_kami_board(random.Random(12), 4, blank_outline=True, par=6)
+    device = Device("thin", 750, 1400, "classic", strip, strip + TRIANGLE_ASPECT * share, None, 0.4, "", share, strip="black")
+    image, layout = render(board, device, seed=4)
+    found = recognize(image)
+    x, _, w, _ = found.layout.board
+    assert abs(w - layout.board[2]) < 0.01 * w and abs(x - layout.board[0]) < 0.01 * w
+    assert not set(differing_cells(found.board, board)) - set(found.uncertain)
+    assert len(differing_cells(found.board, board)) <= 1
+
+
 def test_a_lone_cell_unlike_its_agreeing_neighbors_needs_a_wider_margin():
     from kamivision.vision.cells import _isolated
 
@@ -169,6 +187,7 @@ def test_a_cell_whose_color_and_grain_disagree_on_blank_is_doubtful():
     assert (classes.classes[others] == BLANK_CLASS).all()
     assert (classes.confidence[others] >= DEFAULT_SETTINGS.uncertain).mean() > 0.9
     assert classes.confidence[odd] < DEFAULT_SETTINGS.uncertain
+    assert classes.classes[odd] == BLANK_CLASS  # read by its color, flagged
 
 
 def test_a_board_with_no_blank_cell_reads_none_however_smooth_its_pale_paper():
