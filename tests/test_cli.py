@@ -440,3 +440,22 @@ def test_several_sources_refuse_the_options_of_one_in_one_line(tmp_path):
     empty.mkdir()
     result = runner.invoke(app, ["solve", str(empty)])
     assert result.exit_code == 1 and "no board files or screenshots" in result.stderr
+
+
+def test_a_screenshot_cropped_to_the_board_is_solved_and_says_there_is_no_counter(tmp_path):
+    from kamivision.board import make_board
+    from kamivision.render import encode, render
+
+    cells = [[(r // 10 + c // 5) % 3 for c in range(10)] for r in range(29)]
+    board = make_board(cells, lattice="triangle", palette=["#e06040", "#3a6da2", "#e8d490"])
+    image, layout = render(board, "iphone-8", seed=2)
+    crop = tmp_path / "crop.png"
+    crop.write_bytes(encode(image[max(0, round(layout.board[1])) : layout.footer[1]], ".png"))
+    as_file = tmp_path / "board.json"
+    write_board(board, as_file)
+    expected = json.loads(runner.invoke(app, ["solve", str(as_file), "--json"]).stdout)
+    result = runner.invoke(app, ["solve", str(crop), "--json", "-o", str(tmp_path / "out.png")])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["optimal"] and len(answer["moves"]) == len(expected["moves"])
+    assert "board alone" in result.output

@@ -69,3 +69,17 @@ def test_a_square_grid_alone_is_refused_as_kami_1():
     grid[:, ::60] = 40
     with pytest.raises(ImageError, match="square grid"):
         recognize(np.ascontiguousarray(grid), "kami1.png")
+
+
+def test_a_rendered_square_grid_cropped_to_its_board_is_refused_as_kami_1():
+    from kamivision.board import make_board
+
+    from ..boards import random_board
+
+    square = random_board(random.Random(3), "square", 16, 10, 3, 0.0)
+    board = make_board([list(row) for row in square.cells], lattice="square", par=4)
+    image, layout = render(board, "iphone-8", seed=3)
+    x, y, w, h = layout.board
+    crop = np.ascontiguousarray(image[max(0, round(y)) : min(layout.footer[1], round(y + h))])
+    with pytest.raises(ImageError, match="square grid"):
+        recognize(crop, "kami1-crop.png")
