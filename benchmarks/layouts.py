@@ -13,7 +13,9 @@ reproduced from its seed: ``--seed N --screens 1``.
 
 Counted per screen: ``refused`` (one line, never an answer); ``cells``: cells right
 among those a quarter or more of which shows (the true geometry, not the reader's);
-``silent``: wrong cells not flagged as uncertain (any visibility); the counter ``right``,
+``silent``: wrong cells not flagged as uncertain (any visibility), none on a screen
+whose colors are in doubt (``colors?``: the answer says to check the whole board); the
+counter ``right``,
 ``unsure`` (reported as not read) or ``WRONG`` (a number that is not the one drawn).
 Printed by footer kind, bar kind and shape.
 """
@@ -101,7 +103,10 @@ def one_screen(seed: int, pool) -> dict:
     shown = visible >= 0.25
     out["cells"] = int(shown.sum())
     out["right"] = int(shown.sum()) - sum(1 for r, c in wrong if shown[r, c])
-    out["silent"] = len(wrong - set(rec.uncertain))
+    # Colors in doubt: the answer tells the player to check the whole board, so no wrong
+    # cell is silent there; such screens are counted on their own ("colors?").
+    out["doubt"] = bool(rec.palette_doubt)
+    out["silent"] = 0 if rec.palette_doubt else len(wrong - set(rec.uncertain))
     out["read"] = rec.board.par
     return out
 
@@ -125,14 +130,15 @@ def main() -> int:
     for i in range(args.screens):
         row = one_screen(args.seed + i, pool)
         rows.append(row)
-        bad = "refused" in row or row["silent"] or row["read"] not in (None, row["counter"]) or row["right"] < row["cells"]
+        bad = "refused" in row or row["silent"] or row.get("doubt") or row["read"] not in (None, row["counter"]) or row["right"] < row["cells"]
         if bad or args.verbose:
             what = row.get("refused") or (
                 f"cells {row['right']}/{row['cells']}, silent {row['silent']}, counter {row['read']} (drawn {row['counter']})"
+                + (", colors in doubt" if row["doubt"] else "")
             )
             print(f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} {row['board']:>9}: {what}", flush=True)
     print()
-    header = f"{'group':<22} {'screens':>7} {'refused':>7} {'cells right':>12} {'silent':>6} {'ctr right':>9} {'unsure':>6} {'WRONG':>5}"
+    header = f"{'group':<22} {'screens':>7} {'refused':>7} {'cells right':>12} {'silent':>6} {'colors?':>7} {'ctr right':>9} {'unsure':>6} {'WRONG':>5}"
     print(header)
     print("-" * len(header))
     for key in ("footer", "bar", "shape", "board", None):
@@ -156,7 +162,8 @@ def _line(name: str, rows: list[dict]) -> str:
     wrong = sum(1 for r in read if r["read"] not in (None, r["counter"]))
     share = f"{100 * right / cells:.2f} %" if cells else "-"
     ctr = f"{100 * ctr_right / len(read):.1f} %" if read else "-"
-    return f"{name:<22} {len(rows):>7} {len(rows) - len(read):>7} {share:>12} {silent:>6} {ctr:>9} {unsure:>6} {wrong:>5}"
+    doubt = sum(1 for r in read if r["doubt"])
+    return f"{name:<22} {len(rows):>7} {len(rows) - len(read):>7} {share:>12} {silent:>6} {doubt:>7} {ctr:>9} {unsure:>6} {wrong:>5}"
 
 
 if __name__ == "__main__":

@@ -96,7 +96,12 @@ def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.nda
         return PaletteMatch(swatch_lab, swatch_rgb)
     w = np.asarray(weights, np.float64)
     scaled = points * w
-    seeded = _seeded_centres(scaled, swatch_lab * w)
+    # A few points far from every swatch (ink, a blank cell whose grain a coarse JPEG
+    # made look like paper's) would drag the swatch they fall to: when they are few they
+    # are left out of the seeded fit, and the stray check below judges them.
+    far = np.linalg.norm(points[:, None, :] - swatch_lab[None, :, :], axis=2).min(axis=1) > 2 * NEAR
+    fitted = scaled[~far] if far.sum() <= STRAY_SHARE * len(points) and (~far).sum() >= 2 * k else scaled
+    seeded = _seeded_centres(fitted, swatch_lab * w)
     near = np.linalg.norm((seeded - swatch_lab * w) / w, axis=1)
     apart = _min_distance(seeded / w)
     if near.max() <= NEAR and apart >= SAME:

@@ -39,3 +39,20 @@ def test_two_colors_close_to_the_limit_are_two_and_doubtful():
     match = cluster_palette(_cells([a, b], 60, rng, shading=1.0), WEIGHTS)
     assert len(match.seeds) == 2
     assert match.doubt is not None
+
+
+def test_a_few_stray_points_do_not_drag_a_swatch_off_its_color():
+    """Twenty blank cells whose grain a coarse JPEG made look like paper's, among 215 paper
+    cells of which a teal only 15: before they were left out of the seeded fit they pulled
+    the teal's cluster off its swatch, and the palette was matched through a map instead
+    (which merged two colors on a real screen).  The swatches are kept; the twenty are strays."""
+    from kamivision.vision.palette import match_palette
+
+    rng = np.random.default_rng(3)
+    swatches = np.array([[39.3, 43.3, 21.0], [16.6, -0.1, 3.6], [60.0, -31.7, 14.8], [72.0, -41.2, -1.9], [36.4, 24.3, -24.0]])
+    paper = np.vstack([_cells(swatches[[0, 1, 2, 4]], 50, rng, 2.0), _cells(swatches[[3]], 15, rng, 2.0)])
+    background = np.array([91.3, 1.9, 4.5]) + rng.normal(0, 0.3, (20, 3))
+    match = match_palette(np.vstack([paper, background]), swatches, np.zeros((5, 3)), WEIGHTS)
+    assert not match.mapped and match.doubt is None
+    assert np.allclose(match.seeds, swatches)
+    assert set(match.stray) == set(range(215, 235))
