@@ -1,7 +1,8 @@
 """Screenshot -> board.
 
 One module per stage: :mod:`~kamivision.vision.layout` finds the footer, the palette
-swatches and the board's box; :mod:`~kamivision.vision.cells` fits the lattice, samples
+swatches and the board's box (:mod:`~kamivision.vision.alone` the box of a picture of the
+board alone, with no footer); :mod:`~kamivision.vision.cells` fits the lattice, samples
 every cell and classifies it against the palette with a confidence;
 :mod:`~kamivision.vision.par` reads the moves-left counter; :mod:`~kamivision.vision.reader`
 runs them in order.  Thresholds live in :class:`VisionSettings`.
