@@ -127,10 +127,13 @@ def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
     side = min(h, w)
     out = []
+    ih, iw = inner.shape
     for i in range(1, count):
         gx, gy, gw, gh, area = stats[i]
         if area < 6 or max(gw, gh) < 0.06 * side:
             continue
+        if gx == 0 or gy == 0 or gx + gw == iw or gy + gh == ih:
+            continue  # cut by the button's edge: something across a separator (a bar's icon), not the game's mark
         mask = labels[gy : gy + gh, gx : gx + gw] == i
         out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy)))
     out.sort(key=lambda g: g.x)

@@ -116,3 +116,17 @@ def test_text_lines_split_marks_that_do_not_share_a_row():
 
     one, four, icon = glyph(10, 10, 8, 20), glyph(22, 11, 10, 19), glyph(12, 40, 15, 15)
     assert text_lines((icon, four, one)) == [(one, four), (icon,)]
+
+
+def test_an_icon_across_a_separator_is_no_mark_of_either_button():
+    """A translucent bar's triangle drawn across the line between the bulb's button and the
+    counter's: cut in two, one half looked like a digit in the bulb's button (read "4"
+    with confidence where the screen showed 19), the other a third glyph beside the 19."""
+    import cv2
+
+    image, lines = _block_image([(0, "ring", 240, 0), (3, "19", 240, 0)])
+    pts = np.array([[285, 70], [318, 50], [318, 90]], np.int32)
+    cv2.polylines(image, [pts], True, (240, 240, 240), 2)
+    block = find_buttons(image, (0, 0, 400, 120), lines)
+    found = find_counter(dataclasses.replace(find_layout_stub(image), block=block))
+    assert found is not None and found[1] == 19
