@@ -35,6 +35,9 @@ MAX_RELATIVE_GRAIN = 2.0
 OUTLIER_FACTOR = 4.0
 OUTLIER_FLOOR = 12.0
 
+#: A pale class this near a paper color (CIE Lab units) is that paper, not the background.
+SAME_AS_PAPER = 6.0
+
 #: This many flat cells in the pale seed's class make it the background.
 MIN_FLAT_CELLS = 6
 
@@ -292,6 +295,13 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     # shading, whose lighter, smoother half then passed for the background.
     start = np.linalg.norm(features[fit][:, None, :] - seeds[None, :, :], axis=2).argmin(axis=1)
     has_blanks = has_blanks and int((start == k).sum()) >= MIN_FLAT_CELLS
+    # And its color is not a paper's: the smoother cells of a cream paper on a small,
+    # coarse shot of a board with no blank cell start near the pale seed too, but their
+    # color is the cream's.  On the real screenshots the pale class lies 13.4 Lab units
+    # or more from every paper color (docs/recognition.md).
+    if has_blanks and k:
+        pale = np.median(features[members, :3], axis=0) / weights
+        has_blanks = float(np.linalg.norm(centres[:k, :3] / weights - pale, axis=1).min()) > SAME_AS_PAPER
     background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the

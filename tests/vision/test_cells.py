@@ -207,3 +207,19 @@ def test_a_board_with_no_blank_cell_reads_none_however_smooth_its_pale_paper():
     classes = classify_cells(samples, np.array([[88.0, -2.5, 43.0], [55.0, -20.0, 10.0]], np.float32))
     assert not (classes.classes == BLANK_CLASS).any()
     assert (classes.classes[yellow] == 0).all()
+
+
+def test_a_cream_paper_with_smooth_cells_is_not_the_background():
+    """A board with no blank cell, mostly cream, on a small coarse shot: its smoother cells
+    start near the pale seed, but their color is the cream's (39 confident blank cells here
+    before the pale class had to lie apart from every paper color)."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(9)
+    n = 290
+    cream = np.arange(n) < 190
+    lab = np.where(cream[:, None], [89.4, 0.1, 13.3], [72.5, -41.2, -2.6]) + rng.normal(0, 0.8, (n, 3))
+    grain = np.where(cream, rng.uniform(0.2, 1.1, n), rng.uniform(0.7, 1.5, n))
+    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    classes = classify_cells(samples, np.array([[89.4, 0.1, 13.3], [72.5, -41.2, -2.6]], np.float32))
+    assert not (classes.classes == BLANK_CLASS).any()
