@@ -344,6 +344,15 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
         disagree = seen & (by_color != (best == k))
         best[disagree] = np.where(by_color, k, to_paper.argmin(axis=1))[disagree]
         confidence[disagree] = 0.0
+        # Where the background's color comes near a paper's (the gradient reaching a
+        # cream's hue at one edge of the board), only the grain tells the two apart, and a
+        # grain half-way between the background's and paper's tells nothing: a cell read
+        # as either is doubtful there.
+        near = np.linalg.norm((background[:, None, :3] - centres[None, :k, :3]) / weights, axis=2)
+        alike = near.min(axis=1) < 2 * SAME_AS_PAPER
+        either = (best == k) | (best == near.argmin(axis=1))
+        middling = (relative > 0.5 * blank_grain) & (relative < 1.5 * blank_grain)
+        confidence[seen & alike & either & middling] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
     if samples.pixels is not None:  # a median of a few pixels (a half cell of a small screen) is weak evidence

@@ -223,3 +223,28 @@ def test_a_cream_paper_with_smooth_cells_is_not_the_background():
     samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
     classes = classify_cells(samples, np.array([[89.4, 0.1, 13.3], [72.5, -41.2, -2.6]], np.float32))
     assert not (classes.classes == BLANK_CLASS).any()
+
+
+def test_where_the_background_reaches_a_papers_color_a_middling_grain_is_doubt():
+    """The background's gradient rises to a cream's hue at one side of the board; there a
+    lighter cream cell with a grain half-way between paper's and the background's was read
+    as blank at confidence 0.29.  Only grain can tell them apart there, and it cannot: the
+    cell is doubtful, while the rest of the background stays confident."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(5)
+    n = 290
+    col, row = np.arange(n) % 10, np.arange(n) // 10
+    blank = col < 5
+    gradient = np.column_stack([91 + 0.5 * col, 0 * col, 1.0 + 2.6 * col])
+    lab = np.where(blank[:, None], gradient, [88.9, 0.2, 12.2]) + rng.normal(0, 0.5, (n, 3))
+    low = (row >= 22) & ~blank
+    lab[low] = [40.0, 25.0, -24.0] + rng.normal(0, 0.5, (int(low.sum()), 3))
+    grain = np.where(blank, 0.03, 1.0) * rng.uniform(0.8, 1.2, n)
+    odd = 135  # row 13, column 5
+    lab[odd], grain[odd] = [96.0, -1.0, 12.5], 0.42
+    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    classes = classify_cells(samples, np.array([[88.9, 0.2, 12.2], [40.0, 25.0, -24.0]], np.float32))
+    assert classes.confidence[odd] < DEFAULT_SETTINGS.uncertain
+    assert (classes.classes[blank] == BLANK_CLASS).all()
+    assert np.percentile(classes.confidence[blank], 10) > 0.5
