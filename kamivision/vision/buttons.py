@@ -159,11 +159,12 @@ def text_lines(marks: tuple[Glyph, ...]) -> list[tuple[Glyph, ...]]:
 
 def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     """The glyphs of a button's marks when they look like a number of one or two digits,
-    else ``()``: the tall marks (at least half the tallest) are one or two thin-stroked (a
-    stroke under 0.3 of the height)
-    glyphs of one height on one baseline, side by side, narrower than tall, and nothing
-    else of size is there (the bulb's filament lines are specks beside its glass, and the
-    glass is solid)."""
+    else ``()``: the tall marks (at least half the tallest) are one or two thin-stroked
+    glyphs (the thickest stroke at most 0.4 of the height: the game's digits measure 0.1 to
+    0.25, and up to 0.32 when they are a dozen pixels tall and blurred; the solid arrow
+    and bulb 0.5 and over) of one height on one baseline, side by side, narrower than
+    tall, and nothing else of size is there (the bulb's filament lines are specks beside
+    its glass, and the glass is solid)."""
     if not marks:
         return ()
     tallest = max(g.height for g in marks)
@@ -172,7 +173,7 @@ def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     if not 1 <= len(tall) <= 2 or middling:
         return ()
     for g in tall:
-        if not 0.1 <= g.width / g.height <= 0.9 or g.fill > 0.6 or g.stroke > 0.3:
+        if not 0.1 <= g.width / g.height <= 0.9 or g.fill > 0.6 or g.stroke > 0.4:
             return ()
     if len(tall) == 2:
         a, b = tall

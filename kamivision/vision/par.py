@@ -25,6 +25,10 @@ GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
 
 #: A counter read with less confidence than this (0..1) is reported as not read.
 SURE = 0.35
+#: Digits shorter than this (pixels) are too few pixels to tell a 5 from a 6: the counter
+#: is then not read (a screenshot scaled down to 266 pixels wide showed 6-pixel digits,
+#: and a 16 matched 15 at confidence 0.69).
+MIN_DIGIT_HEIGHT = 10
 #: A button's marks are digits only when every glyph matches a digit at least this well
 #: (normalised cross-correlation less the penalties); the icons fail the shape tests first.
 MATCH = 0.3
@@ -116,8 +120,10 @@ def read_glyph(mask: np.ndarray) -> tuple[str, float, float]:
 
 
 def _read_number(glyphs: tuple[Glyph, ...]) -> tuple[Optional[int], float, float]:
-    """The number the glyphs show, the weakest glyph's match score and confidence."""
-    digits, score, confidence = "", 1.0, 1.0
+    """The number the glyphs show, the weakest glyph's match score and confidence (0 for
+    glyphs under :data:`MIN_DIGIT_HEIGHT` pixels)."""
+    digits, score = "", 1.0
+    confidence = 1.0 if min(g.height for g in glyphs) >= MIN_DIGIT_HEIGHT else 0.0
     for glyph in glyphs:
         digit, s, c = read_glyph(glyph.mask)
         digits += digit

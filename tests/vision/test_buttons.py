@@ -130,3 +130,27 @@ def test_an_icon_across_a_separator_is_no_mark_of_either_button():
     block = find_buttons(image, (0, 0, 400, 120), lines)
     found = find_counter(dataclasses.replace(find_layout_stub(image), block=block))
     assert found is not None and found[1] == 19
+
+
+def _tiny_counter(scale: float, text: str):
+    import cv2
+
+    image, lines = _block_image([(0, "ring", 240, 0)])
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cv2.putText(image, text, (round(310 * scale), round(75 * scale)), cv2.FONT_HERSHEY_SIMPLEX, 1.8 * scale, (240,) * 3, 1, cv2.LINE_AA)
+    h, w = image.shape[:2]
+    block = find_buttons(image, (0, 0, w, h), [x * scale for x in lines])
+    return read_par(dataclasses.replace(find_layout_stub(image), block=block))
+
+
+def test_digits_too_small_to_tell_apart_are_reported_as_not_read():
+    """Six-pixel digits (a screenshot scaled to 266 pixels wide): a 16 matched 15 at
+    confidence 0.69; under ten pixels the counter is not read."""
+    assert _tiny_counter(0.25, "16") == (None, 0.0)
+
+
+def test_small_digits_a_dozen_pixels_tall_are_read():
+    """A dozen pixels tall and blurred, a digit's stroke measures up to a third of its
+    height: still thin beside the solid arrow and bulb (half and over)."""
+    value, confidence = _tiny_counter(0.5, "12")
+    assert value == 12 and confidence > 0.35
