@@ -38,6 +38,9 @@ class Glyph:
     mask: np.ndarray  # bool, cropped to the box
     x: int
     y: int
+    #: The mark runs into the button's edge: something drawn across a separator (a
+    #: translucent bar's icon), perhaps joined to a digit.
+    cut: bool = False
 
     @property
     def height(self) -> int:
@@ -132,10 +135,9 @@ def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
         gx, gy, gw, gh, area = stats[i]
         if area < 6 or max(gw, gh) < 0.06 * side:
             continue
-        if gx == 0 or gy == 0 or gx + gw == iw or gy + gh == ih:
-            continue  # cut by the button's edge: something across a separator (a bar's icon), not the game's mark
+        cut = gx == 0 or gy == 0 or gx + gw == iw or gy + gh == ih
         mask = labels[gy : gy + gh, gx : gx + gw] == i
-        out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy)))
+        out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy), bool(cut)))
     out.sort(key=lambda g: g.x)
     return tuple(out)
 
@@ -164,9 +166,9 @@ def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     0.25, and up to 0.32 when they are a dozen pixels tall and blurred; the solid arrow
     and bulb 0.5 and over) of one height on one baseline, side by side, narrower than
     tall, and nothing else of size is there (the bulb's filament lines are specks beside
-    its glass, and the glass is solid)."""
-    if not marks:
-        return ()
+    its glass, and the glass is solid), nor anything cut by the button's edge."""
+    if not marks or any(g.cut for g in marks):
+        return ()  # a mark across the button's edge on this line: a digit may be joined to it
     tallest = max(g.height for g in marks)
     tall = [g for g in marks if g.height >= 0.5 * tallest]
     middling = [g for g in marks if 0.2 * tallest <= g.height < 0.5 * tallest]
