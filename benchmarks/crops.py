@@ -25,21 +25,17 @@ import argparse
 import io
 import statistics
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-from kamivision.board import differing_cells
-from kamivision.errors import ImageError
 from kamivision.render import render
 from kamivision.screens import random_device
-from kamivision.vision import recognize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from layouts import boards, true_visible  # noqa: E402  (the same boards and visibility as the screens' benchmark)
+from layouts import boards, score, true_visible  # noqa: E402  (the same boards and scoring as the screens' benchmark)
 
 MODES = ("band", "tight", "loose")
 
@@ -65,21 +61,7 @@ def one_picture(seed: int, pool) -> dict:
         buf = io.BytesIO()
         Image.fromarray(crop).save(buf, format="JPEG", quality=int(rng.integers(70, 96)))
         crop = np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB"))
-    out = {"seed": seed, "mode": mode, "device": device.name}
-    started = time.perf_counter()
-    try:
-        rec = recognize(crop, f"picture {seed}")
-    except ImageError as error:
-        return {**out, "refused": str(error), "ms": 1000 * (time.perf_counter() - started)}
-    out["ms"] = 1000 * (time.perf_counter() - started)
-    wrong = set(differing_cells(rec.board, board))
-    shown = visible >= 0.25
-    out["cells"] = int(shown.sum())
-    out["right"] = int(shown.sum()) - sum(1 for r, c in wrong if shown[r, c])
-    out["doubt"] = bool(rec.palette_doubt)
-    out["silent"] = 0 if rec.palette_doubt else len(wrong - set(rec.uncertain))
-    out["colors"] = len(rec.board.palette) == len(board.colors_used())
-    return out
+    return {"seed": seed, "mode": mode, "device": device.name, **score(crop, f"picture {seed}", board, visible)}
 
 
 def main() -> int:

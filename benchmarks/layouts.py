@@ -93,12 +93,21 @@ def one_screen(seed: int, pool) -> dict:
         "board": "fills" if device.board_width == 1.0 else ("cropped" if device.board_width > 1 else "letterbox"),
     }
     out = {"seed": seed, **kind, "device": device.name, "counter": moves}
+    out.update(score(rgb, f"screen {seed}", board, visible))
+    return out
+
+
+def score(rgb: np.ndarray, origin: str, board, visible: np.ndarray) -> dict:
+    """Read ``rgb`` and score it against the true ``board``: ``refused`` (the one-line
+    error), or the cells a quarter or more of which shows (``visible``) and how many are
+    right, the silent errors, whether the colors are in doubt, the counter read, and the
+    colors' count; ``ms`` either way."""
     started = time.perf_counter()
     try:
-        rec = recognize(rgb, f"screen {seed}")
+        rec = recognize(rgb, origin)
     except ImageError as error:
-        return {**out, "refused": str(error), "ms": 1000 * (time.perf_counter() - started)}
-    out["ms"] = 1000 * (time.perf_counter() - started)
+        return {"refused": str(error), "ms": 1000 * (time.perf_counter() - started)}
+    out = {"ms": 1000 * (time.perf_counter() - started)}
     wrong = set(differing_cells(rec.board, board))
     shown = visible >= 0.25
     out["cells"] = int(shown.sum())
@@ -108,6 +117,7 @@ def one_screen(seed: int, pool) -> dict:
     out["doubt"] = bool(rec.palette_doubt)
     out["silent"] = 0 if rec.palette_doubt else len(wrong - set(rec.uncertain))
     out["read"] = rec.board.par
+    out["colors"] = len(rec.board.palette) == len(board.colors_used())
     return out
 
 
