@@ -138,11 +138,16 @@ MAX_COLORS = 8
 SPLIT = 14.5
 
 
-def cluster_palette(points: np.ndarray, weights: np.ndarray) -> PaletteMatch:
+def cluster_palette(points: np.ndarray, weights: np.ndarray, flat: np.ndarray | None = None) -> PaletteMatch:
     """The board's colors from its paper cells alone (a picture with no swatches): k-means++
     with one cluster, then one more while the clusters stay :data:`SPLIT` apart and each
     holds :data:`STRAY_CELLS` cells or more.  Most cells first.  Colors found close to the
-    limit make the palette doubtful."""
+    limit make the palette doubtful.
+
+    A cluster with more of the flat cells ``flat`` (Lab) within :data:`NEAR` of it than
+    paper cells of its own is the background, a few of whose cells a coarse JPEG gave
+    paper's grain: it is no color.  (With swatches the count of colors is known and this
+    cannot happen.)"""
     w = np.asarray(weights, np.float64)
     scaled = points * w
     centres = _kmeans_pp(scaled, 1)
@@ -155,7 +160,14 @@ def cluster_palette(points: np.ndarray, weights: np.ndarray) -> PaletteMatch:
             break
         centres, closest = more, apart
     labels = np.linalg.norm(scaled[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
-    order = np.argsort(-np.bincount(labels, minlength=len(centres)), kind="stable")
+    counts = np.bincount(labels, minlength=len(centres))
+    if flat is not None and len(flat) and len(centres) > 1:
+        near = (np.linalg.norm(flat[:, None, :] - (centres / w)[None, :, :], axis=2) <= NEAR).sum(axis=0)
+        colors = near <= counts
+        if colors.any() and not colors.all():
+            centres, counts = centres[colors], counts[colors]
+            closest = _min_distance(centres)
+    order = np.argsort(-counts, kind="stable")
     seeds = centres[order] / w
     doubt = None
     if closest < 1.2 * SPLIT:

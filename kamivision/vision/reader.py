@@ -17,7 +17,7 @@ from ..geometry import Geometry
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 from .bar import cut_corners, find_bars, undo_bar
-from .cells import BLANK_CLASS, classify_cells, paper_points, sample_cells, swatch_colors
+from .cells import BLANK_CLASS, classify_cells, flat_points, paper_points, sample_cells, swatch_colors
 from .alone import find_board_alone
 from .layout import NoFooterError, ScreenLayout, find_layout
 from .palette import cluster_palette, match_palette, unused_swatch
@@ -150,7 +150,7 @@ def recognize(
         swatch_lab, swatch_rgb = swatch_colors(rgb, layout, cut)
         match = match_palette(points, swatch_lab, swatch_rgb, weights)
     elif len(points) >= 2:
-        match = cluster_palette(points, weights)  # a board alone: its colors from its cells
+        match = cluster_palette(points, weights, flat_points(samples, settings))  # a board alone: its colors from its cells
     else:
         raise ImageError(f"{origin}: no KAMI footer found, and too few paper cells to tell the board's colors")
     classes = classify_cells(samples, match.seeds.astype(np.float32), settings)

@@ -56,3 +56,18 @@ def test_a_few_stray_points_do_not_drag_a_swatch_off_its_color():
     assert not match.mapped and match.doubt is None
     assert np.allclose(match.seeds, swatches)
     assert set(match.stray) == set(range(215, 235))
+
+
+def test_a_few_background_cells_that_look_like_paper_are_no_color_of_a_board_alone():
+    """A board alone with 120 blank cells, five of which a coarse JPEG gave paper's grain:
+    they cluster into a pale "color" that the many flat cells beside it show to be the
+    background (two boards of the random crops lost every blank cell to it)."""
+    rng = np.random.default_rng(6)
+    colors = [(72.0, -41.0, -2.0), (40.0, 45.0, 22.0), (30.0, -15.0, -10.0)]
+    background = np.array([91.0, 1.0, 4.0])
+    points = np.vstack([_cells(colors, 50, rng, 2.0), background + rng.normal(0, 0.5, (5, 3))])
+    flat = background + rng.normal(0, 0.8, (115, 3))
+    assert len(cluster_palette(points, WEIGHTS).seeds) == 4  # without the flat cells, the background is a color
+    match = cluster_palette(points, WEIGHTS, flat)
+    assert len(match.seeds) == 3
+    assert min(np.linalg.norm(match.seeds - background, axis=1)) > 30
