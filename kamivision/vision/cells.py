@@ -208,29 +208,6 @@ def swatch_colors(rgb: np.ndarray, layout: ScreenLayout, cut: np.ndarray | None 
     return np.array(out, np.float32), np.array(srgb, np.float64)
 
 
-def paper_points(samples: CellSamples, settings: VisionSettings = DEFAULT_SETTINGS) -> tuple[np.ndarray, np.ndarray]:
-    """Lab colors of the cells that are surely paper, to match the swatches against: at
-    least half on the screen (a sliver's few pixels may mix its neighbor's), not marked,
-    and with paper's grain (the background is flat); and their cell numbers."""
-    seen = ~np.isnan(samples.lab).any(axis=1)
-    grain = np.where(seen, samples.grain, 0.0)
-    reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
-    relative = grain / (reference or 1.0)
-    keep = seen & (samples.visible >= 0.5) & (samples.foreign < settings.marked) & (relative >= settings.blank_grain)
-    return samples.lab[keep].astype(np.float64), np.flatnonzero(keep)
-
-
-def flat_points(samples: CellSamples, settings: VisionSettings = DEFAULT_SETTINGS) -> np.ndarray:
-    """Lab colors of the cells that look like the background (half on the screen or more,
-    not marked, flat): the rest of :func:`paper_points`' candidates."""
-    seen = ~np.isnan(samples.lab).any(axis=1)
-    grain = np.where(seen, samples.grain, 0.0)
-    reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
-    relative = grain / (reference or 1.0)
-    flat = seen & (samples.visible >= 0.5) & (samples.foreign < settings.marked) & (relative < settings.blank_grain)
-    return samples.lab[flat].astype(np.float64)
-
-
 # ------------------------------------------------------------------ classifying the cells
 
 @dataclass(frozen=True, slots=True)

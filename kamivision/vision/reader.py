@@ -17,10 +17,10 @@ from ..geometry import Geometry
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 from .bar import cut_corners, find_bars, undo_bar
-from .cells import BLANK_CLASS, classify_cells, flat_points, paper_points, sample_cells, swatch_colors
+from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .alone import find_board_alone
 from .layout import NoFooterError, ScreenLayout, find_layout
-from .palette import cluster_palette, match_palette, unused_swatch
+from .palette import board_points, cluster_palette, match_palette, unused_swatch
 from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -145,12 +145,12 @@ def recognize(
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
         raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
     weights = np.array([settings.lightness_weight, 1.0, 1.0])
-    points, paper = paper_points(samples, settings)
+    points, paper, flat = board_points(samples, settings)
     if layout.swatches:
         swatch_lab, swatch_rgb = swatch_colors(rgb, layout, cut)
         match = match_palette(points, swatch_lab, swatch_rgb, weights)
     elif len(points) >= 2:
-        match = cluster_palette(points, weights, flat_points(samples, settings))  # a board alone: its colors from its cells
+        match = cluster_palette(points, weights, flat)  # a board alone: its colors from its cells
     else:
         raise ImageError(f"{origin}: no KAMI footer found, and too few paper cells to tell the board's colors")
     classes = classify_cells(samples, match.seeds.astype(np.float32), settings)
