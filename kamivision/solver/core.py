@@ -26,6 +26,10 @@ try:
     from . import _core
 except ImportError:  # built without a C compiler: the pure-Python searches are used
     _core = None
+if _core is not None and getattr(_core, "__file__", None) is None:
+    # Not built, but the folder of its C sources (``_core/``) imports as a namespace
+    # package, which has none of the core's functions: the pure-Python searches are used.
+    _core = None
 
 #: Whether the compiled core is built.
 AVAILABLE = _core is not None

@@ -1,8 +1,11 @@
 """The handover to the compiled core and its sweep (:mod:`kamivision.solver.core`)."""
 
+import json
 import random
 
 import pytest
+
+from kamivision.board import make_board
 
 from kamivision.graph import build_regions
 from kamivision.solver import astar, core, limits, solve, state
@@ -25,6 +28,35 @@ def test_compiled_core_is_built_where_a_compiler_exists():
     if shutil.which("gcc") is None:
         pytest.skip("no C compiler here: the pure-Python search is in use")
     assert core.AVAILABLE, "gcc is on PATH but kamivision.solver._core was not built"
+
+
+def test_a_package_without_its_compiled_parts_solves_in_pure_python(tmp_path):
+    """Installed without a C compiler, the package holds the core's C sources but no
+    compiled module: the folder ``_core/`` imported as a namespace package, and every
+    KAMI solve ended in an AttributeError.  A copy of the package without its compiled
+    files must say the core is not there and solve with the Python search."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import kamivision
+
+    source = Path(kamivision.__file__).parent
+    shutil.copytree(source, tmp_path / "kamivision", ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    script = (
+        "import json, kamivision.solver.core as c\n"
+        "assert not c.AVAILABLE, c._core\n"
+        "from kamivision.board import make_board\n"
+        "from kamivision.solver import solve\n"
+        "b = make_board([[0, 1, 0], [1, 2, 1], [0, 1, 0]], lattice='square')\n"
+        "r = solve(b)\n"
+        "print(json.dumps([r.optimal, len(r.moves)]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    optimal, moves = json.loads(done.stdout)
+    assert optimal and moves == bfs_optimum(make_board([[0, 1, 0], [1, 2, 1], [0, 1, 0]], lattice="square"))
 
 
 @pytest.mark.slow
