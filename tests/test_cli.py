@@ -459,3 +459,15 @@ def test_a_screenshot_cropped_to_the_board_is_solved_and_says_there_is_no_counte
     answer = json.loads(result.stdout)
     assert answer["optimal"] and len(answer["moves"]) == len(expected["moves"])
     assert "board alone" in result.output
+
+
+def test_every_option_is_spelled_in_lower_case():
+    """In this typer, an option whose metavar is its own name in capitals came out as
+    ``--NAME`` and ``--TOKEN``, and the command in docs/deploy.md did not start."""
+    import re
+
+    for command in (["worker"], ["serve"], ["solve"], ["export"], ["review"], ["render"]):
+        shown = runner.invoke(app, [*command, "--help"], terminal_width=200).output
+        assert not re.findall(r"--[A-Z]{2,}", shown), (command, re.findall(r"--[A-Z]{2,}", shown))
+    assert "--name" in runner.invoke(app, ["worker", "--help"], terminal_width=200).output
+    assert "--token" in runner.invoke(app, ["serve", "--help"], terminal_width=200).output

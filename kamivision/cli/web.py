@@ -76,7 +76,7 @@ def serve_command(
     ] = None,
     token: Annotated[
         Optional[str],
-        typer.Option(envvar="KAMIVISION_TOKEN", metavar="TOKEN", help="The token every request needs (the same for every web process).  [default: a random one off the loopback]", show_default=False),
+        typer.Option("--token", envvar="KAMIVISION_TOKEN", metavar="TOKEN", help="The token every request needs (the same for every web process).  [default: a random one off the loopback]", show_default=False),
     ] = None,
     allow_host: Annotated[
         Optional[list[str]],
@@ -133,7 +133,7 @@ Examples:
 def worker_command(
     redis: Annotated[str, typer.Option(metavar="URL", help="The Redis that the web processes queue solves on.")],
     burst: Annotated[bool, typer.Option("--burst", help="Stop when the queue is empty.")] = False,
-    name: Annotated[Optional[str], typer.Option(metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False)] = None,
+    name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False)] = None,
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
     try:
