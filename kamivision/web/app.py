@@ -32,7 +32,7 @@ import logging
 import threading
 from pathlib import Path
 from typing import Optional
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -245,8 +245,13 @@ async def events(request: Request) -> Response:
 
 
 def _attachment(data: bytes, media: str, name: str) -> Response:
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120] or "board"
-    return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{safe}"'})
+    """A download named after ``name``: its letters and digits in any script (RFC 6266's
+    ``filename*``, UTF-8), with an ASCII-only ``filename`` for older clients (a header is
+    Latin-1: "Снимок экрана" in it answered 500)."""
+    kept = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:120] or "board"
+    ascii_name = "".join(ch if ch.isascii() else "_" for ch in kept)
+    disposition = f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(kept, safe='')}"
+    return Response(data, media_type=media, headers={"Content-Disposition": disposition})
 
 
 def board_file(request: Request) -> Response:

@@ -429,3 +429,19 @@ def test_a_huge_upload_is_refused_from_its_header_and_a_large_one_read_within_30
     answer = json.loads(out.stdout)
     assert answer["cells"] == [v for row in read_board(SAMPLES / "delta.json").cells for v in row]
     assert answer["peak"] < 300, answer["peak"]
+
+
+def test_downloads_are_named_in_any_script(app_client):
+    """A board named "Снимок экрана" (from its file's name) answered 500 on every download:
+    a header is Latin-1.  The name now travels as RFC 6266's UTF-8 ``filename*``."""
+    from urllib.parse import quote
+
+    board = {"format": "kamivision.board/1", "lattice": "triangle", "rows": 29, "columns": 10, "cells": [[(r + c) % 2 for c in range(10)] for r in range(29)]}
+    r = app_client.post("/api/sessions", content=json.dumps(board).encode(), headers={**POST, "X-Filename": quote("Снимок экрана.json")})
+    assert r.status_code == 201, r.text
+    sid = r.json()["id"]
+    got = app_client.get(f"/api/sessions/{sid}/board.json")
+    assert got.status_code == 200
+    disposition = got.headers["content-disposition"]
+    assert "filename*=UTF-8''" + quote("Снимок_экрана.json", safe="") in disposition
+    assert disposition.encode("latin-1")  # sendable as a header
