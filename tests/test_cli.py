@@ -192,6 +192,21 @@ def test_steps_with_force_hold_exactly_the_new_runs_pictures(tmp_path):
     assert all((steps / n).read_bytes() != b"old" for n in pictures)
 
 
+@pytest.mark.parametrize("name", ["step-12.png", "step-01.png", "solved.png"])
+def test_steps_never_overwrite_or_remove_the_screenshot(tmp_path, name):
+    """A screenshot named like a step picture, in the --steps folder: with --force it was
+    removed as an earlier run's picture (step-12.png) or overwritten (step-01.png).  It is
+    refused in one line, and the screenshot stays as it was."""
+    shot = tmp_path / name
+    shutil.copy(SAMPLES / "ribbons.png", shot)
+    before = shot.read_bytes()
+    result = runner.invoke(app, ["solve", str(shot), "-o", str(tmp_path / "out.png"), "--steps", str(tmp_path), "--force"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--steps" in lines[0] and name in lines[0]
+    assert shot.read_bytes() == before
+
+
 def test_a_pictures_format_follows_its_name(tmp_path):
     board = SAMPLES / "ribbons.json"
     shot = tmp_path / "shot.jpg"
