@@ -35,7 +35,7 @@ from kamivision.render import render
 from kamivision.screens import random_device
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from layouts import boards, score, true_visible  # noqa: E402  (the same boards and scoring as the screens' benchmark)
+from layouts import READING_HEADER, boards, reading_columns, reading_flawed, reading_note, score, true_visible  # noqa: E402  (the same boards and scoring as the screens' benchmark)
 
 MODES = ("band", "tight", "loose")
 
@@ -75,14 +75,11 @@ def main() -> int:
     for i in range(args.pictures):
         row = one_picture(args.seed + i, pool)
         rows.append(row)
-        if "refused" in row or row["silent"] or row["doubt"] or not row["colors"] or row["right"] < row["cells"]:
-            what = row.get("refused") or (
-                f"cells {row['right']}/{row['cells']}, silent {row['silent']}, colors {'right' if row['colors'] else 'WRONG'}"
-                + (", colors in doubt" if row["doubt"] else "")
-            )
+        if reading_flawed(row) or not row["colors"]:
+            what = reading_note(row) + ("" if "refused" in row else f", colors {'right' if row['colors'] else 'WRONG'}")
             print(f"seed {row['seed']:>6} {row['device']:>20} {row['mode']:>5}: {what}", flush=True)
     print()
-    header = f"{'crop':<8} {'pictures':>8} {'refused':>7} {'cells right':>12} {'silent':>6} {'colors?':>7} {'colors right':>12}"
+    header = f"{'crop':<8} {'pictures':>8} {READING_HEADER} {'colors right':>12}"
     print(header)
     print("-" * len(header))
     groups = defaultdict(list)
@@ -90,13 +87,8 @@ def main() -> int:
         groups[row["mode"]].append(row)
     groups["all"] = rows
     for name, group in groups.items():
-        read = [r for r in group if "refused" not in r]
-        cells = sum(r["cells"] for r in read)
-        share = f"{100 * sum(r['right'] for r in read) / cells:.2f} %" if cells else "-"
-        print(
-            f"{name:<8} {len(group):>8} {len(group) - len(read):>7} {share:>12} {sum(r['silent'] for r in read):>6} "
-            f"{sum(r['doubt'] for r in read):>7} {sum(r['colors'] for r in read):>12}"
-        )
+        read, columns = reading_columns(group)
+        print(f"{name:<8} {len(group):>8} {columns} {sum(r['colors'] for r in read):>12}")
     print(f"\nread time: median {statistics.median(r['ms'] for r in rows):.0f} ms")
     return 0
 

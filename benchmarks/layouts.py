@@ -140,15 +140,11 @@ def main() -> int:
     for i in range(args.screens):
         row = one_screen(args.seed + i, pool)
         rows.append(row)
-        bad = "refused" in row or row["silent"] or row.get("doubt") or row["read"] not in (None, row["counter"]) or row["right"] < row["cells"]
-        if bad or args.verbose:
-            what = row.get("refused") or (
-                f"cells {row['right']}/{row['cells']}, silent {row['silent']}, counter {row['read']} (drawn {row['counter']})"
-                + (", colors in doubt" if row["doubt"] else "")
-            )
+        if reading_flawed(row) or row.get("read") not in (None, row["counter"]) or args.verbose:
+            what = reading_note(row) + ("" if "refused" in row else f", counter {row['read']} (drawn {row['counter']})")
             print(f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} {row['board']:>9}: {what}", flush=True)
     print()
-    header = f"{'group':<22} {'screens':>7} {'refused':>7} {'cells right':>12} {'silent':>6} {'colors?':>7} {'ctr right':>9} {'unsure':>6} {'WRONG':>5}"
+    header = f"{'group':<22} {'screens':>7} {READING_HEADER} {'ctr right':>9} {'unsure':>6} {'WRONG':>5}"
     print(header)
     print("-" * len(header))
     for key in ("footer", "bar", "shape", "board", None):
@@ -162,18 +158,41 @@ def main() -> int:
     return 0
 
 
-def _line(name: str, rows: list[dict]) -> str:
+def reading_flawed(row: dict) -> bool:
+    """Whether a read (or refusal) is worth a line of its own: refused, silent errors,
+    colors in doubt or cells wrong."""
+    return "refused" in row or bool(row["silent"]) or row["doubt"] or row["right"] < row["cells"]
+
+
+def reading_note(row: dict) -> str:
+    """A line's account of a read: the refusal, or the cells right, the silent errors and
+    whether the colors are in doubt."""
+    if "refused" in row:
+        return row["refused"]
+    return f"cells {row['right']}/{row['cells']}, silent {row['silent']}" + (", colors in doubt" if row["doubt"] else "")
+
+
+#: The columns every reading table has (:func:`reading_columns`).
+READING_HEADER = f"{'refused':>7} {'cells right':>12} {'silent':>6} {'colors?':>7}"
+
+
+def reading_columns(rows: list[dict]) -> tuple[list[dict], str]:
+    """The rows read (not refused), and the columns of :data:`READING_HEADER` for them all:
+    refused, the share of cells right, silent errors, pictures with the colors in doubt."""
     read = [r for r in rows if "refused" not in r]
     cells = sum(r["cells"] for r in read)
-    right = sum(r["right"] for r in read)
-    silent = sum(r["silent"] for r in read)
+    share = f"{100 * sum(r['right'] for r in read) / cells:.2f} %" if cells else "-"
+    silent, doubt = sum(r["silent"] for r in read), sum(1 for r in read if r["doubt"])
+    return read, f"{len(rows) - len(read):>7} {share:>12} {silent:>6} {doubt:>7}"
+
+
+def _line(name: str, rows: list[dict]) -> str:
+    read, columns = reading_columns(rows)
     ctr_right = sum(1 for r in read if r["read"] == r["counter"])
     unsure = sum(1 for r in read if r["read"] is None)
     wrong = sum(1 for r in read if r["read"] not in (None, r["counter"]))
-    share = f"{100 * right / cells:.2f} %" if cells else "-"
     ctr = f"{100 * ctr_right / len(read):.1f} %" if read else "-"
-    doubt = sum(1 for r in read if r["doubt"])
-    return f"{name:<22} {len(rows):>7} {len(rows) - len(read):>7} {share:>12} {silent:>6} {doubt:>7} {ctr:>9} {unsure:>6} {wrong:>5}"
+    return f"{name:<22} {len(rows):>7} {columns} {ctr:>9} {unsure:>6} {wrong:>5}"
 
 
 if __name__ == "__main__":

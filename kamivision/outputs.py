@@ -29,10 +29,11 @@ def check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) -
         check_suffix(gif, (".gif",))
     if steps is not None:
         check_output_folder(steps, force)
-        for named_path, what in ((source, "the screenshot"), (output, "the -o picture")) + (((gif, "the GIF"),) if gif else ()):
-            if os.path.abspath(Path(named_path).parent) == os.path.abspath(steps) and is_step_picture(Path(named_path).name):
-                # The step pictures would overwrite it, or remove it as an earlier run's.
-                raise KamiError(f"{named_path}: {what} is in the --steps folder under a step picture's name; give --steps another folder")
+        # A file there under a step picture's name would be overwritten by the steps, or
+        # removed as an earlier run's.
+        for path, what in ((source, "the screenshot"), (output, "the -o picture"), (gif, "the GIF")):
+            if path is not None and os.path.abspath(Path(path).parent) == os.path.abspath(steps) and is_step_picture(Path(path).name):
+                raise KamiError(f"{path}: {what} is in the --steps folder under a step picture's name; give --steps another folder")
 
 
 def check_suffix(path: Path, suffixes: tuple[str, ...]) -> None:

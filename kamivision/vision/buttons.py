@@ -7,8 +7,8 @@ Nothing here knows a phone.  What every KAMI 2 screen has is used instead:
   Thin bright lines across its whole width split it into rows: a row of four, a 2 x 2
   block, or any other grid, is read off those lines.
 * **What each button shows** is one object of bright marks: an icon (the back arrow, the
-  restart ring, the bulb) or the counter's digits.  The marks are cut out by brightness
-  and grouped by button (and, without lines, by nearness).
+  restart ring, the bulb) or the counter's digits.  The marks are cut out by brightness,
+  button by button, and read line by line (a translucent bar's icon may share a button).
 * **The counter is the button that holds digits**, found by looking: an object of one or
   two glyphs of one height, side by side, each thin-stroked and digit-shaped, that the
   digit classifier (:mod:`~kamivision.vision.par`) reads with a clear margin.  The icons
@@ -53,7 +53,7 @@ class Glyph:
     @property
     def stroke(self) -> float:
         """The mark's thickest stroke over its height (light digits about 0.1; the solid
-        arrow and bulb 0.4 and over)."""
+        arrow and bulb 0.5 and over)."""
         inside = cv2.distanceTransform(np.pad(self.mask.astype(np.uint8), 1), cv2.DIST_L2, 3)
         return 2.0 * float(inside.max()) / self.height
 

@@ -104,6 +104,20 @@ class CellSamples:
     marks: dict = field(default_factory=dict)  # cell -> (n, 3) Lab of its pixels, for cells with marks
     pixels: np.ndarray | None = None  # (290,) how many pixels each cell was measured over
 
+    @property
+    def seen(self) -> np.ndarray:
+        """(290,) bool: the cells the screen shows at all."""
+        return ~np.isnan(self.lab).any(axis=1)
+
+    def relative_grain(self) -> np.ndarray:
+        """Each cell's grain over the board's (its 75th percentile: paper, whatever share
+        of the board is blank); 0 for cells not seen.  Paper is about 1, the background
+        near 0."""
+        seen = self.seen
+        grain = np.where(seen, self.grain, 0.0)
+        reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
+        return grain / (reference or 1.0)
+
 
 def _to_cie_lab(rgb: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
@@ -247,12 +261,10 @@ def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionS
     most of its neighbors have.
     """
     k = len(swatches)
-    seen = ~np.isnan(samples.lab).any(axis=1)
-    grain = np.where(seen, samples.grain, 0.0)
-    reference = float(np.percentile(grain[seen], 75)) or 1.0
+    seen = samples.seen
     # Grain above twice the board's is marks, not paper: capped, so that it cannot pull
     # the clusters (ink strokes have a high-pass many times the paper's).
-    relative = np.minimum(grain / reference, MAX_RELATIVE_GRAIN)
+    relative = np.minimum(samples.relative_grain(), MAX_RELATIVE_GRAIN)
     # Cells largely covered by marks are classified but do not shape the clusters.
     marked = samples.foreign >= settings.marked
     fit = seen & ~marked

@@ -41,6 +41,11 @@ def _slanted_points(box: tuple[float, float, float, float], width: int) -> np.nd
     return pts[(pts[:, 0] >= 2) & (pts[:, 0] <= width - 3)]
 
 
+def _blurred(lab_l: np.ndarray, width: int) -> np.ndarray:
+    """Lightness blurred over about a pixel of a 750-pixel-wide screen."""
+    return cv2.GaussianBlur(lab_l, (0, 0), max(1.0, width / 750.0))
+
+
 def _crossed(blurred: np.ndarray, box: tuple[float, float, float, float], width: int, shifts: np.ndarray) -> np.ndarray:
     """The mean gradient the lattice's slanted sides cross, for the box moved down by each
     of ``shifts`` (whole pixels); zeros when no side is on the screen."""
@@ -66,7 +71,7 @@ def slanted_contrast(lab_l: np.ndarray, box: tuple[float, float, float, float], 
     """The shift within ``±half_side`` (half a triangle side, pixels) whose slanted sides
     cross the highest mean gradient, and how many times the gradient crossed half a side
     from it that is (a lattice: well above 1; a picture with no lattice: about 1)."""
-    blurred = cv2.GaussianBlur(lab_l, (0, 0), max(1.0, width / 750.0))
+    blurred = _blurred(lab_l, width)
     shifts = np.arange(-2 * half_side, 2 * half_side + 1)
     crossed = _crossed(blurred, box, width, shifts)
     inside = np.abs(shifts) <= half_side
@@ -109,7 +114,7 @@ def fit_offset(lab_l: np.ndarray, layout: ScreenLayout, settings: VisionSettings
     fit over ``±settings.offset_span`` of the width, refined by uniformity within
     ``±REFINE`` of the width."""
     w = layout.width
-    blurred = cv2.GaussianBlur(lab_l, (0, 0), max(1.0, w / 750.0))
+    blurred = _blurred(lab_l, w)
     coarse = _edge_fit(blurred, layout, max(2, int(settings.offset_span * w)))
     near = max(1, round(REFINE * w))
     return _uniform_fit(blurred, layout, range(coarse - near, coarse + near + 1))

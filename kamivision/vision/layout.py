@@ -312,14 +312,12 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
     if period is not None and footer_top - above * 10 * period >= -0.02 * 10 * period:
         bw = 10 * period
         x0 = phase + round((w / 2 - bw / 2 - phase) / period) * period  # the column edge nearest to centring it
-        # A letterbox is told from a full-width board by bare margins, or, when they are
-        # too thin to show it, by the height between the status strip and the footer
-        # agreeing with the columns' width.
-        # Margins thinner than that (a board 95-98 % of the width) are trusted to the comb:
-        # on the real screenshots, full-width boards measure 99.5-101 % of it.
+        # A letterbox is told from a full-width board by bare margins (under 98 % of the
+        # width; full-width boards measure 99.5-101 % on the real screenshots), or, under
+        # 99 %, by the height between the status strip and the footer agreeing with the
+        # columns' width.
         fits_height = top_edge > 0 and abs((footer_top - top_edge) / above - bw) < 0.01 * w
-        thin = w - bw < 2 * (4 + max(2, round(0.15 * period)))
-        if bw > 1.02 * w or (bw < 0.99 * w and fits_height) or (bw < 0.98 * w and (thin or _bare_margins(profile, x0, bw, period))):
+        if bw > 1.02 * w or (bw < 0.99 * w and fits_height) or (bw < 0.98 * w and _bare_margins(profile, x0, bw, period)):
             measured = (x0, bw)
     if measured is None:
         # No clear comb (blur, large flat regions): the board still fills the height
@@ -342,13 +340,15 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
 
 def _bare_margins(profile: np.ndarray, x0: float, bw: float, period: float) -> bool:
     """Whether the screen beside a letterboxed board ``[x0, x0 + bw)`` shows no lattice:
-    its columns have color steps in under a fifth as many rows as the board's edges."""
+    its columns have color steps in under a fifth as many rows as the board's edges.
+    Margins too thin to tell (a board 95-98 % of the width) count as bare: the caller
+    asks only of combs well under the screen's width."""
     w = len(profile)
     gap = max(2, round(0.15 * period))
     left, right = profile[: max(0, round(x0) - gap)], profile[min(w, round(x0 + bw) + gap) :]
     margins = np.concatenate([left, right])
-    if margins.size < 4:  # a margin of a few pixels, beside the gap, still shows no lattice
-        return False
+    if margins.size < 8:  # too thin beside the gap to show a lattice: the comb is trusted
+        return True
     teeth = np.clip(np.round(x0 + period * np.arange(11)).astype(int), 0, w - 1)
     return float(margins.mean()) < 0.2 * float(profile[teeth].mean())
 

@@ -36,16 +36,14 @@ from .settings import DEFAULT_SETTINGS, VisionSettings
 if TYPE_CHECKING:
     from .cells import CellSamples
 
+
 def board_points(samples: "CellSamples", settings: VisionSettings = DEFAULT_SETTINGS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The cells the palette is read from: the Lab colors of those that are surely paper
     (at least half on the screen, since a sliver's few pixels may mix its neighbor's; not
     marked; with paper's grain), their cell numbers, and the Lab colors of the flat ones
     (the same, without paper's grain: they look like the background)."""
-    seen = ~np.isnan(samples.lab).any(axis=1)
-    grain = np.where(seen, samples.grain, 0.0)
-    reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
-    relative = grain / (reference or 1.0)
-    clear = seen & (samples.visible >= 0.5) & (samples.foreign < settings.marked)
+    relative = samples.relative_grain()
+    clear = samples.seen & (samples.visible >= 0.5) & (samples.foreign < settings.marked)
     paper = clear & (relative >= settings.blank_grain)
     flat = clear & (relative < settings.blank_grain)
     return samples.lab[paper].astype(np.float64), np.flatnonzero(paper), samples.lab[flat].astype(np.float64)

@@ -67,7 +67,7 @@ def _weights(mask: np.ndarray, steps: tuple[int, ...]) -> list[np.ndarray]:
 def digit_templates() -> tuple[Template, ...]:
     """Digits 0-9 in several sans-serif faces and weights (no system fonts needed): Pillow's
     bundled Aileron at three weights, and OpenCV's Hershey simplex and duplex stroke fonts
-    at three thicknesses.  Made once per process (about 20 ms)."""
+    at three thicknesses.  Made once per process (about 50 ms)."""
     from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.load_default(size=96)

@@ -16,9 +16,9 @@ from ..files import load_image
 from ..geometry import Geometry
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
+from .alone import find_board_alone
 from .bar import cut_corners, find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
-from .alone import find_board_alone
 from .layout import NoFooterError, ScreenLayout, find_layout
 from .palette import board_points, cluster_palette, match_palette, unused_swatch
 from .par import read_par
@@ -141,7 +141,7 @@ def recognize(
         if bar.side == "bottom":
             layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
     samples = sample_cells(rgb, layout, settings, cut)
-    unseen = int(np.isnan(samples.lab).any(axis=1).sum())
+    unseen = int((~samples.seen).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
         raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
     weights = np.array([settings.lightness_weight, 1.0, 1.0])
