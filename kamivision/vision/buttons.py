@@ -159,6 +159,28 @@ def text_lines(marks: tuple[Glyph, ...]) -> list[tuple[Glyph, ...]]:
     return [tuple(sorted(line, key=lambda g: g.x)) for line in lines]
 
 
+#: The game centres the counter's digits in their button: on the real shots their middle
+#: lies within 0.052 of their height of the button's middle.  Digits farther off than this
+#: are not a whole number (a digit joined to an icon across the edge leaves its neighbour
+#: a quarter of the height or more off the middle).
+CENTRED = 0.12
+
+
+def without_cut(line: tuple[Glyph, ...], button: Rect) -> tuple[Glyph, ...]:
+    """A line of marks without those cut by the button's edge (a translucent bar's icon
+    drawn across a separator, beside the counter's digits), when what is left is centred in
+    the button as the game centres its counter; else the line as it is (and
+    :func:`digit_shaped` then refuses it)."""
+    kept = tuple(g for g in line if not g.cut)
+    if not kept or len(kept) == len(line):
+        return line
+    left, right = min(g.x for g in kept), max(g.x + g.width for g in kept)
+    middle = button[0] + button[2] / 2
+    if abs((left + right) / 2 - middle) > CENTRED * max(g.height for g in kept):
+        return line
+    return kept
+
+
 def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     """The glyphs of a button's marks when they look like a number of one or two digits,
     else ``()``: the tall marks (at least half the tallest) are one or two thin-stroked

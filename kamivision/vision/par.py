@@ -18,7 +18,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .buttons import Glyph, digit_shaped, text_lines
+from .buttons import Glyph, digit_shaped, text_lines, without_cut
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
@@ -140,8 +140,10 @@ def find_counter(layout: ScreenLayout):
     block = layout.block
     found = []
     for rect, marks in zip(block.buttons, block.marks):
-        # Each line of marks on its own: a translucent bar's icon may lie below the digits.
-        readings = [_read_number(glyphs) for glyphs in map(digit_shaped, text_lines(marks)) if glyphs]
+        # Each line of marks on its own: a translucent bar's icon may lie below the digits,
+        # or beside them across the button's edge.
+        lines = [digit_shaped(without_cut(line, rect)) for line in text_lines(marks)]
+        readings = [_read_number(glyphs) for glyphs in lines if glyphs]
         readings = [r for r in readings if r[0] is not None and r[1] > MATCH]
         if readings:
             value, score, confidence = max(readings, key=lambda r: r[1])
