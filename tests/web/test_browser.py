@@ -370,3 +370,69 @@ def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size
         assert not problems, problems
     finally:
         driver.quit()
+
+
+def step_shown(driver) -> str:
+    return driver.find_element(By.ID, "step-count").text
+
+
+@setups(plain=("memory", "phone"))
+def test_two_tabs_a_reload_and_back_and_forward_keep_the_players_place(server, tmp_path, size):
+    """Issue 48: a second tab opening another screenshot leaves the first tab's session
+    alone; the address holds the session and the move, so a reload comes back at move 3,
+    and Back and Forward step between moves and then between screenshots."""
+    first, second = tmp_path / "first.png", tmp_path / "second.png"
+    rendered_shot(first, 21, "iphone-8", 0, par=5)
+    rendered_shot(second, 22, "iphone-8", 0, par=4)
+    driver, _, _, _ = page_at(server, tmp_path, size)
+    try:
+        wait = WebDriverWait(driver, 60)
+        open_in_page(driver, wait, first)
+        one = driver.execute_script("return S.session.id")
+        assert f"s={one}" in driver.current_url
+        driver.find_element(By.ID, "solve").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "player")))
+        moves = driver.execute_script("return S.solution.moves.length")
+        assert moves >= 3
+        for _ in range(2):
+            driver.find_element(By.ID, "next").click()
+        assert step_shown(driver) == f"3 / {moves}" and driver.current_url.endswith(f"#s={one}&step=3")
+
+        # The same address in a second tab, and another screenshot opened there.
+        tab_one = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(server[0])
+        open_in_page(driver, wait, second)
+        two = driver.execute_script("return S.session.id")
+        assert two != one
+        driver.switch_to.window(tab_one)
+        status = "return fetch('/api/sessions/' + S.session.id, {headers: {'X-Kamivision': '1'}}).then((r) => r.status)"
+        assert driver.execute_script(status) == 200  # the first tab's session lives on
+
+        # A reload at move 3 comes back at move 3.
+        driver.refresh()
+        wait.until(lambda d: d.execute_script("return S.session && S.solution && S.step") == 2)
+        assert step_shown(driver) == f"3 / {moves}"
+        assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None
+
+        # Back and Forward move between the moves.
+        driver.back()
+        wait.until(lambda d: step_shown(d) == f"2 / {moves}")
+        driver.back()
+        wait.until(lambda d: step_shown(d) == f"1 / {moves}")
+        driver.forward()
+        wait.until(lambda d: step_shown(d) == f"2 / {moves}")
+
+        # Another screenshot in this tab; Back returns to the first one, at its move.
+        open_in_page(driver, wait, second)
+        assert driver.execute_script("return S.session.id") not in (one, two)
+        driver.back()
+        wait.until(lambda d: d.execute_script("return S.session && S.session.id") == one)
+        wait.until(lambda d: step_shown(d) == f"2 / {moves}")
+        driver.switch_to.window(driver.window_handles[-1])  # the second tab still has its own
+        driver.refresh()
+        wait.until(lambda d: d.execute_script("return S.session && S.session.id") == two)
+        problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not problems, problems
+    finally:
+        driver.quit()

@@ -79,11 +79,9 @@ async function openFile(file) {
       headers: { "X-Filename": encodeURIComponent(file.name), "Content-Type": "application/octet-stream" },
       body: file,
     });
-    const old = S.session;
-    show(session);
-    if (old && old.id !== session.id && !(S.config && S.config.review === old.id)) {
-      api(`/api/sessions/${old.id}`, { method: "DELETE" }).catch(() => {});
-    }
+    // The last screenshot's session stays: another tab may be showing it, and Back
+    // returns to it (the server drops idle sessions when it needs the room).
+    show(session, "push");
   } catch (error) {
     $("title").textContent = S.session ? S.session.name : "";
     showError(error.message);
@@ -97,7 +95,67 @@ function busy(text) {
   $("busy").textContent = text || "";
 }
 
-function show(session) {
+// ------------------------------------------------------------------ the place in the URL
+// The address holds the session and the move shown (#s=…&step=3, the step counted from 1,
+// none while editing): a reload, Back and Forward, or a tab the phone dropped and
+// reloaded, come back to the same place while the session lives.
+
+function place() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const step = Number(hash.get("step"));
+  return { s: hash.get("s") || params.get("s"), step: Number.isInteger(step) && step > 0 ? step : null };
+}
+
+function remember(how) {
+  if (!how || !S.session) return;
+  const query = token ? "?" + new URLSearchParams({ token }) : "";
+  let hash = "#s=" + encodeURIComponent(S.session.id);
+  if (S.step !== null) hash += "&step=" + (S.step + 1);
+  const url = location.pathname + query + hash;
+  if (url === location.pathname + location.search + location.hash) return;
+  if (how === "push") history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+}
+
+// Go where the address says: another session (fetched), a move, or the editing view.
+async function goToPlace() {
+  const want = place();
+  if (!want.s) {
+    if (S.session && !(S.config && S.config.review)) leaveSession();
+    return;
+  }
+  if (!S.session || S.session.id !== want.s) {
+    try {
+      show(await api(`/api/sessions/${encodeURIComponent(want.s)}`), null);
+    } catch (error) {
+      leaveSession();
+      showError(error.status === 404
+        ? "that screenshot is no longer on the server (sessions end after an idle hour): open it again"
+        : error.message);
+      return;
+    }
+  }
+  if (want.step !== null && S.solution) {
+    S.step = Math.min(want.step - 1, S.solution.moves.length);
+    refresh();
+  } else if (want.step === null && S.step !== null) {
+    S.step = null;
+    refresh();
+  }
+  remember("replace");
+}
+
+function leaveSession() {
+  stopEvents();
+  S.session = null;
+  S.solution = null;
+  S.step = null;
+  $("work").hidden = true;
+  $("start").hidden = false;
+  $("title").textContent = "";
+}
+
+function show(session, how = "replace") {
   stopEvents();
   S.session = session;
   S.solution = null;
@@ -110,9 +168,6 @@ function show(session) {
   $("step-photo").checked = false;
   solveEnded();
   S.brush = session.palette.length ? 0 : null;
-  const query = new URLSearchParams({ s: session.id });
-  if (token) query.set("token", token);
-  history.replaceState(null, "", "?" + query);
   $("title").textContent = session.name + (session.par != null ? ` · counter ${session.par}` : "");
   $("start").hidden = true;
   $("work").hidden = false;
@@ -126,9 +181,10 @@ function show(session) {
   buildPalette($("palette"), true);
   fit();
   refresh();
+  remember(how);
   const solve = session.solve;
   if (solve && !["idle", "done", "cancelled", "failed"].includes(solve.state)) followSolve();
-  else if (solve && solve.solution && session.solved) showSolution(solve.solution);
+  else if (solve && solve.solution && session.solved) showSolution(solve.solution, null);
 }
 
 // ------------------------------------------------------------------ drawing the board
@@ -700,13 +756,14 @@ async function cancel() {
 
 // ------------------------------------------------------------------ the step player
 
-function showSolution(solution) {
+function showSolution(solution, how = "push") {
   S.solution = solution;
   $("overlay-picture").removeAttribute("src");
   $("overlay-box").open = false;
   buildPalette($("step-palette"), false);
   S.step = 0;
   refresh();
+  remember(how);
   // Move 1 in view, and the keyboard on Next (the focus was on Solve, now hidden away).
   $("player").scrollIntoView({ block: "nearest" });
   $("next").focus({ preventScroll: true });
@@ -739,11 +796,14 @@ function renderStep() {
 
 function step(delta) {
   if (S.step === null) return;
-  S.step = Math.max(0, Math.min(S.solution.moves.length, S.step + delta));
+  const next = Math.max(0, Math.min(S.solution.moves.length, S.step + delta));
+  if (next === S.step) return;
+  S.step = next;
   refresh();
+  remember("push");
 }
 
-function leavePlayer() { S.step = null; refresh(); $("solve").focus({ preventScroll: true }); }
+function leavePlayer() { S.step = null; refresh(); remember("push"); $("solve").focus({ preventScroll: true }); }
 
 // ------------------------------------------------------------------ review: saving and finishing
 
@@ -886,10 +946,12 @@ async function start() {
   }
   $("seconds").value = S.config.default_seconds;
   $("seconds").max = S.config.max_seconds;
-  const wanted = S.config.review || params.get("s");
-  if (wanted) {
-    try { show(await api(`/api/sessions/${encodeURIComponent(wanted)}`)); }
-    catch (error) { if (S.config.review) showError(error.message); }
+  window.addEventListener("popstate", goToPlace);
+  if (S.config.review && place().s !== S.config.review) {
+    try { show(await api(`/api/sessions/${encodeURIComponent(S.config.review)}`)); }
+    catch (error) { showError(error.message); }
+  } else {
+    await goToPlace();
   }
 }
 
