@@ -208,7 +208,7 @@ def decode_image(source: Path | bytes, name: str) -> np.ndarray:
     except (OSError, SyntaxError, ValueError) as error:
         reason = str(error).split("\n")[0] or type(error).__name__
         if "cannot identify image file" in reason:
-            reason = "not an image file Pillow can read"
+            reason = "not an image kamivision can read (PNG, JPEG, WebP, GIF, BMP, TIFF, …)"
         raise ImageError(f"{name}: {reason}") from None
     if rgb.shape[1] < MIN_SIDE or rgb.shape[0] < MIN_SIDE:
         raise ImageError(f"{name}: image is {rgb.shape[1]}x{rgb.shape[0]}, too small for a KAMI screenshot")

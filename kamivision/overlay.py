@@ -53,9 +53,28 @@ def spread_markers(board: Board, moves: Sequence[Move], geometry: Geometry, avoi
     return out
 
 
-def _text_color(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    r, g, b = rgb
-    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (250, 250, 250)
+#: The two inks a marker's number is written in (RGB): whichever stands out more.
+DARK_INK, LIGHT_INK = (0, 0, 0), (255, 255, 255)
+
+
+def relative_luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG 2's relative luminance of an sRGB color (0 black .. 1 white)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2's contrast ratio of two colors (1 .. 21)."""
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def ink_on(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The ink, dark or light, for a number written on ``rgb``: the one of higher contrast.
+    One of the two always reaches 4.5:1 (WCAG's level for text): the worst color for both,
+    of luminance 0.18, gives 4.58:1 against either (a dark ink lighter than black would
+    leave it under 4.5:1)."""
+    return max((DARK_INK, LIGHT_INK), key=lambda ink: contrast_ratio(ink, rgb))
 
 
 def draw_marker(image: np.ndarray, x: float, y: float, radius: float, number: int, rgb: tuple[int, int, int]) -> None:
@@ -72,7 +91,7 @@ def draw_marker(image: np.ndarray, x: float, y: float, radius: float, number: in
     thickness = max(1, int(round(radius / 12.0)))
     (tw, th), _ = cv2.getTextSize(text, FONT, scale, thickness)
     origin = (int(round(x - tw / 2)), int(round(y + th / 2)))
-    cv2.putText(image, text, origin, FONT, scale, _text_color(rgb), thickness, cv2.LINE_AA)
+    cv2.putText(image, text, origin, FONT, scale, ink_on(rgb), thickness, cv2.LINE_AA)
 
 
 #: The color of everything that asks the user to check (RGB): doubtful cells, the banner.

@@ -297,7 +297,7 @@ def reading_notices(recognition: "Recognition", solved: bool = False) -> list[No
     if doubtful and not solved:
         hidden = len(recognition.hidden)
         edge = f", {hidden} of them hidden at the screen's edges" if hidden else ""
-        out.append(Notice(f"{doubtful} cell(s) read with doubt{edge}: solving tells which of them would change the moves"))
+        out.append(Notice(f"{plural(doubtful, 'cell')} read with doubt{edge}: solving tells which of them would change the moves"))
     return out
 
 

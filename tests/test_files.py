@@ -22,7 +22,7 @@ def test_bad_images_name_the_file_and_the_problem(tmp_path):
     cases = {
         tmp_path / "absent.png": "no such file",
         tmp_path: "is a folder",
-        tmp_path / "text.png": "not an image file",
+        tmp_path / "text.png": "not an image kamivision can read",
         tmp_path / "tiny.png": "too small",
     }
     for path, words in cases.items():

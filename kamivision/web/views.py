@@ -12,8 +12,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..board import Board, board_to_dict
+from ..board import Board, board_to_dict, hex_to_rgb
 from ..graph import bits, region_cells
+from ..overlay import ink_on
 from ..report import answer_notices, color_label, color_names, doubt_notices, doubt_summary, notice_to_json, reading_notices, verdict
 from .sessions import Result, Session
 
@@ -41,6 +42,8 @@ def describe(session: Session) -> dict:
         "rules": board.rules,
         "palette": list(board.palette or ()),
         "labels": [color_label(board, k) for k in range(len(board.palette or ()))],
+        # The ink for a number written on each color (a marker, a swatch): 4.5:1 or more.
+        "ink": ["#%02x%02x%02x" % ink_on(hex_to_rgb(c)) for c in board.palette or ()],
         "names": color_names(board),
         "read": board_cells(session.read),
         "confidence": confidence,
@@ -65,7 +68,8 @@ def edit_state(session: Session) -> dict:
     board = session.board
     edited = set(session.edited_cells())
     result = answer(session)
-    if result is not None and result.board == board and result.doubt is not None:
+    solved = result is not None and result.board == board
+    if solved and result.doubt is not None:
         uncertain = list(result.doubt.matters)  # solved: only the doubt that would change the moves
     else:
         uncertain = [i for i in range(board.size) if session.model.uncertain(i) and i not in edited]
@@ -77,9 +81,9 @@ def edit_state(session: Session) -> dict:
         "can_redo": session.model.can_redo,
         "dirty": session.model.dirty,
         "warnings": [] if session.recognition is None else [
-            notice_to_json(n, board.columns) for n in reading_notices(session.reading())
+            notice_to_json(n, board.columns) for n in reading_notices(session.reading(), solved=solved)
         ],
-        "solved": result is not None and result.board == board,
+        "solved": solved,
     }
 
 
@@ -103,6 +107,7 @@ def job_state(session: Session, jobs) -> dict:
         result = answer(session)
         if result is not None and result.job == job.id:
             out["solution"] = describe_solution(result)
+            out["edit"] = edit_state(session)  # the reading's notices and marks, now that it is solved
     return out
 
 

@@ -207,7 +207,7 @@ def test_bad_inputs_get_one_line_and_the_right_status(tmp_path, app_client):
     puzzle = tmp_path / "zone.json"
     puzzle.write_text(json.dumps({"format": "kamivision.safezone/1", "rows": 1, "columns": 2, "cells": [[2, 4]]}))
     for path, status, message in (
-        (not_image, 422, "notes.png: not an image file"),
+        (not_image, 422, "notes.png: not an image kamivision can read (PNG, JPEG"),
         (bad_board, 422, "bad.json"),
         (broken, 422, "broken.json: not JSON"),
         (twice, 422, "twice.json: the key 'cells' is given twice"),  # as the command line says

@@ -436,3 +436,82 @@ def test_two_tabs_a_reload_and_back_and_forward_keep_the_players_place(server, t
         assert not problems, problems
     finally:
         driver.quit()
+
+
+VIEW_CHECK = """
+const s = S.session, hidden = new Set(s.hidden), cells = [...document.querySelectorAll('#cells polygon')];
+const shown = cells.filter((p, i) => !hidden.has(i));
+const rows = shown.map((p) => Math.floor(Number(p.dataset.cell) / s.columns));
+const first = Math.min(...rows), last = Math.max(...rows);
+const edge = shown.filter((p) => [first, last].includes(Math.floor(Number(p.dataset.cell) / s.columns)))
+  .map((p) => p.getBoundingClientRect());
+const box = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const marker = document.querySelector('#marks .marker');
+return {
+  rows: [Math.min(...edge.map((r) => r.left)), Math.min(...edge.map((r) => r.top)),
+         Math.max(...edge.map((r) => r.right)), Math.max(...edge.map((r) => r.bottom))],
+  view: [window.innerWidth, window.innerHeight], scroll: [window.scrollY, document.documentElement.scrollHeight],
+  text: box('step-text'), next: box('next'), prev: box('prev'),
+  pick: box(document.querySelector('#step-palette .swatch.pick') ? 'step-palette' : 'step-text'),
+  clipped: (() => { const t = document.getElementById('step-text'); return t.scrollHeight > t.clientHeight + 1; })(),
+  ink: marker && getComputedStyle(marker.querySelector('text')).fill,
+  paper: marker && marker.querySelector('circle:not(.halo)').getAttribute('fill'),
+};
+"""
+
+
+def _rgb(css: str) -> str:
+    """'rgb(1, 2, 3)' or '#010203' as '#010203'."""
+    if css.startswith("#"):
+        return css.lower()
+    r, g, b = (int(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+@pytest.mark.parametrize("server", ["memory"], indirect=True)
+def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
+    """Issue 48: at 320 x 568, 360 x 740, 390 x 844 and 844 x 390, on a tall shot and a
+    16:9 one, the board's first and last visible rows, the step line and Previous and Next
+    are inside the viewport without scrolling; the marker's number reaches 4.5:1 on its
+    color; Next does not move when the step line changes; after the last move the keyboard
+    is on "Open screenshot"."""
+    from tests.web.test_contrast import contrast
+
+    tall, wide = tmp_path / "tall.png", tmp_path / "wide.png"
+    rendered_shot(tall, 31, "android-tall", 0, par=6)
+    rendered_shot(wide, 32, "iphone-8", 0, par=6)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width, height in ((320, 568), (360, 740), (390, 844), (844, 390)):
+        driver = browser(downloads, width, height, phone=True)
+        try:
+            wait = WebDriverWait(driver, 60)
+            for shot in (tall, wide):
+                driver.get(server[0])
+                open_in_page(driver, wait, shot)
+                driver.find_element(By.ID, "solve").click()
+                wait.until(EC.visibility_of_element_located((By.ID, "player")))
+                time.sleep(0.2)
+                where = f"{shot.stem} at {width} x {height}"
+                got = driver.execute_script(VIEW_CHECK)
+                vw, vh = got["view"]
+                assert (vw, vh) == (width, height), where
+                left, top, right, bottom = got["rows"]
+                assert left >= -1 and top >= -1 and right <= vw + 1 and bottom <= vh + 1, (where, got["rows"])
+                for name in ("text", "next", "prev", "pick"):
+                    l, t, r, b = got[name]
+                    assert l >= 0 and t >= 0 and r <= vw and b <= vh, (where, name, got[name])
+                assert got["scroll"][0] == 0 and got["scroll"][1] <= vh + 1, (where, got["scroll"])
+                assert not got["clipped"], where  # the step line's fixed height holds its text
+                assert contrast(_rgb(got["ink"]), _rgb(got["paper"])) >= 4.5, (where, got["ink"], got["paper"])
+                moves = driver.execute_script("return S.solution.moves.length")
+                for _ in range(moves):
+                    before = driver.find_element(By.ID, "next").rect["y"]
+                    driver.find_element(By.ID, "next").click()
+                    assert driver.find_element(By.ID, "next").rect["y"] == before, where
+                    assert driver.execute_script(
+                        "const t = document.getElementById('step-text'); return t.scrollHeight <= t.clientHeight + 1"
+                    ), where
+                assert driver.execute_script("return document.activeElement.id") == "file", where
+        finally:
+            driver.quit()

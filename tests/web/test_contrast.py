@@ -67,3 +67,23 @@ def test_every_outline_on_the_board_is_drawn_over_a_dark_stroke(cls):
     assert float(under.group(1)) > float(top.group(1))  # the dark stroke shows on both sides
     script = (ROOT / "kamivision" / "web" / "static" / "app.js").read_text()
     assert f'"{cls}-under"' in script  # and the page draws it
+
+
+def test_a_markers_number_reaches_4_5_to_1_on_every_color_it_is_written_on():
+    """Issue 48: the step marker's number is written in the move's color's ink (the page's
+    ``ink``, :func:`kamivision.overlay.ink_on`), dark or light by contrast: white on cream
+    had almost disappeared."""
+    from kamivision.overlay import ink_on
+
+    colors = palettes()
+    assert len(colors) >= 20
+    weak = []
+    for c in colors:
+        ink = "#%02x%02x%02x" % ink_on(tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)))
+        if contrast(ink, c) < 4.5:
+            weak.append((c, ink, round(contrast(ink, c), 2)))
+    assert not weak, weak
+    # The worst color for both inks still reaches 4.5:1 with one of them.
+    grays = ["#%02x%02x%02x" % (v, v, v) for v in range(256)]
+    assert min(max(contrast("#000000", g), contrast("#ffffff", g)) for g in grays) >= 4.5
+

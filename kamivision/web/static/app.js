@@ -162,7 +162,9 @@ function show(session, how = "replace") {
   S.step = null;
   S.cursor = 0;
   // Nothing of the last puzzle stays: its bubble, progress, verdict, notices and moves.
-  for (const id of ["info", "progress", "verdict", "step-text", "step-count", "save-status"]) $(id).textContent = "";
+  for (const id of ["info", "progress", "verdict", "verdict-more", "step-text", "step-count", "save-status"]) $(id).textContent = "";
+  $("verdict-box").open = false;
+  $("overlay-box").hidden = true;
   $("step-palette").replaceChildren();
   $("notices").open = false;
   $("step-photo").checked = false;
@@ -246,6 +248,22 @@ function refresh() {
   $("dl-gif").classList.toggle("disabled", !solved);
   renderWarnings();
   if (S.step !== null) renderStep();
+  $("overlay-box").hidden = !solved;
+  document.body.classList.toggle("playing", S.step !== null);
+  sizePanel();
+}
+
+// On a phone the page does not scroll: while stepping, the panel under the board is as
+// tall as the move's controls (and the notices' line), so the board gets the rest.
+const PHONE = window.matchMedia("(max-width: 760px)");
+function sizePanel() {
+  const side = $("side");
+  side.style.maxHeight = "";
+  if (!PHONE.matches || S.step === null) return;
+  const last = $("notices").hidden ? $("back-to-edit").parentElement : $("notices");
+  const top = side.getBoundingClientRect().top - side.scrollTop;
+  const bottom = last.getBoundingClientRect().bottom;
+  side.style.maxHeight = `${Math.ceil(bottom - top + 8)}px`;
 }
 
 function keyboardOnBoard() {
@@ -277,7 +295,6 @@ function drawMarks() {
   const moves = S.solution.moves;
   if (S.step < moves.length) {
     const move = moves[S.step];
-    for (const cell of move.region) marks.appendChild(outline(cell, "region-shade"));
     marks.append(boundary(move.region, "region-under"), boundary(move.region, "region"));
     const [x, y] = s.centres[move.cell];
     const radius = markerRadius();
@@ -292,6 +309,7 @@ function drawMarks() {
     const text = document.createElementNS(SVG, "text");
     text.setAttribute("x", x); text.setAttribute("y", y);
     text.setAttribute("font-size", radius * 1.1);
+    text.setAttribute("fill", s.ink[move.color]);  // dark or light, 4.5:1 or more on the color
     text.textContent = S.step + 1;
     marker.append(halo, circle, text);
     marks.appendChild(marker);
@@ -320,10 +338,14 @@ function boundary(cells, cls) {
   return path;
 }
 
+// The marker: most of a cell's width, and never under 11 pixels on the screen (a phone
+// shows a tall board a few pixels a cell).
 function markerRadius() {
   const p = S.session.polygons[0];
   const xs = p.filter((_, i) => i % 2 === 0);
-  return Math.max(6, (Math.max(...xs) - Math.min(...xs)) * 0.42);
+  const rect = $("board").getBoundingClientRect();
+  const perPixel = rect.width && rect.height ? Math.max(S.view.w / rect.width, S.view.h / rect.height) : 0;
+  return Math.max(6, (Math.max(...xs) - Math.min(...xs)) * 0.42, 11 * perPixel);
 }
 
 // The palette: buttons to pick the brush while fixing cells; in the step player, a
@@ -335,7 +357,7 @@ function buildPalette(container, editable) {
     const button = document.createElement(editable ? "button" : "span");
     button.className = "swatch";
     button.style.background = hex;
-    button.style.color = textColor(hex);
+    button.style.color = s.ink[k];
     button.dataset.color = k;
     button.title = s.labels[k];
     button.innerHTML = `<b aria-hidden="true">${k + 1}</b><span aria-hidden="true"></span>`;
@@ -357,12 +379,6 @@ function buildPalette(container, editable) {
     container.appendChild(blank);
     markBrush();
   }
-}
-
-function textColor(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#111" : "#fff";
 }
 
 function setBrush(value) { S.brush = value; markBrush(); }
@@ -407,10 +423,14 @@ function setView(view) {
   $("board").setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
 }
 
+// The view that fits the board: the cells the screenshot shows (those the phone hides at
+// its edges take no room), within the picture.
 function fit() {
   const s = S.session;
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const p of s.polygons) {
+  const hidden = new Set(s.hidden.length < s.polygons.length ? s.hidden : []);
+  for (const [cell, p] of s.polygons.entries()) {
+    if (hidden.has(cell)) continue;
     for (let i = 0; i < p.length; i += 2) {
       x0 = Math.min(x0, p[i]); x1 = Math.max(x1, p[i]);
       y0 = Math.min(y0, p[i + 1]); y1 = Math.max(y1, p[i + 1]);
@@ -715,12 +735,12 @@ function stopEvents() {
 function progressText(state) {
   const p = state.progress || {};
   const secs = state.seconds !== undefined ? `, ${state.seconds.toFixed(1)} s of ${state.max_seconds} s` : "";
-  if (state.state === "queued") return `waiting for the solver: ${state.ahead || 0} solve(s) ahead`;
+  if (state.state === "queued") return `waiting for the solver: ${plural(state.ahead || 0, "solve")} ahead`;
   if (state.state === "checking") return "solved; trying other readings of the uncertain cells against the counter…";
-  if (p.best !== undefined) return `improving: best ${p.best} moves so far, at least ${p.bound} needed${secs}`;
+  if (p.best !== undefined) return `improving: best ${plural(p.best, "move")} so far, at least ${p.bound} needed${secs}`;
   if (p.expanded !== undefined) {
     let text = `searching: ${p.expanded.toLocaleString()} states, at least ${p.bound} moves needed`;
-    if (p.found !== undefined) text += `, ${p.found} moves found`;
+    if (p.found !== undefined) text += `, ${plural(p.found, "move")} found`;
     return text + secs;
   }
   return `searching${secs}`;
@@ -735,6 +755,7 @@ function onSolveState(state) {
   solveEnded();
   if (state.state === "done" && state.solution) {
     $("progress").textContent = `solved in ${state.solution.seconds} s`;  // the verdict is in the player
+    if (state.edit) Object.assign(S.session, state.edit);  // no notice left over from before the solve
     showSolution(state.solution);
   } else if (state.state === "cancelled") {
     $("progress").textContent = "stopped before any answer was found";
@@ -760,6 +781,14 @@ function showSolution(solution, how = "push") {
   S.solution = solution;
   $("overlay-picture").removeAttribute("src");
   $("overlay-box").open = false;
+  $("overlay-box").hidden = false;
+  // The verdict once, folded to its first sentence; a tap opens the rest.
+  const full = solution.verdict + (solution.stopped ? ` (${solution.stopped.toLowerCase()})` : "") +
+    (solution.summary ? `. ${solution.summary}.` : "");
+  const cut = full.indexOf(". ");
+  $("verdict").textContent = cut < 0 ? full : full.slice(0, cut + 1);
+  $("verdict-more").textContent = cut < 0 ? "" : full.slice(cut + 2);
+  $("verdict-box").open = false;
   buildPalette($("step-palette"), false);
   S.step = 0;
   refresh();
@@ -773,8 +802,6 @@ function renderStep() {
   const solution = S.solution;
   const moves = solution.moves;
   const s = S.session;
-  $("verdict").textContent = solution.verdict + (solution.stopped ? ` (${solution.stopped.toLowerCase()})` : "") +
-    (solution.summary ? `. ${solution.summary}.` : "");
   $("step-count").textContent = `${Math.min(S.step + 1, moves.length)} / ${moves.length}`;
   $("prev").disabled = S.step === 0;
   $("next").disabled = S.step >= moves.length;
@@ -788,11 +815,13 @@ function renderStep() {
     if (pick) pick.classList.add("pick");
   } else {
     $("step-text").textContent = moves.length
-      ? `Done: after ${moves.length} moves the board is one color.`
+      ? `Done: after ${plural(moves.length, "move")} the board is one color.`
       : "The board is one color already.";
   }
   void s;
 }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function step(delta) {
   if (S.step === null) return;
@@ -801,6 +830,8 @@ function step(delta) {
   S.step = next;
   refresh();
   remember("push");
+  // After the last move, the keyboard goes on to what comes next: another screenshot.
+  if (S.step === S.solution.moves.length) $("file").focus({ preventScroll: true });
 }
 
 function leavePlayer() { S.step = null; refresh(); remember("push"); $("solve").focus({ preventScroll: true }); }
