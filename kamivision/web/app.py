@@ -14,6 +14,9 @@ Routes (all answers are JSON, errors ``{"error": "one line"}`` with a 4xx/5xx st
 - ``GET /api/sessions/{id}/board.json | overlay.png | solution.gif``: downloads.
 - ``POST /api/sessions/{id}/save`` (``{"overwrite": bool}``): review mode only, to the file
   named on the command line; ``POST /api/quit``: review mode only, ends the server.
+- ``POST /share``, ``GET /manifest.webmanifest``, ``GET /static/icon-N.png``: the page on
+  a phone's home screen and in its share sheet (:mod:`~kamivision.web.install`); a share
+  answers with a redirect to the page, not JSON.
 
 The endpoints are module-level functions that find the settings, the session store and the
 job queue on ``request.app.state``: the same endpoints serve the in-memory store and queue
@@ -36,13 +39,15 @@ from urllib.parse import quote, unquote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import KamiError, OutputExistsError
 from .handlers import exception_handlers
+from .install import icon, manifest, page_address, shared_picture
 from .jobs import Job, JobQueue
 from .requests import count, current, jobs_of, json_body, read_body, refuse, session_id, settings_of, store_of
 from .security import Guard
@@ -83,6 +88,31 @@ async def upload(request: Request) -> Response:
     filename = Path(unquote(request.headers.get("x-filename", "upload")) or "upload").name[:200] or "upload"
     await run_in_threadpool(count, request, "uploads", settings.uploads_per_minute)
     data = await read_body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
+    session = await open_session(request, data, filename)
+    return JSONResponse(describe(session), status_code=201)
+
+
+async def share(request: Request) -> Response:
+    """The phone's share sheet (:mod:`.install`): the shared picture opens a session as an
+    upload does, and the browser goes on to the page at it (or to the page with the error)."""
+    settings = settings_of(request)
+    limit = settings.max_upload
+    try:
+        await run_in_threadpool(count, request, "uploads", settings.uploads_per_minute)
+        body = await read_body(request, limit + 100_000, f"the shared file is larger than {limit // 1_000_000} MB")
+        data, filename = shared_picture(request.headers.get("content-type", ""), body)
+        del body
+        if len(data) > limit:
+            raise refuse(413, f"{filename}: the file is larger than {limit // 1_000_000} MB")
+        session = await open_session(request, data, filename)
+    except HTTPException as error:  # the browser was sent here: the page shows the error
+        return RedirectResponse(page_address(settings.token, error=str(error.detail)), status_code=303)
+    return RedirectResponse(page_address(settings.token, s=session.id), status_code=303)
+
+
+async def open_session(request: Request, data: bytes, filename: str) -> Session:
+    """A new session for an uploaded or shared file, kept in the store: read (at most
+    ``readers`` at once), or refused with one line naming the file."""
     if not data:
         raise refuse(400, f"{filename}: the file is empty")
     async with request.app.state.readers:
@@ -94,7 +124,7 @@ async def upload(request: Request) -> Response:
             del data
             await run_in_threadpool(release_memory)
     await run_in_threadpool(store_of(request).add, session)
-    return JSONResponse(describe(session), status_code=201)
+    return session
 
 
 def show(request: Request) -> Response:
@@ -354,6 +384,9 @@ ROUTES = [
     Route(_SID + "/solution.gif", solution_gif),
     Route(_SID + "/save", save, methods=["POST"]),
     Route("/api/quit", quit_, methods=["POST"]),
+    Route("/share", share, methods=["POST"]),
+    Route("/manifest.webmanifest", manifest),
+    Route("/static/icon-{size:int}.png", icon),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

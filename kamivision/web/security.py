@@ -4,7 +4,9 @@ A token, when set, is required on every request but the static files (query ``to
 header ``X-Kamivision-Token``); without one (a server on the loopback only), the Host
 header must name the loopback, against DNS rebinding.  Every request that changes anything
 must carry ``X-Kamivision: 1``, a header another site's page cannot send without the
-browser asking first (no CSRF).  Every answer carries :data:`SECURITY_HEADERS`.
+browser asking first (no CSRF); the share sheet's ``POST /share``, which cannot, needs
+instead a ``Sec-Fetch-Site`` of ``none`` or ``same-origin`` (the browser's word that no
+other site's page sent it).  Every answer carries :data:`SECURITY_HEADERS`.
 """
 
 from __future__ import annotations
@@ -68,5 +70,8 @@ class Guard:
             if not secrets.compare_digest(given.encode(), self.token.encode()):
                 return 403, f"this server needs the link with its token, as 'kamivision {self.command}' printed it"
         if scope["method"] in ("POST", "PUT", "DELETE") and headers.get("x-kamivision") != "1":
-            return 403, "requests that change anything must come from kamivision's page (X-Kamivision header)"
+            # The share sheet's POST cannot carry the header: it may come without it when
+            # the browser says it was not sent by another site's page.
+            if not (path == "/share" and headers.get("sec-fetch-site", "none") in ("none", "same-origin")):
+                return 403, "requests that change anything must come from kamivision's page (X-Kamivision header)"
         return None

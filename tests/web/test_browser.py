@@ -468,6 +468,7 @@ def _rgb(css: str) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", ["memory"], indirect=True)
 def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
     """Issue 48: at 320 x 568, 360 x 740, 390 x 844 and 844 x 390, on a tall shot and a
@@ -515,3 +516,37 @@ def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
                 assert driver.execute_script("return document.activeElement.id") == "file", where
         finally:
             driver.quit()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("server", ["memory"], indirect=True)
+def test_chromium_reads_the_manifest_and_a_shared_picture_opens_in_the_page(server, tmp_path):
+    """Issue 48: the manifest parses in Chromium without errors, with the share target;
+    a picture POSTed to the share target (as the share sheet does: a form, no page header)
+    opens in the page."""
+    shot = tmp_path / "shared.png"
+    rendered_shot(shot, 41, "iphone-8", 0, par=4)
+    driver, _, _, _ = page_at(server, tmp_path, "phone")
+    try:
+        wait = WebDriverWait(driver, 60)
+        wait.until(lambda d: d.execute_script("return S.config !== null"))
+        manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
+        assert manifest["url"].endswith("/manifest.webmanifest") and not manifest["errors"], manifest["errors"]
+        parsed = json.loads(manifest["data"])
+        assert parsed["share_target"]["action"] == "/share" and parsed["display"] == "standalone"
+        # The share sheet's POST: a multipart form with the picture in "image".
+        driver.execute_script(
+            "const f = document.createElement('form'); f.method = 'POST'; f.action = '/share';"
+            "f.enctype = 'multipart/form-data'; f.id = 'share-form';"
+            "const i = document.createElement('input'); i.type = 'file'; i.name = 'image'; i.id = 'share-file';"
+            "f.appendChild(i); document.body.appendChild(f);"
+        )
+        driver.find_element(By.ID, "share-file").send_keys(str(shot))
+        driver.execute_script("document.getElementById('share-form').submit()")
+        wait.until(lambda d: d.execute_script("return typeof S !== 'undefined' && S.session && S.session.name") == "shared")
+        assert "#s=" in driver.current_url
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#cells polygon")) == 290
+        problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not problems, problems
+    finally:
+        driver.quit()

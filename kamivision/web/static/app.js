@@ -103,7 +103,11 @@ function busy(text) {
 function place() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const step = Number(hash.get("step"));
-  return { s: hash.get("s") || params.get("s"), step: Number.isInteger(step) && step > 0 ? step : null };
+  return {
+    s: hash.get("s") || params.get("s"),
+    step: Number.isInteger(step) && step > 0 ? step : null,
+    error: hash.get("error"),  // a shared picture the server could not open
+  };
 }
 
 function remember(how) {
@@ -120,6 +124,10 @@ function remember(how) {
 // Go where the address says: another session (fetched), a move, or the editing view.
 async function goToPlace() {
   const want = place();
+  if (want.error) {
+    showError(want.error);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
   if (!want.s) {
     if (S.session && !(S.config && S.config.review)) leaveSession();
     return;
@@ -969,6 +977,11 @@ async function onBoardKey(event) {
 
 async function start() {
   wire();
+  // The manifest (home screen, share sheet) carries the token, as every request does.
+  const manifest = document.createElement("link");
+  manifest.rel = "manifest";
+  manifest.href = withToken("manifest.webmanifest");
+  document.head.appendChild(manifest);
   try {
     S.config = await api("/api/config");
   } catch (error) {
