@@ -70,10 +70,11 @@ def main() -> int:
             proven.append(seconds)
         print(f"solve {path.stem:<28} {seconds:>8.3f}{'' if optimal else '  (not proven)'}", flush=True)
     print("-" * 43)
-    print(
-        f"{len(times)} levels: median {statistics.median(times):.3f} s, total {sum(times):.1f} s; "
-        f"{len(proven)} proven: total {sum(proven):.1f} s"
-    )
+    if times:  # an empty folder: the screenshots' rows alone
+        print(
+            f"{len(times)} levels: median {statistics.median(times):.3f} s, total {sum(times):.1f} s; "
+            f"{len(proven)} proven: total {sum(proven):.1f} s"
+        )
     return 0
 
 

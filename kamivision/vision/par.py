@@ -12,6 +12,7 @@ poorly; an unsure counter is reported as not read, never used as evidence.
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from typing import Optional
 
@@ -63,11 +64,20 @@ def _weights(mask: np.ndarray, steps: tuple[int, ...]) -> list[np.ndarray]:
     return out
 
 
-@lru_cache(maxsize=1)
+_TEMPLATES_LOCK = threading.Lock()
+
+
 def digit_templates() -> tuple[Template, ...]:
     """Digits 0-9 in several sans-serif faces and weights (no system fonts needed): Pillow's
     bundled Aileron at three weights, and OpenCV's Hershey simplex and duplex stroke fonts
-    at three thicknesses.  Made once per process (about 50 ms)."""
+    at three thicknesses.  Made once per process (about 50 ms; a second thread asking
+    meanwhile waits for them: :func:`~kamivision.vision.reader.warm_up`)."""
+    with _TEMPLATES_LOCK:
+        return _make_templates()
+
+
+@lru_cache(maxsize=1)
+def _make_templates() -> tuple[Template, ...]:
     from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.load_default(size=96)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+import cv2
 import numpy as np
 
 from ..board import BLANK, Board, make_board, neighbor_table
@@ -21,7 +23,7 @@ from .bar import cut_corners, find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .layout import NoFooterError, ScreenLayout, find_layout
 from .palette import board_points, cluster_palette, match_palette, unused_swatch
-from .par import read_par
+from .par import digit_templates, read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
 #: At most this share of the cells may be off the screen (a board cropped at the sides
@@ -222,8 +224,21 @@ def within_read_pixels(image: np.ndarray) -> np.ndarray:
 
 def load_screenshot(path: str | Path) -> np.ndarray:
     """The screenshot at ``path`` as it is read (and drawn on): RGB, at most
-    :data:`READ_PIXELS` pixels."""
+    :data:`READ_PIXELS` pixels.  While the file is decoded, a second thread makes what
+    the first reading in a process needs (:func:`warm_up`)."""
+    threading.Thread(target=warm_up, name="kamivision-warm-up", daemon=True).start()
     return within_read_pixels(load_image(path))
+
+
+def warm_up() -> None:
+    """Make once per process, ahead of need, what the reader's first screenshot would
+    otherwise wait for: OpenCV's tables for CIE Lab (built on the first conversion, about
+    0.12 s) and the counter's digit templates (about 0.05 s).  OpenCV and Pillow's decoders
+    let go of the interpreter's lock, so on two cores this costs the reading nothing; a
+    reading that gets there first waits for OpenCV's tables (built once, under its own
+    lock), or makes the templates itself."""
+    cv2.cvtColor(np.zeros((1, 1, 3), np.float32), cv2.COLOR_RGB2LAB)
+    digit_templates()
 
 
 def recognize_file(path: str | Path, settings: VisionSettings = DEFAULT_SETTINGS) -> Recognition:
