@@ -1,0 +1,95 @@
+"""The counter's digits on their own, from large to too small to read: right, unsure or WRONG by height.
+
+    python benchmarks/counter.py [--counters 3000] [--seed 1]
+
+Each counter ``i`` (from ``numpy.random.default_rng(seed)``) is a number of 1 to 20 drawn
+with the renderer's font (Pillow's Aileron, as ``kamivision render`` draws the counter)
+at 14 to 30 points in the second of four dark buttons, a little off centre, then blurred
+(sigma up to 0.8), scaled by 0.5 to 1 and saved as JPEG at quality 60 to 95: harsher
+than ``benchmarks/layouts.py``'s screens, whose digits are mostly larger.  It is read as
+the reader reads a footer (:func:`~kamivision.vision.buttons.find_buttons`, then
+:func:`~kamivision.vision.par.read_par`).  Rows: the digits' height in the final picture
+(pixels); columns: read right, reported unsure (not read), and WRONG (a number read with
+confidence that is not the one drawn).  A wrong counter is what must not happen: the
+answer would report a disagreement that is not there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+from collections import defaultdict
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
+
+from kamivision.render import _font
+from kamivision.vision.buttons import find_buttons
+from kamivision.vision.layout import ScreenLayout
+from kamivision.vision.par import read_par
+
+DARK, INK = (40, 35, 30), (238, 234, 224)
+
+
+def one_counter(rng: np.random.Generator) -> tuple[int, int, int | None]:
+    """Draw one counter and read it: (the number drawn, its height in pixels, the reading)."""
+    size = int(rng.integers(14, 31))
+    side = int(size / 0.42 * rng.uniform(0.9, 1.4))
+    bw, bh = 4 * side, int(side * rng.uniform(0.8, 1.6))
+    value = int(rng.integers(1, 21))
+    picture = Image.new("RGB", (bw, bh), DARK)
+    draw = ImageDraw.Draw(picture)
+    for x in (side, 2 * side, 3 * side):
+        draw.line([(x, 0), (x, bh)], fill=(200, 196, 188), width=2)
+    centre = (1.5 * side + rng.uniform(-1, 1), bh / 2 + rng.uniform(-1, 1))
+    draw.text(centre, str(value), fill=INK, font=_font(size), anchor="mm")
+    box = ImageDraw.Draw(Image.new("L", (bw, bh))).textbbox(centre, str(value), font=_font(size), anchor="mm")
+    rgb = np.asarray(picture)
+    sigma = float(rng.uniform(0.0, 0.8))
+    if sigma > 0.2:
+        rgb = cv2.GaussianBlur(rgb, (0, 0), sigma)
+    scale = float(rng.uniform(0.5, 1.0))
+    w, h = round(bw * scale), round(bh * scale)
+    rgb = cv2.resize(rgb, (w, h), interpolation=cv2.INTER_AREA)
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format="JPEG", quality=int(rng.integers(60, 96)))
+    rgb = np.asarray(Image.open(buf).convert("RGB"))
+    block = find_buttons(rgb, (0, 0, w, h), [x * scale for x in (side, 2 * side, 3 * side)])
+    layout = ScreenLayout(w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),), block=block)
+    read, _ = read_par(layout)
+    return value, round((box[3] - box[1]) * scale), read
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--counters", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    rows: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    wrong = []
+    for _ in range(args.counters):
+        value, height, read = one_counter(rng)
+        row = rows[min(height, 16)]
+        if read is None:
+            row[1] += 1
+        elif read == value:
+            row[0] += 1
+        else:
+            row[2] += 1
+            wrong.append((height, value, read))
+    print(f"{'digits (px)':>11} {'counters':>8} {'right':>7} {'unsure':>7} {'WRONG':>6}")
+    for height in sorted(rows):
+        right, unsure, bad = rows[height]
+        label = f"{height}+" if height == 16 else str(height)
+        print(f"{label:>11} {right + unsure + bad:>8} {right:>7} {unsure:>7} {bad:>6}")
+    total = [sum(r[i] for r in rows.values()) for i in range(3)]
+    print(f"{'all':>11} {sum(total):>8} {total[0]:>7} {total[1]:>7} {total[2]:>6}")
+    for height, value, read in wrong:
+        print(f"  WRONG: {value} read as {read} ({height} px)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
