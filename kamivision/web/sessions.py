@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import secrets
 import threading
 import time
@@ -225,6 +226,10 @@ class MemoryStore:
 # ---------------------------------------------------------------- opening a session
 
 
+#: The most a board file's unknown fields may hold on the page (bytes of JSON).
+MAX_EXTRA = 64_000
+
+
 def session_from_upload(data: bytes, filename: str) -> Session:
     """A session for uploaded bytes: a screenshot (read now) or a board file (drawn by the
     renderer, so that the page shows it the same way).  Errors are
@@ -246,7 +251,17 @@ def session_from_upload(data: bytes, filename: str) -> Session:
 
         if isinstance(obj, dict) and obj.get("format") in PUZZLES:
             raise BoardFileError(f"{filename}: {obj['format']} boards are solved with 'kamivision solve FILE', not on this page")
-        return session_from_board(board_from_dict(obj, filename), stem)
+        board = board_from_dict(obj, filename)
+        del obj, text
+        # Fields the format does not name are kept (the board file downloads with them),
+        # within a bound: the store's limits count pictures, and megabytes of nested
+        # lists in one such field took hundreds of megabytes of memory per session.
+        extra = len(json.dumps(board.extra, separators=(",", ":"))) if board.extra else 0
+        if extra > MAX_EXTRA:
+            raise BoardFileError(
+                f"{filename}: fields the board format does not name hold {extra:,} bytes; the page keeps at most {MAX_EXTRA:,}"
+            )
+        return session_from_board(board, stem)
     # At most files.MAX_SIDE a side and MAX_PIXELS, from the header; read at vision.READ_PIXELS.
     image = within_read_pixels(decode_image(data, filename))
     recognition = recognize(image, filename, name=stem)

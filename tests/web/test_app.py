@@ -445,3 +445,22 @@ def test_downloads_are_named_in_any_script(app_client):
     disposition = got.headers["content-disposition"]
     assert "filename*=UTF-8''" + quote("Снимок_экрана.json", safe="") in disposition
     assert disposition.encode("latin-1")  # sendable as a header
+
+
+def test_a_board_files_unknown_fields_are_kept_within_a_bound(app_client):
+    """Issue 47, attack 2: unknown fields are kept (the board file downloads with them)
+    but no longer without limit: 19.5 MB of nested empty lists took about 460 MB of the
+    server per session, uncounted by the store's limits."""
+    board = json.loads((SAMPLES / "delta.json").read_text())
+    small = dict(board, note={"by": "a player", "level": "Delta"})
+    r = app_client.post("/api/sessions", content=json.dumps(small).encode(), headers={**POST, "X-Filename": "small.json"})
+    assert r.status_code == 201, r.text
+    saved = app_client.get(f"/api/sessions/{r.json()['id']}/board.json").json()
+    assert saved["note"] == small["note"]
+    large = dict(board, junk=[[]] * 40_000)
+    r = app_client.post("/api/sessions", content=json.dumps(large).encode(), headers={**POST, "X-Filename": "large.json"})
+    assert r.status_code == 422
+    message = r.json()["error"]
+    assert message.startswith("large.json: fields the board format does not name hold 1") and message.endswith(
+        " bytes; the page keeps at most 64,000"
+    )
