@@ -10,6 +10,7 @@ job timeout is the hard limit: a horse that overruns it is killed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -123,10 +124,18 @@ def _workers_on_this_host(redis) -> int:
         return os.cpu_count() or 1
 
 
+#: While Redis is away, the worker asks again this often (seconds).
+RECONNECT = 1.0
+
+
 def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     """Run solves from the queue at ``url`` until stopped (SIGTERM or Ctrl-C: the job at
     hand is finished first; a second one stops it), or, with ``burst``, until the queue is
-    empty.  Raises :class:`~kamivision.errors.KamiError` when Redis cannot be reached."""
+    empty.  Raises :class:`~kamivision.errors.KamiError` when Redis cannot be reached at
+    the start.  Redis going away later (a restart, ``maxmemory``) does not end the worker:
+    RQ's loop stops on the error, and a new one starts once Redis answers again (the job
+    that was running is reported by the page as stopped before it answered)."""
+    from redis.exceptions import RedisError
     from rq import Queue, Worker
 
     connection = reachable(url, timeout=None)
@@ -134,5 +143,35 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     import kamivision.pipeline  # noqa: F401
     import kamivision.solver  # noqa: F401
 
-    worker = Worker([Queue(QUEUE, connection=connection)], connection=connection, name=name, job_monitoring_interval=5)
-    worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
+    while True:
+        worker = Worker([Queue(QUEUE, connection=connection)], connection=connection, name=name, job_monitoring_interval=5)
+        try:
+            worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
+            # RQ's loop ends on a stop (SIGTERM, Ctrl-C), an empty queue in a burst, or an
+            # error it has logged (Redis lost mid-job, or over its maxmemory).
+            if burst or getattr(worker, "_stop_requested", False):
+                return
+            log.warning("the worker's loop stopped on an error: solving again once Redis answers")
+        except RedisError as error:  # raised by RQ's own clean-up, Redis being away
+            log.warning("Redis went away (%s): solving again once it answers", str(error).split("\n")[0])
+        if not _wait_for(connection):
+            return
+        with contextlib.suppress(RedisError):  # a name is free again once its worker is dead
+            worker.register_death()
+
+
+def _wait_for(connection) -> bool:
+    """Wait until Redis answers (True), or until SIGTERM or Ctrl-C (False)."""
+    from redis.exceptions import RedisError
+
+    stopping = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.append(True))
+    while not stopping:
+        time.sleep(RECONNECT)
+        try:
+            connection.ping()
+            return not stopping
+        except RedisError:
+            continue
+    return False

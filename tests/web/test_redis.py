@@ -226,3 +226,23 @@ def test_a_cancel_through_the_other_process_keeps_the_best_answer_so_far(cluster
     solution = state["solution"]
     assert solution["interrupted"] and not solution["optimal"] and solution["moves"]
     assert call(f"{b}api/sessions/{sid}/cancel", data=b"")[0] == 409
+
+
+@pytest.mark.slow  # 40 s: Redis away, then RQ's monitoring interval
+def test_workers_outlive_a_redis_restart_mid_solve_and_solve_again(cluster, tmp_path):
+    """Issue 47, attack 4: Redis restarted under a running solve ended its worker ("found
+    an unhandled exception, quitting", exit 1), and nothing was solved once Redis was back.
+    The workers now wait for Redis and take jobs again."""
+    redis_server, (a, b), _, workers = cluster
+    solving(a, b, tmp_path, 30)
+    time.sleep(1.0)
+    redis_server.stop()  # no persistence: the sessions and the queue go with it
+    time.sleep(3.0)
+    redis_server.start()
+    time.sleep(6.0)  # RQ notices within its monitoring interval (5 s)
+    assert all(worker.poll() is None for worker in workers), [w.stderr.read() for w in workers if w.poll() is not None]
+    status, session = upload(a, SAMPLES / "patchwork.json")
+    assert status == 201, session
+    assert call(f"{a}api/sessions/{session['id']}/solve", {"max_seconds": 5})[0] == 202
+    state = wait_state(b, session["id"], ("done", "failed"), timeout=40)
+    assert state["state"] == "done" and state["solution"]["moves"], state
