@@ -130,7 +130,7 @@ async def open_session(request: Request, data: bytes, filename: str) -> Session:
 def show(request: Request) -> Response:
     session = current(request, store_of(request).get(session_id(request)))
     out = describe(session)
-    out["solve"] = job_state(session, jobs_of(request))
+    out["solve"] = job_state(session, jobs_of(request), store_of(request))
     return JSONResponse(out)
 
 
@@ -213,12 +213,12 @@ def _solve(request: Request, body: dict) -> Response:
         )
         jobs.submit(job)
         session.job = job
-        return JSONResponse(job_state(session, jobs), status_code=202)
+        return JSONResponse(job_state(session, jobs, store_of(request)), status_code=202)
 
 
 def solve_state(request: Request) -> Response:
     session = current(request, store_of(request).get(session_id(request)))
-    return JSONResponse(job_state(session, jobs_of(request)))
+    return JSONResponse(job_state(session, jobs_of(request), store_of(request)))
 
 
 def cancel(request: Request) -> Response:
@@ -227,7 +227,7 @@ def cancel(request: Request) -> Response:
     if session.job is None or session.job.finished:
         raise refuse(409, "no solve is running for this board")
     jobs.cancel(session.job)
-    return JSONResponse(job_state(current(request, session), jobs))
+    return JSONResponse(job_state(current(request, session), jobs, store_of(request)))
 
 
 async def events(request: Request) -> Response:
@@ -239,7 +239,7 @@ async def events(request: Request) -> Response:
 
     def look() -> tuple[Optional[Job], dict]:
         session = current(request, store.get(sid))
-        return session.job, job_state(session, jobs)
+        return session.job, job_state(session, jobs, store)
 
     async def stream():
         seen, quiet = None, 0.0

@@ -7,6 +7,7 @@ notices and verdicts is :mod:`kamivision.report`'s.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Optional
 
@@ -87,10 +88,12 @@ def edit_state(session: Session) -> dict:
     }
 
 
-def job_state(session: Session, jobs) -> dict:
+def job_state(session: Session, jobs, store) -> dict:
     """The solve as the page shows it: waiting (and where in the queue), running (bound and
     best so far), or finished with the answer.  ``session.job`` is as ``jobs`` last saw it
-    (:meth:`~kamivision.web.jobs.JobQueue.current`)."""
+    (:meth:`~kamivision.web.jobs.JobQueue.current`).  The answer's description is made once
+    per solve and kept with the session's files in ``store`` (counted in its limits): it
+    grows with the moves times the cells, and the page asks for it at every poll."""
     job = session.job
     if job is None:
         return {"state": "idle"}
@@ -106,7 +109,8 @@ def job_state(session: Session, jobs) -> dict:
     if job.finished:
         result = answer(session)
         if result is not None and result.job == job.id:
-            out["solution"] = describe_solution(result)
+            described = store.cached(session, f"answer-{job.id}.json", lambda: json.dumps(describe_solution(result)).encode())
+            out["solution"] = json.loads(described)
             out["edit"] = edit_state(session)  # the reading's notices and marks, now that it is solved
     return out
 

@@ -464,3 +464,25 @@ def test_a_board_files_unknown_fields_are_kept_within_a_bound(app_client):
     assert message.startswith("large.json: fields the board format does not name hold 1") and message.endswith(
         " bytes; the page keeps at most 64,000"
     )
+
+
+def test_the_answer_is_described_once_however_often_the_page_asks(monkeypatch):
+    """Issue 47, attack 1: the answer's view (every step's board: moves times cells) was
+    made again at every poll, 3.4 s a poll at 100 x 100, and one large board froze the
+    server for everyone.  It is made once per solve and kept with the session's files."""
+    from kamivision.web import views
+
+    calls = []
+    real = views.describe_solution
+    monkeypatch.setattr(views, "describe_solution", lambda result: calls.append(result.job) or real(result))
+    store = MemoryStore()
+    with client(store=store) as c:
+        sid = upload(c, SAMPLES / "patchwork.json").json()["id"]
+        assert c.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 10}, headers=POST).status_code == 202
+        first = wait_done(c, sid)
+        assert first["state"] == "done"
+        answers = [c.get(f"/api/sessions/{sid}/solve").json()["solution"] for _ in range(5)]
+        answers.append(c.get(f"/api/sessions/{sid}").json()["solve"]["solution"])
+        assert all(answer == first["solution"] for answer in answers)
+        assert calls == [first["job"]]  # once, for this solve
+        assert store.get(sid).nbytes >= len(json.dumps(first["solution"]))  # counted in the store's limits
