@@ -226,7 +226,9 @@ def load_screenshot(path: str | Path) -> np.ndarray:
     """The screenshot at ``path`` as it is read (and drawn on): RGB, at most
     :data:`READ_PIXELS` pixels.  While the file is decoded, a second thread makes what
     the first reading in a process needs (:func:`warm_up`)."""
-    threading.Thread(target=warm_up, name="kamivision-warm-up", daemon=True).start()
+    # Not a daemon: a process that ends (a file that is no picture) waits the fraction of
+    # a second the thread has left; a daemon thread inside OpenCV at exit aborts it.
+    threading.Thread(target=warm_up, name="kamivision-warm-up").start()
     return within_read_pixels(load_image(path))
 
 
