@@ -30,9 +30,8 @@ import argparse
 import json
 import statistics
 import sys
-from pathlib import Path
-
 import time
+from pathlib import Path
 
 from kamivision.board import differing_cells, read_board
 from kamivision.doubt import Replay, assess, plausible_readings

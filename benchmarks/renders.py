@@ -37,10 +37,10 @@ import numpy as np
 from PIL import Image
 
 from kamivision.board import differing_cells
+from kamivision.covers import NAV_KINDS, NavBar
 from kamivision.doubt import Replay
 from kamivision.errors import KamiError
 from kamivision.pipeline import settle
-from kamivision.covers import NAV_KINDS, NavBar
 from kamivision.render import encode, render
 from kamivision.screens import DEVICES
 from kamivision.solver import solve

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from kamivision.board import differing_cells, read_board
-from kamivision.files import write_atomic
 from kamivision.errors import KamiError
+from kamivision.files import write_atomic
 from kamivision.overlay import png_bytes
 from kamivision.pipeline import solve_screenshot
 

@@ -17,6 +17,7 @@ import importlib
 
 from .board import Board, Move, board_from_dict, board_to_dict, read_board, write_board
 from .errors import BoardFileError, ImageError, InvalidMoveError, KamiError, OutputExistsError
+
 #: Public names of the later stages, and the module each comes from (imported on first use).
 _LAZY = {
     "RegionGraph": ".graph",

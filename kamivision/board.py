@@ -9,10 +9,9 @@ Vocabulary:
 
 from __future__ import annotations
 
-import math
-
 import functools
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -21,7 +20,6 @@ from typing import Any, Optional, Sequence
 
 from .errors import BoardFileError, InvalidMoveError
 from .formats import BOARD as BOARD_FORMAT
-
 
 #: Height over width of a KAMI 2 board (10 columns of triangles, 14 sides tall), as in
 #: ``docs/board-format.md``; :mod:`kamivision.geometry` turns it into pixels.

@@ -24,8 +24,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .board import Board, hex_to_rgb
-from .geometry import TRIANGLE_ASPECT, cell_centre, label_image
 from .covers import NavBar, draw_ink, draw_nav_overlay, draw_status_bar, pill, round_corners, three_buttons
+from .geometry import TRIANGLE_ASPECT, cell_centre, label_image
 from .screens import DEFAULT_DEVICE, DEVICES, Device
 
 # Paper colors seen in KAMI 2 (RGB); boards without a palette draw theirs from here.

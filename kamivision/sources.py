@@ -159,10 +159,10 @@ def solve_all(
             if row.interrupted:
                 return
         return
-    from .floodit import ignore_sigint
-
     # forkserver, not fork: the parent may hold threads (OpenCV's), which fork copies badly.
     import multiprocessing
+
+    from .floodit import ignore_sigint
 
     pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=ignore_sigint)
     try:

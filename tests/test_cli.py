@@ -2,8 +2,8 @@ import json
 import os
 import random
 import shutil
-import stat
 import signal
+import stat
 import subprocess
 import sys
 import time

@@ -1,6 +1,6 @@
 import io
-from pathlib import Path
 import os
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -115,7 +115,6 @@ def test_an_image_larger_than_any_phone_s_screenshot_is_refused_from_its_header(
 
 # ---------------------------------------------------------------- every kind of output path
 
-import shutil  # noqa: E402
 import stat  # noqa: E402
 import subprocess  # noqa: E402
 

@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from kamivision.board import points_right
-from kamivision.geometry import TRIANGLE_ASPECT, cell_centre, cell_polygon, label_image, triangle_centres, triangle_corners
+from kamivision.geometry import (
+    TRIANGLE_ASPECT,
+    cell_centre,
+    cell_polygon,
+    label_image,
+    triangle_centres,
+    triangle_corners,
+)
 
 W = 600.0
 BOX = (0.0, 0.0, W, W * TRIANGLE_ASPECT)

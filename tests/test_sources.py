@@ -4,7 +4,6 @@ from kamivision.board import parse_board, write_board
 from kamivision.sources import solve_row, solve_source, sources_in
 
 
-
 def test_sources_in_takes_a_folders_sources_sorted_and_files_as_given(tmp_path):
     for name in ["b.json", "a.png", "c.txt", "d.JPG"]:
         (tmp_path / name).write_text("x")

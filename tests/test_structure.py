@@ -97,3 +97,22 @@ def test_the_circle_finder_finds_a_circle():
 def test_no_module_is_over_450_lines():
     long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}, f"split these by idea: {long}"
+
+
+def test_ruff_finds_nothing():
+    """The lint configured in pyproject.toml ([tool.ruff]) over the package, the tests,
+    the benchmarks and the scripts: errors, unused imports and names, sorted imports."""
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed (it is in the test extra: pip install -e '.[test]')")
+    root = PACKAGE.parent
+    done = subprocess.run(
+        [ruff, "check", "kamivision", "tests", "benchmarks", "scripts"], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

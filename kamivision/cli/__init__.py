@@ -13,11 +13,13 @@ from __future__ import annotations
 import os
 import signal
 
-# Each module registers its commands on the app; --help lists them in this order.
-from . import solve  # noqa: F401, I001
-from . import make  # noqa: F401, I001
-from . import web  # noqa: F401, I001
-from . import databases  # noqa: F401, I001
+# Each module registers its commands on the app; --help lists them in this order (so the
+# imports are not sorted here).
+# ruff: noqa: I001
+from . import solve  # noqa: F401
+from . import make  # noqa: F401
+from . import web  # noqa: F401
+from . import databases  # noqa: F401
 from .common import app
 
 __all__ = ["app", "main"]

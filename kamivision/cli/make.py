@@ -13,8 +13,8 @@ import typer
 from ..board import read_board, write_board
 from ..errors import KamiError
 from ..files import write_atomic
-from ..report import doubt_to_json, moves_to_json
 from ..outputs import check_suffix
+from ..report import doubt_to_json, moves_to_json
 from ..screens import DEFAULT_DEVICE, DEVICES
 from .common import INTERRUPTED, app, number, one_line_errors
 

@@ -139,9 +139,9 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
     """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals
     (:func:`kamivision.puzzles.slide.solve_collection`, reading the file as a stream)."""
     from ..puzzles import result_to_json
+    from ..puzzles.databases import SMALL
     from ..puzzles.slide import solve_collection
     from ..puzzles.tiles import iter_collection
-    from ..puzzles.databases import SMALL
 
     boards = iter_collection(source)
     started = time.perf_counter()

@@ -15,7 +15,6 @@ from typing import Callable, Iterable, Iterator, Optional
 from .search import Limits, Result, astar, idastar
 from .tiles import SlideBoard, SlideProblem, solvable
 
-
 # ---------------------------------------------------------------- bounds
 
 

@@ -13,8 +13,8 @@ use them are :mod:`kamivision.puzzles.slide` and :mod:`kamivision.puzzles.patter
 
 from __future__ import annotations
 
-import math
 import json
+import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +22,7 @@ from typing import Any, Iterator, Optional
 
 from ..errors import BoardFileError
 from ..formats import TILE_SLIDE
-from .fileformat import ABSENT, grid_rows, extras, header, integer, read_json
-
+from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
 
 FORMAT = TILE_SLIDE
 #: (name, row step, column step) of the tile's travel, in the order moves are tried.

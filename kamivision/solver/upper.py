@@ -26,9 +26,9 @@ import time
 from typing import Callable, Optional
 
 from ..graph import bits
-from .pivot import PivotGraph, flood_astar, greedy
 from .astar import goal_bound, is_goal
 from .limits import Budget, Limits, Path, SearchStopped
+from .pivot import PivotGraph, flood_astar, greedy
 from .settings import SearchSettings
 from .state import Contracted, Island, apply_merge, contract, key_after, merging_moves, renumber
 

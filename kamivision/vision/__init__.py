@@ -9,7 +9,15 @@ runs them in order.  Thresholds live in :class:`VisionSettings`.
 """
 
 from .layout import ScreenLayout, find_layout
-from .reader import READ_PIXELS, Recognition, board_with_source, load_screenshot, recognize, recognize_file, within_read_pixels
+from .reader import (
+    READ_PIXELS,
+    Recognition,
+    board_with_source,
+    load_screenshot,
+    recognize,
+    recognize_file,
+    within_read_pixels,
+)
 from .settings import VisionSettings
 
 __all__ = [

@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 
 from ..board import neighbor_table
-from ..geometry import label_image
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
+from ..geometry import label_image
 from .background import background_model
 from .lattice import fit_offset
 from .layout import ScreenLayout

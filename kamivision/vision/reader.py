@@ -15,9 +15,9 @@ import numpy as np
 from ..board import BLANK, Board, make_board, neighbor_table
 from ..errors import ImageError
 from ..files import load_image
-from ..geometry import Geometry
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
+from ..geometry import Geometry
 from .alone import find_board_alone
 from .bar import cut_corners, find_bars, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors

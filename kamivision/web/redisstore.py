@@ -72,8 +72,8 @@ def reachable(url: str, timeout: Optional[float] = TIMEOUT):
     from ..errors import KamiError
 
     try:
-        from redis.exceptions import RedisError
         import rq  # noqa: F401
+        from redis.exceptions import RedisError
     except ImportError:
         raise KamiError("--redis needs the redis and rq packages: pip install 'kamivision[redis]'") from None
     connection = connect(url, timeout)
@@ -334,9 +334,8 @@ class RedisJobs:
 
     def position(self, job: Job) -> int:
         """How many jobs wait before ``job`` (0 when it is next or running)."""
-        from rq.job import Job as RQJob
-
         from rq.exceptions import NoSuchJobError
+        from rq.job import Job as RQJob
 
         with contextlib.suppress(NoSuchJobError):
             return RQJob.fetch(job.id, connection=self.redis).get_position() or 0
@@ -345,10 +344,9 @@ class RedisJobs:
     def cancel(self, job: Job) -> None:
         """Take a waiting job off the queue, or ask a running one to stop with its best
         (its worker turns the request into a Ctrl-C)."""
+        from rq.exceptions import InvalidJobOperation
         from rq.job import Job as RQJob
         from rq.job import JobStatus
-
-        from rq.exceptions import InvalidJobOperation
 
         record = RQJob.fetch(job.id, connection=self.redis)
         if record.get_status() == JobStatus.QUEUED:

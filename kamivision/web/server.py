@@ -18,8 +18,8 @@ from typing import Callable, Optional
 from ..errors import KamiError
 from ..files import check_input
 from .app import create_app
-from .settings import Settings
 from .protocol import BoundedH11Protocol, raise_open_files
+from .settings import Settings
 
 
 def is_loopback(host: str) -> bool:

@@ -16,7 +16,16 @@ import numpy as np
 from ..board import Board, board_to_dict, hex_to_rgb
 from ..graph import bits, region_cells
 from ..overlay import ink_on
-from ..report import answer_notices, color_label, color_names, doubt_notices, doubt_summary, notice_to_json, reading_notices, verdict
+from ..report import (
+    answer_notices,
+    color_label,
+    color_names,
+    doubt_notices,
+    doubt_summary,
+    notice_to_json,
+    reading_notices,
+    verdict,
+)
 from .sessions import Result, Session
 
 

@@ -12,8 +12,7 @@ from itertools import permutations
 import pytest
 
 from kamivision.puzzles import patterns
-from kamivision.puzzles.search import Limits
-from kamivision.puzzles.search import idastar
+from kamivision.puzzles.search import Limits, idastar
 from kamivision.puzzles.slide import HEURISTICS
 from kamivision.puzzles.tiles import SlideBoard, SlideProblem, read_collection, solvable
 

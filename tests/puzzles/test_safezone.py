@@ -11,6 +11,7 @@ from collections import deque
 
 import pytest
 
+import kamivision.puzzles.safezone as safezone_module
 from kamivision.errors import BoardFileError
 from kamivision.puzzles.safezone import (
     SafeZone,
@@ -23,8 +24,6 @@ from kamivision.puzzles.safezone import (
     solve_safezone,
     uncovered_zones,
 )
-
-import kamivision.puzzles.safezone as safezone_module
 from kamivision.puzzles.search import Limits
 
 from ..conftest import shared_path

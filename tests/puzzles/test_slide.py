@@ -14,7 +14,15 @@ import pytest
 from kamivision.errors import BoardFileError
 from kamivision.puzzles.search import Limits
 from kamivision.puzzles.slide import HEURISTICS, readme_misplaced, solve_slide
-from kamivision.puzzles.tiles import SlideBoard, SlideProblem, draw, read_collection, slide_from_dict, slide_to_dict, solvable
+from kamivision.puzzles.tiles import (
+    SlideBoard,
+    SlideProblem,
+    draw,
+    read_collection,
+    slide_from_dict,
+    slide_to_dict,
+    solvable,
+)
 
 from ..conftest import shared_path
 

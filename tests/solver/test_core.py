@@ -6,7 +6,6 @@ import random
 import pytest
 
 from kamivision.board import make_board
-
 from kamivision.graph import build_regions
 from kamivision.solver import astar, core, limits, solve, state
 from kamivision.solver.islands import local_island

@@ -4,7 +4,6 @@ import pytest
 
 from kamivision.board import Move, make_board
 from kamivision.graph import bits, build_regions
-from kamivision.solver.islands import local_island
 from kamivision.solver.heuristics import (
     diameter_bound,
     distances,
@@ -15,6 +14,7 @@ from kamivision.solver.heuristics import (
     pair_bound_after,
     pair_term,
 )
+from kamivision.solver.islands import local_island
 from kamivision.solver.state import apply_merge, contract, merging_moves
 
 from ..boards import bfs_optimum, random_board, root_state
@@ -261,7 +261,13 @@ def test_the_core_chooses_the_same_orientation():
 def test_winding_bound_after_never_exceeds_the_childs_optimum_or_own_bound():
     """winding_bound_after (a child's winding bound from the parent's farthest pair) against
     breadth-first search on each child, and never above the child's own winding_bound."""
-    from kamivision.solver.heuristics import choose_orientation, orientation, winding_bound, winding_bound_after, winding_pair
+    from kamivision.solver.heuristics import (
+        choose_orientation,
+        orientation,
+        winding_bound,
+        winding_bound_after,
+        winding_pair,
+    )
 
     checked = raised = 0
     for board in three_color_boards(41, 36):

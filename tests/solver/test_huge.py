@@ -1,10 +1,10 @@
 import random
 
 from kamivision.board import make_board
+from kamivision.graph import build_regions
 from kamivision.solver import huge, solve
 from kamivision.solver.huge import greedy_colors, set_bits
 from kamivision.solver.pivot import PivotGraph, greedy
-from kamivision.graph import build_regions
 
 from ..boards import bfs_optimum, random_board
 

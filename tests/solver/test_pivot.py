@@ -15,8 +15,7 @@ from kamivision.board import Move, make_board
 from kamivision.cli import app
 from kamivision.errors import BoardFileError, KamiError
 from kamivision.floodit import read_collection
-from kamivision.solver import solve
-from kamivision.solver import core
+from kamivision.solver import core, solve
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
 from ..boards import random_board

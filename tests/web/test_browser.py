@@ -500,8 +500,8 @@ def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
                 left, top, right, bottom = got["rows"]
                 assert left >= -1 and top >= -1 and right <= vw + 1 and bottom <= vh + 1, (where, got["rows"])
                 for name in ("text", "next", "prev", "pick"):
-                    l, t, r, b = got[name]
-                    assert l >= 0 and t >= 0 and r <= vw and b <= vh, (where, name, got[name])
+                    x0, y0, x1, y1 = got[name]
+                    assert x0 >= 0 and y0 >= 0 and x1 <= vw and y1 <= vh, (where, name, got[name])
                 assert got["scroll"][0] == 0 and got["scroll"][1] <= vh + 1, (where, got["scroll"])
                 assert not got["clipped"], where  # the step line's fixed height holds its text
                 assert contrast(_rgb(got["ink"]), _rgb(got["paper"])) >= 4.5, (where, got["ink"], got["paper"])
