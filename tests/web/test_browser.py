@@ -514,6 +514,19 @@ def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
                         "const t = document.getElementById('step-text'); return t.scrollHeight <= t.clientHeight + 1"
                     ), where
                 assert driver.execute_script("return document.activeElement.id") == "file", where
+                # A cell listed in the notices, tapped, is shown inside the screen.
+                driver.execute_script("document.getElementById('notices').open = true")
+                listed = [b for b in driver.find_elements(By.CSS_SELECTOR, "#warnings .row button") if b.text.startswith("(")]
+                if listed:
+                    row, column = map(int, listed[0].text.strip("()").split(","))
+                    driver.execute_script("arguments[0].scrollIntoView()", listed[0])
+                    listed[0].click()
+                    box = driver.execute_script(
+                        "const r = document.querySelector(`#cells polygon[data-cell='${arguments[0]}']`)"
+                        ".getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];",
+                        row * 10 + column,
+                    )
+                    assert box[0] >= 0 and box[1] >= 0 and box[2] <= vw and box[3] <= vh, (where, box)
         finally:
             driver.quit()
 
