@@ -486,3 +486,17 @@ def test_the_answer_is_described_once_however_often_the_page_asks(monkeypatch):
         assert all(answer == first["solution"] for answer in answers)
         assert calls == [first["job"]]  # once, for this solve
         assert store.get(sid).nbytes >= len(json.dumps(first["solution"]))  # counted in the store's limits
+
+
+def test_after_a_solve_no_notice_says_that_solving_will_tell(app_client):
+    """Issue 48: "N cells read with doubt: solving tells which..." stayed on the page after
+    the solve had told.  The finished solve carries the reading's notices as they stand."""
+    sid = upload(app_client, SAMPLES / "lantern.jpg").json()["id"]
+    before = app_client.get(f"/api/sessions/{sid}").json()["warnings"]
+    assert any("solving tells" in w["text"] for w in before)
+    assert app_client.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 20}, headers=POST).status_code == 202
+    done = wait_done(app_client, sid)
+    assert done["state"] == "done"
+    for warnings in (done["edit"]["warnings"], app_client.get(f"/api/sessions/{sid}").json()["warnings"]):
+        assert not any("solving tells" in w["text"] for w in warnings), warnings
+    assert all("(s)" not in w["text"] for w in before + done["solution"]["warnings"])

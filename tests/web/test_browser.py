@@ -454,6 +454,7 @@ return {
   text: box('step-text'), next: box('next'), prev: box('prev'),
   pick: box(document.querySelector('#step-palette .swatch.pick') ? 'step-palette' : 'step-text'),
   clipped: (() => { const t = document.getElementById('step-text'); return t.scrollHeight > t.clientHeight + 1; })(),
+  picture: getComputedStyle(document.getElementById('picture')).visibility,
   ink: marker && getComputedStyle(marker.querySelector('text')).fill,
   paper: marker && marker.querySelector('circle:not(.halo)').getAttribute('fill'),
 };
@@ -504,6 +505,7 @@ def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
                     assert x0 >= 0 and y0 >= 0 and x1 <= vw and y1 <= vh, (where, name, got[name])
                 assert got["scroll"][0] == 0 and got["scroll"][1] <= vh + 1, (where, got["scroll"])
                 assert not got["clipped"], where  # the step line's fixed height holds its text
+                assert got["picture"] == "hidden", where  # no game footer through the zigzag edge
                 assert contrast(_rgb(got["ink"]), _rgb(got["paper"])) >= 4.5, (where, got["ink"], got["paper"])
                 moves = driver.execute_script("return S.solution.moves.length")
                 for _ in range(moves):
