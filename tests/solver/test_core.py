@@ -332,3 +332,41 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     found = core._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
+
+
+@pytest.mark.slow
+def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_path):
+    """Issue 47: ``CC=/bin/false pip install .`` (no build tools, as on many Windows and
+    macOS machines) must give a package whose command solves KAMI boards, by the Python
+    search.  The source is taken from git (no build folder, no compiled files of this
+    checkout), installed by pip with the compiler and the linker failing, and run."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout: the source to install is taken with git archive")
+    source, target = tmp_path / "source", tmp_path / "installed"
+    source.mkdir()
+    archive = subprocess.run(["git", "archive", "HEAD"], cwd=root, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CC": "/bin/false", "LDSHARED": "/bin/false"}
+    for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CERT", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"):
+        if name in os.environ:  # how this machine reaches its package index
+            env[name] = os.environ[name]
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-cache-dir", "--no-deps", "--target", str(target), str(source)]
+    done = subprocess.run(pip, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert not list(target.rglob("*.so")), "something was compiled with CC=/bin/false"
+    board = root / "samples" / "patchwork.json"
+    run = [sys.executable, "-c", "import kamivision.solver.core as c; assert not c.AVAILABLE; from kamivision.cli import main; main()"]
+    done = subprocess.run(
+        run + ["solve", str(board), "--json"], capture_output=True, text=True, cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["optimal"] and len(answer["moves"]) == 6  # patchwork: par 6, proven by the compiled core too
