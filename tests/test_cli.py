@@ -486,3 +486,18 @@ def test_every_option_is_spelled_in_lower_case():
         assert not re.findall(r"--[A-Z]{2,}", shown), (command, re.findall(r"--[A-Z]{2,}", shown))
     assert "--name" in runner.invoke(app, ["worker", "--help"], terminal_width=200).output
     assert "--token" in runner.invoke(app, ["serve", "--help"], terminal_width=200).output
+
+
+def test_version_says_which_compiled_parts_are_in_use():
+    """Issue 47: --version names each compiled part and whether it is there (the slow
+    test in tests/solver/test_core.py installs without a compiler and sees "pure Python")."""
+    import shutil
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].startswith("kamivision ")
+    parts = dict(line.split(": ", 1) for line in lines[1:])
+    assert set(parts) == {"the KAMI search core", "the 15-puzzle's search", "Safe Zone's search"}
+    if shutil.which("gcc"):  # built here: CI has a compiler
+        assert set(parts.values()) == {"compiled"}, parts

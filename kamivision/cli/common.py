@@ -38,6 +38,43 @@ def number(value: Optional[float]) -> Optional[float]:
     return value
 
 
+#: The compiled parts (built at install when a C compiler is there) and what each runs.
+COMPILED = {
+    "kamivision.solver._core": "the KAMI search core",
+    "kamivision.puzzles._patterns": "the 15-puzzle's search",
+    "kamivision.puzzles._safezone": "Safe Zone's search",
+}
+
+
+def compiled_parts() -> dict[str, bool]:
+    """Which compiled parts this install has: a compiled extension's file beside the
+    package's modules (looked for, not imported: importing the packages that hold them
+    would load numpy into every command, and the folder of the core's C sources would
+    satisfy an import of ``_core``)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
+    import kamivision
+
+    root = Path(kamivision.__file__).parent
+    found = {}
+    for module, what in COMPILED.items():
+        *folders, name = module.split(".")[1:]
+        found[what] = any((root.joinpath(*folders) / (name + suffix)).is_file() for suffix in EXTENSION_SUFFIXES)
+    return found
+
+
+def slow_notice() -> Optional[str]:
+    """One line for a solve on an install without (some of) its compiled parts, or None."""
+    missing = [what for what, built in compiled_parts().items() if not built]
+    if not missing:
+        return None
+    return (
+        f"kamivision: installed without {', '.join(missing)} (no C compiler at install): the search runs in "
+        "Python, many times slower; install gcc and the Python headers, then reinstall kamivision"
+    )
+
+
 def _show_version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
@@ -46,6 +83,8 @@ def _show_version(value: bool) -> None:
             typer.echo(f"kamivision {version('kamivision')}")
         except PackageNotFoundError:
             typer.echo("kamivision (not installed)")
+        for what, built in compiled_parts().items():
+            typer.echo(f"{what}: {'compiled' if built else 'pure Python (many times slower)'}")
         raise typer.Exit()
 
 

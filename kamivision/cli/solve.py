@@ -20,7 +20,17 @@ from ..report import (
     safe_text,
     solution_to_json,
 )
-from .common import INTERRUPTED, app, clear, exit_if_interrupted, fail, number, one_line_errors, progress_printer
+from .common import (
+    INTERRUPTED,
+    app,
+    clear,
+    exit_if_interrupted,
+    fail,
+    number,
+    one_line_errors,
+    progress_printer,
+    slow_notice,
+)
 from .tables import floodit_table, sources_table, tiles_table
 
 BOARD_SUFFIXES = {".json"}
@@ -81,6 +91,9 @@ def solve_command(
 ) -> None:
     """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
     source = sources[0]
+    notice = slow_notice()
+    if notice is not None:  # once, before any search
+        typer.echo(notice, err=True)
     many = len(sources) > 1 or (source.is_dir() and rules != "pivot")
     progress = None if as_json or many else progress_printer(unlimited=max_seconds is None and max_nodes is None)
     try:

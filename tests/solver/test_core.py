@@ -370,3 +370,11 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["optimal"] and len(answer["moves"]) == 6  # patchwork: par 6, proven by the compiled core too
+    # Said once, on stderr, and by --version.
+    notice = [line for line in done.stderr.splitlines() if "installed without" in line]
+    assert len(notice) == 1 and "the KAMI search core" in notice[0] and "many times slower" in notice[0], done.stderr
+    version = subprocess.run(
+        [sys.executable, "-c", "from kamivision.cli import main; main()", "--version"], capture_output=True, text=True,
+        cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)},
+    )
+    assert "the KAMI search core: pure Python (many times slower)" in version.stdout, version.stdout + version.stderr
