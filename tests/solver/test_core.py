@@ -339,7 +339,8 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
     """Issue 47: ``CC=/bin/false pip install .`` (no build tools, as on many Windows and
     macOS machines) must give a package whose command solves KAMI boards, by the Python
     search.  The source is taken from git (no build folder, no compiled files of this
-    checkout), installed by pip with the compiler and the linker failing, and run."""
+    checkout: the last commit, as CI's clean clone has it), installed by pip with the
+    compiler and the linker failing, and run."""
     import os
     import shutil
     import subprocess
