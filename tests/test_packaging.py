@@ -1,0 +1,51 @@
+"""The package as users get it (issue 47): the wheel holds the modules, the page's files,
+the compiled parts and the licence, and no C sources, tests or experiments; the sdist holds
+what a build needs.  Built from git's copy of the last commit, as CI's clean clone has it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
+    pytest.importorskip("build", reason="the build package is not installed (it is in the test extra)")
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the source to build is taken with git archive")
+    source = tmp_path / "source"
+    source.mkdir()
+    archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(tmp_path / "dist"), str(source)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "deprecat" not in (done.stdout + done.stderr).lower(), [
+        line for line in (done.stdout + done.stderr).splitlines() if "deprecat" in line.lower()
+    ]
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    (sdist,) = (tmp_path / "dist").glob("*.tar.gz")
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith((".c", ".h"))], "C sources in the wheel"
+    assert not [n for n in names if n.split("/")[0] in ("tests", "benchmarks", "scripts", "samples")]
+    assert {"kamivision/web/static/app.js", "kamivision/web/static/index.html", "kamivision/web/static/style.css"} <= set(names)
+    assert any(n.endswith("dist-info/licenses/LICENSE") for n in names)
+    if shutil.which("gcc"):  # built here: every compiled part is in the wheel
+        for part in ("kamivision/solver/_core", "kamivision/puzzles/_patterns", "kamivision/puzzles/_safezone"):
+            assert any(n.startswith(part + ".") and n.endswith(".so") for n in names), part
+
+    members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
+    tracked = subprocess.run(["git", "ls-files", "kamivision"], cwd=ROOT, capture_output=True, text=True, check=True)
+    needed = {f for f in tracked.stdout.split() if f.endswith((".c", ".h", ".py")) or "/static/" in f}
+    assert needed <= members, sorted(needed - members)
+    assert {"setup.py", "pyproject.toml", "LICENSE", "README.md", "MANIFEST.in"} <= members
