@@ -107,3 +107,4 @@ def test_the_wheel_in_a_fresh_venv_answers_as_the_checkout(tmp_path):
     assert installed["lantern"][0] is True and len(json.loads(installed["lantern"][1])) == 8
     assert installed["patchwork"][0] is True and len(json.loads(installed["patchwork"][1])) == 6
     assert len(json.loads(installed["eight"][1])) == 12
+    assert installed["zone"][0] is True and json.loads(installed["zone"][1])  # proven, with moves
