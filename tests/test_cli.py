@@ -501,3 +501,65 @@ def test_version_says_which_compiled_parts_are_in_use():
     assert set(parts) == {"the KAMI search core", "the 15-puzzle's search", "Safe Zone's search"}
     if shutil.which("gcc"):  # built here: CI has a compiler
         assert set(parts.values()) == {"compiled"}, parts
+
+
+def documented_command_lines() -> list[tuple[str, str]]:
+    """Every ``kamivision ...`` command line in the README's and docs' code blocks (also
+    after a path, as in a unit file's ExecStart), with the place it comes from: optional
+    parts ``[...]`` taken in, comments cut, continuation lines joined."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        block = False
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines, 1):
+            if line.lstrip().startswith("```"):
+                block = not block
+                continue
+            match = re.search(r"(?:^|\s|/bin/)kamivision (.*)$", line) if block else None
+            if not match:
+                continue
+            text = match.group(1)
+            follow = number
+            while text.rstrip().endswith("\\") and follow < len(lines):  # a continued line
+                text = text.rstrip()[:-1] + " " + lines[follow].strip()
+                follow += 1
+            text = re.split(r"\s(?:&&|;|\|\|?)\s", text)[0]  # the rest of a shell line is another command
+            text = re.sub(r"\s#\s.*$", "", text).replace("[", " ").replace("]", " ")
+            text = text.replace("%i", "8001").replace("%H", "host")  # systemd's specifiers in a unit file
+            found.append((f"{path.name}:{number}", text.strip()))
+    return found
+
+
+def test_every_command_line_in_the_docs_parses():
+    """Issue 47: the worker line in docs/deploy.md used --name, which did not exist (the
+    option showed as --NAME).  Each documented line is parsed by the command line itself:
+    an unknown option, a missing argument or a bad value fails here.  Placeholders such as
+    ${REDIS_URL} parse as text; files need not exist."""
+    import shlex
+
+    import typer
+    from typer import _click as click  # typer's own click, which its commands raise
+
+    group = typer.main.get_command(app)
+    lines = documented_command_lines()
+    assert len(lines) >= 15
+    bad = []
+    for where, text in lines:
+        if "…" in text or "..." in text or "|" in text:
+            continue  # a sketch, not a command line
+        args = shlex.split(text)
+        if not args or not (args[0] in group.commands or args[0].startswith("-")):
+            continue  # "kamivision" as a name (an nginx upstream), not a command
+        try:
+            with group.make_context("kamivision", list(args), resilient_parsing=False) as ctx:
+                given = list(getattr(ctx, "_protected_args", None) or getattr(ctx, "protected_args", [])) + ctx.args
+                name, command, rest = group.resolve_command(ctx, given)
+                command.make_context(name, rest, parent=ctx)
+        except typer.Exit:
+            pass  # --help, --version
+        except click.ClickException as error:
+            bad.append(f"{where}: kamivision {text}: {error.format_message()}")
+    assert not bad, "\n".join(bad)
