@@ -152,6 +152,14 @@ def test_nan_is_refused_as_a_limit():
         assert result.exit_code == 2 and "not a number" in result.output, (command, result.output)
 
 
+def test_only_finite_limits_are_accepted():
+    """Issue 47: 'inf' passed every range check and reached the search as a limit."""
+    for command in (["solve", "x.json", "--max-seconds", "inf"], ["solve", "x.json", "--total-seconds", "1e999"],
+                    ["export", "x.png", "-o", "y.json", "--max-seconds", "Infinity"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "not a finite number" in result.output, (command, result.output)
+
+
 def test_outputs_are_checked_against_each_other_and_devices_are_never_replaced(tmp_path):
     import os
 

@@ -32,9 +32,12 @@ app = typer.Typer(
 
 def number(value: Optional[float]) -> Optional[float]:
     """A float option's value, refusing NaN (which passes every range check: it is
-    neither below nor above anything)."""
+    neither below nor above anything) and infinity (a limit is finite: no limit is the
+    option left out)."""
     if value is not None and math.isnan(value):
         raise typer.BadParameter("not a number (nan)")
+    if value is not None and math.isinf(value):
+        raise typer.BadParameter("not a finite number: leave the option out for no limit")
     return value
 
 
