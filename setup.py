@@ -6,6 +6,7 @@ solvers run their pure-Python searches (same results, many times slower).
 """
 
 import platform
+from glob import glob
 
 from setuptools import Extension, setup
 
@@ -20,6 +21,8 @@ setup(
         Extension(
             "kamivision.solver._core",
             ["kamivision/solver/_core/_core.c"],
+            # The unity file includes the others: a change to any of them rebuilds the core.
+            depends=sorted(p for p in glob("kamivision/solver/_core/*.[ch]") if not p.endswith("/_core.c")),
             extra_compile_args=FLAGS + THREADS,
             extra_link_args=THREADS,
             optional=True,

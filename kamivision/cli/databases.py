@@ -117,7 +117,7 @@ def build_command(
             sys.stderr.write("\n")
         typer.echo("stopped: nothing written", err=True)
         raise typer.Exit(INTERRUPTED) from None
-    except (KamiError, databases.DatabaseError, MemoryError) as error:
+    except (KamiError, MemoryError) as error:  # a DatabaseError is a KamiError
         if live:
             sys.stderr.write("\n")
         reason = "out of memory" if isinstance(error, MemoryError) else str(error)

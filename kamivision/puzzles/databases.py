@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..errors import KamiError
+
 try:
     from . import _patterns
 except ImportError:  # built without a C compiler: the Python IDA* is used instead
@@ -91,8 +93,9 @@ def cache_folder() -> Path:
     return Path(base) / "kamivision"
 
 
-class DatabaseError(Exception):
-    """A database file that cannot be used (damaged, of another version, unreadable)."""
+class DatabaseError(KamiError):
+    """A database file that cannot be used (damaged, of another version, unreadable): a
+    :class:`~kamivision.errors.KamiError`, so that it reaches the user as one line."""
 
 
 @dataclass

@@ -170,3 +170,12 @@ def test_ctrl_c_stops_the_large_build_and_leaves_nothing(tmp_path):
     rest = build.stderr.read()
     assert build.wait(timeout=120) == 130
     assert "stopped: nothing written" in rest and list(tmp_path.iterdir()) == []
+
+
+def test_a_database_error_is_a_kami_error():
+    """Issue 49: DatabaseError stood outside the KamiError tree, so every caller had to name
+    it beside KamiError to give the user one line."""
+    from kamivision.errors import KamiError
+    from kamivision.puzzles.databases import DatabaseError
+
+    assert issubclass(DatabaseError, KamiError)
