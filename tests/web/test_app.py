@@ -500,3 +500,21 @@ def test_after_a_solve_no_notice_says_that_solving_will_tell(app_client):
     for warnings in (done["edit"]["warnings"], app_client.get(f"/api/sessions/{sid}").json()["warnings"]):
         assert not any("solving tells" in w["text"] for w in warnings), warnings
     assert all("(s)" not in w["text"] for w in before + done["solution"]["warnings"])
+
+
+def test_an_answer_too_large_to_step_through_is_described_without_its_steps(monkeypatch):
+    """Issue 47, attack 1: at 300 x 300 with 100 moves, every step's board and region took
+    51 s to make and 4 s to send at each poll.  Past MAX_STEP_CELLS (cells times steps) the
+    answer carries its moves and verdict only, and the page offers no step player."""
+    from kamivision.web import views
+
+    store = MemoryStore()
+    with client(store=store) as c:
+        sid = upload(c, SAMPLES / "patchwork.json").json()["id"]
+        size = c.get(f"/api/sessions/{sid}").json()["rows"] * c.get(f"/api/sessions/{sid}").json()["columns"]
+        monkeypatch.setattr(views, "MAX_STEP_CELLS", size * 3)  # patchwork's 6 moves need 7 boards
+        assert c.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 10}, headers=POST).status_code == 202
+        solution = wait_done(c, sid)["solution"]
+    assert solution["steps"] is False and solution["boards"] == []
+    assert len(solution["moves"]) == 6 and all(m["region"] == [] for m in solution["moves"])
+    assert solution["optimal"] and "proven optimal" in solution["verdict"]

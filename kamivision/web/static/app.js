@@ -143,7 +143,7 @@ async function goToPlace() {
       return;
     }
   }
-  if (want.step !== null && S.solution) {
+  if (want.step !== null && S.solution && S.solution.steps) {
     S.step = Math.min(want.step - 1, S.solution.moves.length);
     refresh();
   } else if (want.step === null && S.step !== null) {
@@ -217,7 +217,7 @@ function buildBoard() {
 }
 
 function cellColors() {
-  if (S.step !== null && S.solution) return S.solution.boards[S.step];
+  if (S.step !== null && S.solution && S.solution.steps) return S.solution.boards[S.step];
   return S.session.cells;
 }
 
@@ -301,7 +301,7 @@ function drawMarks() {
     return;
   }
   const moves = S.solution.moves;
-  if (S.step < moves.length) {
+  if (S.solution.steps && S.step < moves.length) {
     const move = moves[S.step];
     marks.append(boundary(move.region, "region-under"), boundary(move.region, "region"));
     const [x, y] = s.centres[move.cell];
@@ -811,10 +811,13 @@ function renderStep() {
   const moves = solution.moves;
   const s = S.session;
   $("step-count").textContent = `${Math.min(S.step + 1, moves.length)} / ${moves.length}`;
-  $("prev").disabled = S.step === 0;
-  $("next").disabled = S.step >= moves.length;
+  $("prev").disabled = S.step === 0 || !solution.steps;
+  $("next").disabled = S.step >= moves.length || !solution.steps;
   for (const b of $("step-palette").children) b.classList.remove("pick");
-  if (S.step < moves.length) {
+  if (!solution.steps) {
+    $("step-text").textContent = `${plural(moves.length, "move")}: too many cells and moves to step through ` +
+      "on this page. The moves picture, the animation and the board file have them.";
+  } else if (S.step < moves.length) {
     const move = moves[S.step];
     $("step-text").textContent =
       `Move ${S.step + 1} of ${moves.length}: pick ${move.label}, ` +
@@ -832,7 +835,7 @@ function renderStep() {
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function step(delta) {
-  if (S.step === null) return;
+  if (S.step === null || !S.solution.steps) return;
   const next = Math.max(0, Math.min(S.solution.moves.length, S.step + delta));
   if (next === S.step) return;
   S.step = next;
