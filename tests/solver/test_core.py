@@ -379,3 +379,24 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
         cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)},
     )
     assert "the KAMI search core: pure Python (many times slower)" in version.stdout, version.stdout + version.stderr
+    # The smoke set, each answer the compiled build's: a screenshot, a Safe Zone
+    # level and the 8-puzzle (patchwork above), under a limit of states, not of time.
+    level, eight = tmp_path / "zone.json", tmp_path / "eight.json"
+    checkout = [sys.executable, "-m", "kamivision"]
+    subprocess.run(
+        [*checkout, "generate", "-o", str(level), "--rows", "6", "--columns", "6", "--zones", "3", "--seed", "4"],
+        cwd=tmp_path, capture_output=True, check=True,
+    )
+    eight.write_text(json.dumps({"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]]}))
+    for path in (root / "samples" / "lantern.jpg", level, eight):
+        extra = ["-o", str(tmp_path / "lantern.png"), "--force"] if path.suffix == ".jpg" else []
+        answers = []
+        for command, env in ((run, {"PYTHONPATH": str(target)}), (checkout, {})):
+            done = subprocess.run(
+                [*command, "solve", str(path), "--json", "--max-nodes", "2000000", *extra], capture_output=True, text=True,
+                cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), **env},
+            )
+            assert done.returncode == 0, (path.name, done.stderr[-1000:])
+            answer = json.loads(done.stdout)
+            answers.append((answer["optimal"], len(answer["moves"])))
+        assert answers[0] == answers[1] and answers[0][0] is True, (path.name, answers)
