@@ -14,27 +14,28 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from .install import CHECKOUT, ROOT, answers, git_source, smoke_files
+
+
+def _built(tmp_path: Path, *what: str) -> tuple[Path, str]:
+    """The folder of the wheel or sdist (``--wheel``, ``--sdist``; both without) built from
+    git's copy of the last commit, and what the build printed."""
+    pytest.importorskip("build", reason="the build package is not installed (it is in the test extra)")
+    source = git_source(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "build", *what, "--outdir", str(tmp_path / "dist"), str(source)],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return tmp_path / "dist", done.stdout + done.stderr
 
 
 @pytest.mark.slow
 def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
-    pytest.importorskip("build", reason="the build package is not installed (it is in the test extra)")
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: the source to build is taken with git archive")
-    source = tmp_path / "source"
-    source.mkdir()
-    archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(tmp_path / "dist"), str(source)], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "deprecat" not in (done.stdout + done.stderr).lower(), [
-        line for line in (done.stdout + done.stderr).splitlines() if "deprecat" in line.lower()
-    ]
-    (wheel,) = (tmp_path / "dist").glob("*.whl")
-    (sdist,) = (tmp_path / "dist").glob("*.tar.gz")
+    dist, printed = _built(tmp_path)
+    assert "deprecat" not in printed.lower(), [line for line in printed.splitlines() if "deprecat" in line.lower()]
+    (wheel,) = dist.glob("*.whl")
+    (sdist,) = dist.glob("*.tar.gz")
 
     names = zipfile.ZipFile(wheel).namelist()
     assert not [n for n in names if n.endswith((".c", ".h"))], "C sources in the wheel"
@@ -52,58 +53,26 @@ def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
     assert {"setup.py", "pyproject.toml", "LICENSE", "README.md", "MANIFEST.in"} <= members
 
 
-def _built(tmp_path: Path, *what: str) -> Path:
-    """The wheel or sdist (``--wheel``, ``--sdist``) built from git's copy of the last commit."""
-    pytest.importorskip("build", reason="the build package is not installed (it is in the test extra)")
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: the source to build is taken with git archive")
-    source = tmp_path / "source"
-    source.mkdir(exist_ok=True)
-    archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "build", *what, "--outdir", str(tmp_path / "dist"), str(source)],
-        capture_output=True, text=True,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return tmp_path / "dist"
-
-
-def _answers(command: list[str], folder: Path, files: dict[str, Path]) -> dict[str, tuple]:
-    """Each file's answer by ``command`` (a kamivision), run in ``folder``: (optimal, moves)."""
-    out = {}
-    for name, path in files.items():
-        extra = ["-o", str(folder / f"{name}.png"), "--force"] if path.suffix == ".jpg" else []
-        done = subprocess.run([*command, "solve", str(path), "--json", *extra], cwd=folder, capture_output=True, text=True)
-        assert done.returncode == 0, (name, done.stderr)
-        answer = json.loads(done.stdout)
-        out[name] = (answer.get("optimal"), json.dumps(answer.get("moves"), sort_keys=True))
-    return out
-
-
 @pytest.mark.slow
 def test_the_wheel_in_a_fresh_venv_answers_as_the_checkout(tmp_path):
     """Issue 47: the package as users install it.  The wheel goes into a fresh venv (its
     dependencies from the package index), and from another folder it solves a screenshot,
     a board file, a Safe Zone level and an 8-puzzle with the checkout's answers."""
-    (wheel,) = _built(tmp_path, "--wheel").glob("*.whl")
+    dist, _ = _built(tmp_path, "--wheel")
+    (wheel,) = dist.glob("*.whl")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     folder = tmp_path / "elsewhere"
     folder.mkdir()
-    checkout = [sys.executable, "-m", "kamivision"]
-    level = folder / "zone.json"
-    subprocess.run(
-        [*checkout, "generate", "-o", str(level), "--rows", "6", "--columns", "6", "--zones", "3", "--seed", "4"],
-        cwd=folder, capture_output=True, check=True,
-    )
-    eight = folder / "eight.json"
-    eight.write_text(json.dumps({"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]]}))
-    files = {"lantern": ROOT / "samples" / "lantern.jpg", "patchwork": ROOT / "samples" / "patchwork.json", "zone": level, "eight": eight}
-    installed = _answers([str(venv / "bin" / "kamivision")], folder, files)
-    assert installed == _answers(checkout, folder, files)
+    files = smoke_files(folder)
+
+    def shown(found: dict[str, dict]) -> dict[str, tuple]:
+        return {name: (a.get("optimal"), json.dumps(a.get("moves"), sort_keys=True)) for name, a in found.items()}
+
+    installed = shown(answers([str(venv / "bin" / "kamivision")], folder, files))
+    assert installed == shown(answers(CHECKOUT, folder, files))
     assert installed["lantern"][0] is True and len(json.loads(installed["lantern"][1])) == 8
     assert installed["patchwork"][0] is True and len(json.loads(installed["patchwork"][1])) == 6
     assert len(json.loads(installed["eight"][1])) == 12

@@ -39,21 +39,23 @@ SHARED_FIELD = "image"
 ICON_SIZES = (192, 512)
 
 
+def _with_token(path: str, token: str | None) -> str:
+    return path + ("?" + urlencode({"token": token}) if token else "")
+
+
 def page_address(token: str | None, **place: str) -> str:
     """The page's address, with the token when the server has one and ``place`` in the
     fragment (``s`` a session, ``error`` a message), as the page reads it."""
-    query = "?" + urlencode({"token": token}) if token else ""
-    return "/" + query + ("#" + urlencode(place) if place else "")
+    return _with_token("/", token) + ("#" + urlencode(place) if place else "")
 
 
 def manifest(request: Request) -> Response:
     token = settings_of(request).token
-    query = "?" + urlencode({"token": token}) if token else ""
     body = {
         "name": "kamivision: KAMI puzzles solved from a screenshot",
         "short_name": "kamivision",
         "description": "Open a KAMI screenshot: the board read, the fewest moves proven, shown move by move.",
-        "start_url": "/" + query,
+        "start_url": page_address(token),
         "scope": "/",
         "display": "standalone",
         "background_color": "#f3efe6",
@@ -63,7 +65,7 @@ def manifest(request: Request) -> Response:
             for size in ICON_SIZES
         ],
         "share_target": {
-            "action": "/share" + query,
+            "action": _with_token("/share", token),
             "method": "POST",
             "enctype": "multipart/form-data",
             "params": {"files": [{"name": SHARED_FIELD, "accept": ["image/*", ".json", "application/json"]}]},

@@ -338,35 +338,24 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
 def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_path):
     """Issue 47: ``CC=/bin/false pip install .`` (no build tools, as on many Windows and
     macOS machines) must give a package whose command solves KAMI boards, by the Python
-    search.  The source is taken from git (no build folder, no compiled files of this
-    checkout: the last commit, as CI's clean clone has it), installed by pip with the
-    compiler and the linker failing, and run."""
-    import os
-    import shutil
+    search.  The source is taken from git (the last commit, as CI's clean clone has it),
+    installed by pip with the compiler and the linker failing, and run."""
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
-    if shutil.which("git") is None or not (root / ".git").exists():
-        pytest.skip("not a git checkout: the source to install is taken with git archive")
-    source, target = tmp_path / "source", tmp_path / "installed"
-    source.mkdir()
-    archive = subprocess.run(["git", "archive", "HEAD"], cwd=root, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CC": "/bin/false", "LDSHARED": "/bin/false"}
-    for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CERT", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"):
-        if name in os.environ:  # how this machine reaches its package index
-            env[name] = os.environ[name]
+    from ..install import CHECKOUT, answers, git_source, index_env, smoke_files
+
+    source, target = git_source(tmp_path), tmp_path / "installed"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CC": "/bin/false", "LDSHARED": "/bin/false", **index_env()}
     pip = [sys.executable, "-m", "pip", "install", "-q", "--no-cache-dir", "--no-deps", "--target", str(target), str(source)]
     done = subprocess.run(pip, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert not list(target.rglob("*.so")), "something was compiled with CC=/bin/false"
-    board = root / "samples" / "patchwork.json"
+    files = smoke_files(tmp_path)
+    installed_env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)}
     run = [sys.executable, "-c", "import kamivision.solver.core as c; assert not c.AVAILABLE; from kamivision.cli import main; main()"]
     done = subprocess.run(
-        run + ["solve", str(board), "--json"], capture_output=True, text=True, cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)},
+        run + ["solve", str(files["patchwork"]), "--json"], capture_output=True, text=True, cwd=tmp_path, env=installed_env
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -376,27 +365,15 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
     assert len(notice) == 1 and "the KAMI search core" in notice[0] and "many times slower" in notice[0], done.stderr
     version = subprocess.run(
         [sys.executable, "-c", "from kamivision.cli import main; main()", "--version"], capture_output=True, text=True,
-        cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)},
+        cwd=tmp_path, env=installed_env,
     )
     assert "the KAMI search core: pure Python (many times slower)" in version.stdout, version.stdout + version.stderr
     # The issue's smoke set, each answer the compiled build's: a screenshot, a Safe Zone
     # level and the 8-puzzle (patchwork above), under a limit of states, not of time.
-    level, eight = tmp_path / "zone.json", tmp_path / "eight.json"
-    checkout = [sys.executable, "-m", "kamivision"]
-    subprocess.run(
-        [*checkout, "generate", "-o", str(level), "--rows", "6", "--columns", "6", "--zones", "3", "--seed", "4"],
-        cwd=tmp_path, capture_output=True, check=True,
-    )
-    eight.write_text(json.dumps({"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]]}))
-    for path in (root / "samples" / "lantern.jpg", level, eight):
-        extra = ["-o", str(tmp_path / "lantern.png"), "--force"] if path.suffix == ".jpg" else []
-        answers = []
-        for command, env in ((run, {"PYTHONPATH": str(target)}), (checkout, {})):
-            done = subprocess.run(
-                [*command, "solve", str(path), "--json", "--max-nodes", "2000000", *extra], capture_output=True, text=True,
-                cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), **env},
-            )
-            assert done.returncode == 0, (path.name, done.stderr[-1000:])
-            answer = json.loads(done.stdout)
-            answers.append((answer["optimal"], len(answer["moves"])))
-        assert answers[0] == answers[1] and answers[0][0] is True, (path.name, answers)
+    rest = {name: files[name] for name in ("lantern", "zone", "eight")}
+    limit = ("--max-nodes", "2000000")
+    pure = answers(run, tmp_path, rest, *limit, env=installed_env)
+    compiled = answers(CHECKOUT, tmp_path, rest, *limit, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    for name in rest:
+        got = [(a[name]["optimal"], len(a[name]["moves"])) for a in (pure, compiled)]
+        assert got[0] == got[1] and got[0][0] is True, (name, got)
