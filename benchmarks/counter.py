@@ -1,6 +1,6 @@
 """The counter's digits on their own, from large to too small to read: right, unsure or WRONG by height.
 
-    python benchmarks/counter.py [--counters 3000] [--seed 1]
+    python benchmarks/counter.py [--counters 3000] [--seed 1] [--font FILE.ttf]
 
 Each counter ``i`` (from ``numpy.random.default_rng(seed)``) is a number of 1 to 20 drawn
 with the renderer's font (Pillow's Aileron, as ``kamivision render`` draws the counter)
@@ -12,6 +12,10 @@ the reader reads a footer (:func:`~kamivision.vision.buttons.find_buttons`, then
 (pixels); columns: read right, reported unsure (not read), and WRONG (a number read with
 confidence that is not the one drawn).  A wrong counter is what must not happen: the
 answer would report a disagreement that is not there.
+
+``--font`` draws the digits in another face (say Debian's DejaVu Sans or Liberation
+Sans), one the digit templates were not made from: a check that the reader does not lean
+on the renderer's own font.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ from __future__ import annotations
 import argparse
 import io
 from collections import defaultdict
+from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from kamivision.render import _font
 from kamivision.vision.buttons import find_buttons
@@ -32,8 +37,10 @@ from kamivision.vision.par import read_par
 DARK, INK = (40, 35, 30), (238, 234, 224)
 
 
-def one_counter(rng: np.random.Generator) -> tuple[int, int, int | None]:
-    """Draw one counter and read it: (the number drawn, its height in pixels, the reading)."""
+def one_counter(rng: np.random.Generator, face=None) -> tuple[int, int, int | None]:
+    """Draw one counter and read it: (the number drawn, its height in pixels, the reading).
+    ``face``: a function from a size in points to a Pillow font (default: the renderer's)."""
+    face = face or _font
     size = int(rng.integers(14, 31))
     side = int(size / 0.42 * rng.uniform(0.9, 1.4))
     bw, bh = 4 * side, int(side * rng.uniform(0.8, 1.6))
@@ -43,8 +50,8 @@ def one_counter(rng: np.random.Generator) -> tuple[int, int, int | None]:
     for x in (side, 2 * side, 3 * side):
         draw.line([(x, 0), (x, bh)], fill=(200, 196, 188), width=2)
     centre = (1.5 * side + rng.uniform(-1, 1), bh / 2 + rng.uniform(-1, 1))
-    draw.text(centre, str(value), fill=INK, font=_font(size), anchor="mm")
-    box = ImageDraw.Draw(Image.new("L", (bw, bh))).textbbox(centre, str(value), font=_font(size), anchor="mm")
+    draw.text(centre, str(value), fill=INK, font=face(size), anchor="mm")
+    box = ImageDraw.Draw(Image.new("L", (bw, bh))).textbbox(centre, str(value), font=face(size), anchor="mm")
     rgb = np.asarray(picture)
     sigma = float(rng.uniform(0.0, 0.8))
     if sigma > 0.2:
@@ -65,12 +72,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--counters", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--font", type=Path, default=None, help="a TrueType font to draw the digits with")
     args = parser.parse_args()
+    face = None
+    if args.font is not None:
+        if not args.font.is_file():
+            raise SystemExit(f"{args.font}: no such font file")
+        face = lambda size: ImageFont.truetype(str(args.font), size)  # noqa: E731
     rng = np.random.default_rng(args.seed)
     rows: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
     wrong = []
     for _ in range(args.counters):
-        value, height, read = one_counter(rng)
+        value, height, read = one_counter(rng, face)
         row = rows[min(height, 16)]
         if read is None:
             row[1] += 1

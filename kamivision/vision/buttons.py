@@ -41,6 +41,17 @@ class Glyph:
     #: The mark runs into the button's edge: something drawn across a separator (a
     #: translucent bar's icon), perhaps joined to a digit.
     cut: bool = False
+    #: The box's gray levels from the button's floor (0) to its brightest (1), the other
+    #: marks' pixels at 0: the anti-aliased edges that a mask loses (None: not kept).
+    shade: np.ndarray | None = None
+    #: The box (x, y, w, h) of what this mark belongs to at a fainter level (a quarter of
+    #: the way from floor to brightest): wider than the mark when a dim neighbour is
+    #: joined to it there (a small digit's diagonal, fainter than its neighbour's upright
+    #: stroke, falls below the half-way level; None: not measured).
+    faint: Rect | None = None
+    #: Seen only at the fainter level: no pixel of it reaches half-way (a small digit's
+    #: diagonal stroke, or a shadow).  Never read; a number beside one is unsure.
+    dim: bool = False
 
     @property
     def height(self) -> int:
@@ -128,16 +139,33 @@ def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
         return ()
     inner = np.ascontiguousarray(inside > floor + 0.5 * (peak - floor)).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
+    dim = np.ascontiguousarray(inside > floor + 0.25 * (peak - floor)).astype(np.uint8)
+    _, dim_labels, dim_stats, _ = cv2.connectedComponentsWithStats(dim, connectivity=8)
     side = min(h, w)
-    out = []
+    out, kept = [], []
     ih, iw = inner.shape
     for i in range(1, count):
         gx, gy, gw, gh, area = stats[i]
         if area < 6 or max(gw, gh) < 0.06 * side:
             continue
         cut = gx == 0 or gy == 0 or gx + gw == iw or gy + gh == ih
-        mask = labels[gy : gy + gh, gx : gx + gw] == i
-        out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy), bool(cut)))
+        kept.append(i)
+        box = labels[gy : gy + gh, gx : gx + gw]
+        mask = box == i
+        shade = np.clip((inside[gy : gy + gh, gx : gx + gw] - floor) / (peak - floor), 0.0, 1.0)
+        shade[(box != i) & (box != 0)] = 0.0
+        # The dim component holding the mark (every mark pixel is in one: the levels nest).
+        fx, fy, fw, fh, _ = dim_stats[dim_labels[gy : gy + gh, gx : gx + gw][mask][0]]
+        faint = (x0 + mx + int(fx), y0 + my + int(fy), int(fw), int(fh))
+        out.append(Glyph(mask, x0 + mx + int(gx), y0 + my + int(gy), bool(cut), shade, faint))
+    held = set(np.unique(dim_labels[np.isin(labels, kept)]).tolist())
+    for j in range(1, len(dim_stats)):
+        fx, fy, fw, fh, area = dim_stats[j]
+        if j in held or area < 6 or max(fw, fh) < 0.06 * side:
+            continue
+        mask = dim_labels[fy : fy + fh, fx : fx + fw] == j
+        box = (x0 + mx + int(fx), y0 + my + int(fy), int(fw), int(fh))
+        out.append(Glyph(mask, box[0], box[1], False, None, box, dim=True))
     out.sort(key=lambda g: g.x)
     return tuple(out)
 
@@ -188,10 +216,15 @@ def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     0.25, and up to 0.32 when they are a dozen pixels tall and blurred; the solid arrow
     and bulb 0.5 and over) of one height on one baseline, side by side, narrower than
     tall, and nothing else of size is there (the bulb's filament lines are specks beside
-    its glass, and the glass is solid), nor anything cut by the button's edge."""
+    its glass, and the glass is solid), nor anything cut by the button's edge, nor
+    anything fainter joined to them (:func:`spills`)."""
     if not marks or any(g.cut for g in marks):
         return ()  # a mark across the button's edge on this line: a digit may be joined to it
-    tallest = max(g.height for g in marks)
+    if all(g.dim for g in marks):
+        return ()
+    tallest = max(g.height for g in marks if not g.dim)
+    if any(g.dim and g.height >= 0.2 * tallest for g in marks):
+        return ()  # something beside them too faint to read: a number may be missing a digit
     tall = [g for g in marks if g.height >= 0.5 * tallest]
     middling = [g for g in marks if 0.2 * tallest <= g.height < 0.5 * tallest]
     if not 1 <= len(tall) <= 2 or middling:
@@ -199,6 +232,8 @@ def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
     for g in tall:
         if not 0.1 <= g.width / g.height <= 0.9 or g.fill > 0.6 or g.stroke > 0.4:
             return ()
+    if spills(tall):
+        return ()
     if len(tall) == 2:
         a, b = tall
         if abs(a.height - b.height) > 0.2 * tallest or abs((a.y + a.height) - (b.y + b.height)) > 0.2 * tallest:
@@ -206,3 +241,23 @@ def digit_shaped(marks: tuple[Glyph, ...]) -> tuple[Glyph, ...]:
         if b.x - (a.x + a.width) > 0.8 * tallest or b.x < a.x + a.width - 2:
             return ()
     return tuple(tall)
+
+
+def spills(glyphs: list[Glyph]) -> bool:
+    """Whether the glyphs are part of something wider at a fainter level: a dim mark
+    joined to them there reaches more than an anti-aliased fringe (2 pixels, or a quarter
+    of their height) beyond their box.  On digits under a dozen pixels, a 7's diagonal
+    beside a 1's upright stroke may be all fainter than half-way: without this check, 17
+    read as 1."""
+    left = min(g.x for g in glyphs)
+    top = min(g.y for g in glyphs)
+    right = max(g.x + g.width for g in glyphs)
+    bottom = max(g.y + g.height for g in glyphs)
+    fringe = max(2.0, 0.25 * (bottom - top))
+    for g in glyphs:
+        if g.faint is None:
+            continue
+        fx, fy, fw, fh = g.faint
+        if fx < left - fringe or fy < top - fringe or fx + fw > right + fringe or fy + fh > bottom + fringe:
+            return True
+    return False

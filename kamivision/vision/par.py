@@ -28,8 +28,13 @@ GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
 SURE = 0.35
 #: Digits shorter than this (pixels) are too few pixels to tell a 5 from a 6: the counter
 #: is then not read (a screenshot scaled down to 266 pixels wide showed 6-pixel digits,
-#: and a 16 matched 15 at confidence 0.69).
-MIN_DIGIT_HEIGHT = 10
+#: and a 16 matched 15 at confidence 0.69; at 7 pixels, 14 read as 11 with confidence).
+MIN_DIGIT_HEIGHT = 8
+#: Digits shorter than this (pixels) are read only with at least SMALL_SURE confidence:
+#: fewer pixels, a higher bar (``benchmarks/counter.py``, seeds 1-8, 24,000 counters: 8 and
+#: 9 pixel digits read at the ordinary bar gave 5 wrong; at this one none).
+SMALL_DIGITS = 10
+SMALL_SURE = 0.75
 #: A button's marks are digits only when every glyph matches a digit at least this well
 #: (normalised cross-correlation less the penalties); the icons fail the shape tests first.
 MATCH = 0.3
@@ -37,12 +42,14 @@ MATCH = 0.3
 Template = tuple[str, np.ndarray, float]  # digit, normalised glyph image, aspect
 
 
-def _glyph_image(mask: np.ndarray) -> tuple[np.ndarray, float]:
-    """A binary glyph cropped to its box, resized to GLYPH_SIZE and blurred; and its aspect."""
+def _glyph_image(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[np.ndarray, float]:
+    """A binary glyph (or its ``shade``, the gray levels over the same pixels) cropped to
+    its box, resized to GLYPH_SIZE and blurred; and its aspect."""
     ys, xs = np.nonzero(mask)
-    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+    box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
+    crop = (mask if shade is None else shade)[box].astype(np.float32)
     aspect = crop.shape[1] / crop.shape[0]
-    img = cv2.resize(crop, GLYPH_SIZE, interpolation=cv2.INTER_AREA)
+    img = cv2.resize(crop, GLYPH_SIZE, interpolation=cv2.INTER_AREA if shade is None else cv2.INTER_LINEAR)
     img = cv2.GaussianBlur(img, (0, 0), 1.2)
     img -= img.mean()
     norm = np.linalg.norm(img)
@@ -107,6 +114,12 @@ HOLE_PENALTY = 0.3
 LOOPS_FROM = 18
 
 
+#: Glyphs shorter than this (pixels) are read from their gray levels, not their mask:
+#: at a dozen pixels a stroke is two or three pixels, and its anti-aliased edges carry
+#: much of the shape.
+SHADE_BELOW = 18
+
+
 def holes(mask: np.ndarray) -> int:
     """The glyph's closed loops: background regions it encloses, bigger than a speck (a
     fiftieth of its box), so that JPEG noise inside a stroke is no loop."""
@@ -118,13 +131,14 @@ def holes(mask: np.ndarray) -> int:
     )
 
 
-def read_glyph(mask: np.ndarray) -> tuple[str, float, float]:
+def read_glyph(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[str, float, float]:
     """The digit a glyph mask shows, the match's score (-1..1) and a confidence (0..1)
     from the margin over the runner-up digit.  A digit whose loops the glyph lacks (or has
     too many of) loses :data:`HOLE_PENALTY`: the shape's topology survives fonts that the
     templates do not cover (a 6 with a straight spine still has one loop, a 5 none), on
     glyphs tall enough to keep their loops (:data:`LOOPS_FROM`)."""
-    img, aspect = _glyph_image(mask)
+    small = shade is not None and mask.shape[0] < SHADE_BELOW
+    img, aspect = _glyph_image(mask, shade if small else None)
     loops = holes(mask) if mask.shape[0] >= LOOPS_FROM else None
     scores: dict[str, float] = {}
     for digit, template, t_aspect in digit_templates():
@@ -142,11 +156,14 @@ def _read_number(glyphs: tuple[Glyph, ...]) -> tuple[Optional[int], float, float
     """The number the glyphs show, the weakest glyph's match score and confidence (0 for
     glyphs under :data:`MIN_DIGIT_HEIGHT` pixels)."""
     digits, score = "", 1.0
-    confidence = 1.0 if min(g.height for g in glyphs) >= MIN_DIGIT_HEIGHT else 0.0
+    height = min(g.height for g in glyphs)
+    confidence = 1.0 if height >= MIN_DIGIT_HEIGHT else 0.0
     for glyph in glyphs:
-        digit, s, c = read_glyph(glyph.mask)
+        digit, s, c = read_glyph(glyph.mask, glyph.shade)
         digits += digit
         score, confidence = min(score, s), min(confidence, c)
+    if height < SMALL_DIGITS and confidence < SMALL_SURE:
+        confidence = 0.0
     value = int(digits)
     if value == 0 or (len(digits) == 2 and digits[0] == "0"):
         return None, score, 0.0

@@ -194,9 +194,33 @@ def _tiny_counter(scale: float, text: str):
 
 
 def test_digits_too_small_to_tell_apart_are_reported_as_not_read():
-    """Six-pixel digits (a screenshot scaled to 266 pixels wide): a 16 matched 15 at
-    confidence 0.69; under ten pixels the counter is not read."""
+    """Digits of 7 pixels are not read at all (a 16 matched 15 at confidence 0.69 on a
+    screenshot scaled to 266 pixels wide); at 9 pixels a 16 is too close to a 15 for the
+    higher bar that small digits must clear."""
+    assert _tiny_counter(0.2, "12") == (None, 0.0)
     assert _tiny_counter(0.25, "16") == (None, 0.0)
+
+
+def test_clear_digits_nine_pixels_tall_are_read():
+    """Read from their gray levels, 9-pixel digits that no other digit comes close to are
+    read (a screenshot scaled to a quarter: 12 and 19 are clear, 16 is not)."""
+    assert _tiny_counter(0.25, "12")[0] == 12
+    assert _tiny_counter(0.25, "19")[0] == 19
+
+
+def test_a_digit_too_faint_to_read_beside_a_bright_one_leaves_the_number_unsure():
+    """At a dozen pixels a 7's diagonal, anti-aliased, can stay under the half-way level
+    beside a 1's bright upright: the 1 alone would read as a confident 1 where 17 is
+    shown.  What lies beside the digits at a fainter level makes the number unsure."""
+    import cv2
+
+    image, lines = _block_image([(0, "ring", 240, 0)])
+    cv2.putText(image, "1", (222, 75), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (240,) * 3, 2, cv2.LINE_AA)
+    cv2.putText(image, "7", (252, 75), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (100,) * 3, 2, cv2.LINE_AA)
+    image = cv2.resize(image, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
+    h, w = image.shape[:2]
+    block = find_buttons(image, (0, 0, w, h), [x * 0.3 for x in lines])
+    assert read_par(dataclasses.replace(find_layout_stub(image), block=block))[0] is None
 
 
 def test_small_digits_a_dozen_pixels_tall_are_read():
