@@ -541,12 +541,15 @@ def documented_command_lines() -> list[tuple[str, str]]:
     return found
 
 
-def test_every_command_line_in_the_docs_parses():
+def test_every_command_line_in_the_docs_parses(monkeypatch):
     """Issue 47: the worker line in docs/deploy.md used --name, which did not exist (the
     option showed as --NAME).  Each documented line is parsed by the command line itself:
     an unknown option, a missing argument or a bad value fails here.  Placeholders such as
-    ${REDIS_URL} parse as text; files need not exist."""
+    ${WEB1_PORT} parse as text; files need not exist.  The Redis URL comes from the
+    environment file, as docs/deploy.md sets it up."""
     import shlex
+
+    monkeypatch.setenv("KAMIVISION_REDIS", "redis://:password@10.0.0.5:6379/0")
 
     import typer
     from typer import _click as click  # typer's own click, which its commands raise
@@ -571,3 +574,21 @@ def test_every_command_line_in_the_docs_parses():
         except click.ClickException as error:
             bad.append(f"{where}: kamivision {text}: {error.format_message()}")
     assert not bad, "\n".join(bad)
+
+
+def test_a_redis_password_or_a_token_on_the_command_line_is_warned_of():
+    """Issue 47: secrets belong in the environment (docs/deploy.md's environment file),
+    not on a command line that any user of the machine can read.  Given there, they still
+    work, with one warning line each; from the environment, no warning."""
+    pytest.importorskip("rq", reason="the rq package is not installed (pip install 'kamivision[redis]')")
+    free_port_url = "redis://:pw@127.0.0.1:9/0"  # port 9 (discard): nothing listens
+    given = runner.invoke(app, ["worker", "--redis", free_port_url, "--burst"])
+    assert given.exit_code != 0  # nothing listens there
+    assert "the Redis password is on the command line" in given.output
+    quiet = runner.invoke(app, ["worker", "--burst"], env={"KAMIVISION_REDIS": free_port_url})
+    assert quiet.exit_code != 0 and "Redis does not answer" in quiet.output
+    assert "command line" not in quiet.output
+    assert ":pw@" not in given.output + quiet.output  # no secret in the messages: ":***@"
+    token = runner.invoke(app, ["serve", "--token", "s3cret", "--redis", "redis://127.0.0.1:9/0"])
+    assert "the token is on the command line" in token.output
+    assert "Redis password" not in token.output  # no password in that URL

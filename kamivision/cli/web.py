@@ -60,6 +60,7 @@ Examples:
   kamivision serve --host 0.0.0.0 --cert cert.pem --key key.pem   # the same over HTTPS""",
 )
 def serve_command(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port).")] = 8000,
     max_seconds: Annotated[float, typer.Option(callback=number, min=1.0, metavar="SECONDS", help="A solve's default limit (the page can change it).")] = 30.0,
@@ -72,11 +73,11 @@ def serve_command(
     key: Annotated[Optional[Path], typer.Option(metavar="FILE", help="The certificate's private key (PEM).")] = None,
     redis: Annotated[
         Optional[str],
-        typer.Option(metavar="URL", help="Keep sessions in Redis and queue solves there for 'kamivision worker' (redis://host:6379/0)."),
+        typer.Option(envvar="KAMIVISION_REDIS", metavar="URL", help="Keep sessions in Redis and queue solves there for 'kamivision worker' (redis://host:6379/0; with a password, give it in KAMIVISION_REDIS instead)."),
     ] = None,
     token: Annotated[
         Optional[str],
-        typer.Option("--token", envvar="KAMIVISION_TOKEN", metavar="TOKEN", help="The token every request needs (the same for every web process).  [default: a random one off the loopback]", show_default=False),
+        typer.Option("--token", envvar="KAMIVISION_TOKEN", metavar="TOKEN", help="The token every request needs (the same for every web process; better given in KAMIVISION_TOKEN).  [default: a random one off the loopback]", show_default=False),
     ] = None,
     allow_host: Annotated[
         Optional[list[str]],
@@ -96,6 +97,8 @@ def serve_command(
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     from ..web import Settings
+
+    warn_of_secrets(ctx, redis=redis, token=token)
     from ..web.server import run
 
     settings = Settings(
@@ -131,11 +134,13 @@ Examples:
   kamivision worker --redis redis://localhost --burst  # the solves waiting now, then stop""",
 )
 def worker_command(
-    redis: Annotated[str, typer.Option(metavar="URL", help="The Redis that the web processes queue solves on.")],
+    ctx: typer.Context,
+    redis: Annotated[str, typer.Option(envvar="KAMIVISION_REDIS", metavar="URL", help="The Redis that the web processes queue solves on (with a password, give it in KAMIVISION_REDIS instead).")],
     burst: Annotated[bool, typer.Option("--burst", help="Stop when the queue is empty.")] = False,
     name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False)] = None,
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
+    warn_of_secrets(ctx, redis=redis)
     try:
         from ..web.worker import run_worker
 
@@ -144,3 +149,25 @@ def worker_command(
         fail(error)
 
 
+
+
+def warn_of_secrets(ctx: typer.Context, **values: Optional[str]) -> None:
+    """One line on stderr for each secret given on the command line, where every user of
+    the machine can read it (``ps``): a Redis URL with a password, a token.  They belong
+    in the environment (``KAMIVISION_REDIS``, ``KAMIVISION_TOKEN``), from a file only the
+    service reads (``docs/deploy.md``)."""
+    from urllib.parse import urlsplit
+
+    for name, value in values.items():
+        source = ctx.get_parameter_source(name)
+        if not value or source is None or source.name != "COMMANDLINE":
+            continue
+        if name == "redis":
+            try:
+                secret = urlsplit(value).password is not None
+            except ValueError:
+                secret = False
+            if secret:
+                typer.echo("warning: the Redis password is on the command line, where any user of this machine can read it: give the URL in KAMIVISION_REDIS instead", err=True)
+        else:
+            typer.echo(f"warning: the {name} is on the command line, where any user of this machine can read it: give it in KAMIVISION_{name.upper()} instead", err=True)

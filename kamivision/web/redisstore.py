@@ -4,7 +4,7 @@ With Redis, any number of web processes on any number of hosts serve the same pl
 solves run on ``kamivision worker`` processes anywhere (:mod:`~kamivision.web.worker`):
 
 - :class:`RedisStore` keeps each session under ``kamivision:s:<id>``: the session itself
-  (pickled, without its picture), the picture (PNG), the last answer (pushed there by the
+  (as data, :mod:`~kamivision.web.codec`, without its picture), the picture (PNG), the last answer (pushed there by the
   worker that found it) and the files made from it, all expiring after an hour without a
   request.  A change (an edit, a solve) holds the session's Redis lock, so two processes
   never interleave their changes; the number of sessions and their bytes are bounded as
@@ -14,23 +14,37 @@ solves run on ``kamivision worker`` processes anywhere (:mod:`~kamivision.web.wo
   ``meta``; a cancel is a key that the worker sees and turns into a Ctrl-C; a worker that
   dies mid-job stops beating its heart, and the job then fails with a clear message.
 
-Redis holds pickles that these processes trust: it must be reachable by them alone (its
-own network, a password), as ``docs/deploy.md`` shows.  Every Redis call has a short
-timeout and no retry, so a Redis that is down or slow gives a 503 within two seconds.
+Redis holds data, never code: sessions, answers and the RQ jobs' records are JSON
+(:mod:`~kamivision.web.codec`, never pickles), and a worker runs only kamivision's own
+job function (:func:`~kamivision.web.worker.run_worker`).  Redis should still be
+reachable by these processes alone (its own network, a password), as ``docs/deploy.md``
+shows: whoever can write to it can change the boards and answers.  Every Redis call has a
+short timeout and no retry, so a Redis that is down or slow gives a 503 within two seconds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import pickle
+import logging
 import time
 from typing import Callable, Iterator, Optional
 
 import numpy as np
 
+from . import codec
 from .jobs import OVERRUN_SECONDS, Job, QueueFull
 from .sessions import NoSession, RateLimited, Result, Session, StoreFull
+
+log = logging.getLogger("kamivision.redis")
+
+
+class Serializer:
+    """RQ's job records (the job's call and its reports) as data (:mod:`~kamivision.web.codec`), not pickles."""
+
+    dumps = staticmethod(codec.dumps)
+    loads = staticmethod(codec.loads)
+
 
 #: Every key starts with this.
 PREFIX = "kamivision:"
@@ -63,7 +77,23 @@ def connect(url: str, timeout: Optional[float] = TIMEOUT):
     except ValueError as error:
         from ..errors import KamiError
 
-        raise KamiError(f"--redis {url}: not a Redis URL ({error})") from None
+        raise KamiError(f"--redis {shown(url)}: not a Redis URL ({error})") from None
+
+
+def shown(url: str) -> str:
+    """``url`` as messages show it: its password, if any, as ``***``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.hostname or ""
+        netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "(a URL that cannot be read)"
 
 
 def reachable(url: str, timeout: Optional[float] = TIMEOUT):
@@ -80,7 +110,7 @@ def reachable(url: str, timeout: Optional[float] = TIMEOUT):
     try:
         connection.ping()
     except RedisError as error:
-        raise KamiError(f"--redis {url}: Redis does not answer ({error})") from None
+        raise KamiError(f"--redis {shown(url)}: Redis does not answer ({error})") from None
     return connection
 
 
@@ -116,8 +146,8 @@ class RedisStore:
             values = pipe.execute()
         if values[0] is None:
             raise NoSession(session_id)
-        session: Session = pickle.loads(values[0])
-        session.result = None if values[1] is None else pickle.loads(values[1])
+        session: Session = _load(values[0], Session, session_id)
+        session.result = None if values[1] is None else _load(values[1], Result, session_id)
         if picture:
             session.image = None if values[2] is None else _decode(values[2])
             if session.image is None:
@@ -218,10 +248,20 @@ def _state(session: Session) -> bytes:
     """The session as kept in Redis: without its picture, its files, its answer (kept
     apart) and its lock."""
     job = None if session.job is None else dataclasses.replace(session.job, recognition=None, solution=None, doubt=None, check=None)
-    return pickle.dumps(
-        dataclasses.replace(session, image=None, files={}, result=None, lock=None, job=job, size=session.size),
-        protocol=pickle.HIGHEST_PROTOCOL,
-    )
+    return codec.dumps(dataclasses.replace(session, image=None, files={}, result=None, lock=None, job=job, size=session.size))
+
+
+def _load(data: bytes, kind: type, session_id: str):
+    """A session or an answer from Redis; one that is not (damaged, or forged) is
+    logged and taken for gone."""
+    try:
+        value = codec.loads(data)
+    except codec.CodecError as error:
+        value = error
+    if not isinstance(value, kind):
+        log.warning("session %s: its %s in Redis is not one (%s): taken for gone", session_id, kind.__name__.lower(), value)
+        raise NoSession(session_id)
+    return value
 
 
 def _encode(image: np.ndarray) -> bytes:
@@ -249,7 +289,7 @@ class RedisJobs:
 
         self.redis = connection
         self.max_waiting = max_waiting
-        self.queue = Queue(QUEUE, connection=connection)
+        self.queue = Queue(QUEUE, connection=connection, serializer=Serializer)
 
     def submit(self, job: Job) -> Job:
         """Queue ``job``; :class:`~kamivision.web.jobs.QueueFull` when ``max_waiting`` jobs
@@ -293,7 +333,7 @@ class RedisJobs:
         from rq.job import JobStatus
 
         try:
-            record = RQJob.fetch(job.id, connection=self.redis)
+            record = RQJob.fetch(job.id, connection=self.redis, serializer=Serializer)
         except NoSuchJobError:
             return dataclasses.replace(job, state="failed", error="the solve's record has expired: solve again", version=job.version + 1)
         status = record.get_status(refresh=False)
@@ -338,7 +378,7 @@ class RedisJobs:
         from rq.job import Job as RQJob
 
         with contextlib.suppress(NoSuchJobError):
-            return RQJob.fetch(job.id, connection=self.redis).get_position() or 0
+            return RQJob.fetch(job.id, connection=self.redis, serializer=Serializer).get_position() or 0
         return 0
 
     def cancel(self, job: Job) -> None:
@@ -348,7 +388,7 @@ class RedisJobs:
         from rq.job import Job as RQJob
         from rq.job import JobStatus
 
-        record = RQJob.fetch(job.id, connection=self.redis)
+        record = RQJob.fetch(job.id, connection=self.redis, serializer=Serializer)
         if record.get_status() == JobStatus.QUEUED:
             with contextlib.suppress(InvalidJobOperation):  # taken by a worker meanwhile: ask it to stop
                 record.cancel()
@@ -369,4 +409,4 @@ def _version(count: int, state: str) -> int:
 def push_result(connection, session_id: str, result: Result, keep: int = 3600) -> None:
     """A worker's answer, into its session (if the session is still there)."""
     if connection.exists(_session_key(session_id)):
-        connection.set(result_key(session_id), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), ex=keep)
+        connection.set(result_key(session_id), codec.dumps(result), ex=keep)

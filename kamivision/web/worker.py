@@ -11,16 +11,60 @@ job timeout is the hard limit: a horse that overruns it is killed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import signal
 import time
 
 from .jobs import solve_for_page
-from .redisstore import HEARTBEAT, PREFIX, QUEUE, busy_key, push_result, reachable
+from .redisstore import HEARTBEAT, PREFIX, QUEUE, Serializer, busy_key, push_result, reachable
 from .sessions import Result
 
 log = logging.getLogger("kamivision.worker")
+
+#: The job functions a worker runs: kamivision's own, and nothing a job record names
+#: besides (:func:`job_class`).
+JOB_FUNCTIONS = frozenset({"kamivision.web.worker.solve_job"})
+
+
+class RefusedJob(Exception):
+    """A job in the queue that names something other than kamivision's own job function."""
+
+
+@functools.lru_cache(maxsize=1)
+def job_class():
+    """RQ's job class, narrowed to what kamivision queues: the function is one of
+    :data:`JOB_FUNCTIONS` (a forged record naming any other is refused, logged, and
+    recorded as failed, nothing of it run), and no callbacks or webhooks (kamivision sets
+    none; a forged record's would be run or called by the worker)."""
+    from rq.job import Job as RQJob
+
+    class KamiJob(RQJob):
+        @property
+        def func(self):
+            name = self.func_name
+            if self.instance is not None or name not in JOB_FUNCTIONS:
+                log.error("job %s names %r, not kamivision's solve: refused", self.id, name)
+                raise RefusedJob(f"a job naming {name!r} is not kamivision's: refused")
+            return super().func
+
+        @property
+        def success_callback(self):
+            return None
+
+        @property
+        def failure_callback(self):
+            return None
+
+        @property
+        def stopped_callback(self):
+            return None
+
+        def send_webhooks(self, status, *, exc_string=None) -> None:
+            return None
+
+    return KamiJob
 
 def solve_job(session: str, board, max_seconds: float, recognition, check_seconds: float) -> None:
     """One solve, run in an RQ work horse: :func:`~kamivision.web.jobs.solve_for_page`, its
@@ -119,7 +163,7 @@ def _workers_on_this_host(redis) -> int:
 
     try:
         host = socket.gethostname()
-        return max(1, sum(1 for worker in Worker.all(connection=redis) if worker.hostname == host))
+        return max(1, sum(1 for worker in Worker.all(connection=redis, serializer=Serializer) if worker.hostname == host))
     except RedisError:
         return os.cpu_count() or 1
 
@@ -144,7 +188,11 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     import kamivision.solver  # noqa: F401
 
     while True:
-        worker = Worker([Queue(QUEUE, connection=connection)], connection=connection, name=name, job_monitoring_interval=5)
+        kind = job_class()
+        queue = Queue(QUEUE, connection=connection, serializer=Serializer, job_class=kind)
+        worker = Worker(
+            [queue], connection=connection, name=name, job_monitoring_interval=5, serializer=Serializer, job_class=kind
+        )
         try:
             worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
             # RQ's loop ends on a stop (SIGTERM, Ctrl-C), an empty queue in a burst, or an

@@ -1,5 +1,5 @@
 """The deployment that docs/deploy.md describes, as ``deploy/Procfile`` writes it: its
-lines are started as a Procfile runner would (each through the shell, with REDIS_URL and
+lines are started as a Procfile runner would (each through the shell, with KAMIVISION_REDIS and
 the ports set), and a screenshot uploaded through one web process is solved and read back
 through the other."""
 
@@ -34,7 +34,7 @@ def test_the_procfile_runs_two_web_processes_and_two_workers_that_serve_one_play
     ports = free_port(), free_port()
     env = {
         **os.environ,
-        "REDIS_URL": redis_server.url,
+        "KAMIVISION_REDIS": redis_server.url,
         "WEB1_PORT": str(ports[0]),
         "WEB2_PORT": str(ports[1]),
         "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -246,3 +248,44 @@ def test_workers_outlive_a_redis_restart_mid_solve_and_solve_again(cluster, tmp_
     assert call(f"{a}api/sessions/{session['id']}/solve", {"max_seconds": 5})[0] == 202
     state = wait_state(b, session["id"], ("done", "failed"), timeout=40)
     assert state["state"] == "done" and state["solution"]["moves"], state
+
+
+def test_a_forged_session_in_redis_is_taken_for_gone_and_never_run(redis_server, tmp_path, caplog):
+    """Whoever writes to Redis cannot make the web processes run code: a pickle put where
+    a session belongs is not loaded as one (the session is gone, and the log says so)."""
+    import pickle
+
+    from kamivision.web.redisstore import RedisStore, connect
+    from kamivision.web.sessions import NoSession
+
+    from .test_codec import Touch
+
+    target = tmp_path / "ran"
+    connection = connect(redis_server.url)
+    connection.set("kamivision:s:forged", pickle.dumps(Touch(target)))
+    with pytest.raises(NoSession):
+        RedisStore(connection).get("forged")
+    assert not target.exists()
+    assert "taken for gone" in caplog.text
+
+
+def test_a_worker_runs_only_kamivisions_own_jobs(redis_server, tmp_path):
+    """A job record naming another function (as RQ would run it: JSON, or a pickle of
+    RQ's default kind) is refused and logged; nothing of it runs, and the worker goes on."""
+    from rq import Queue
+
+    from kamivision.web.redisstore import QUEUE, Serializer, connect
+
+    connection = connect(redis_server.url)
+    named = tmp_path / "named"
+    pickled = tmp_path / "pickled"
+    Queue(QUEUE, connection=connection, serializer=Serializer).enqueue_call("pathlib.Path.touch", args=(named,))
+    Queue(QUEUE, connection=connection).enqueue_call("pathlib.Path.touch", args=(pickled,))
+    worker = subprocess.run(
+        [sys.executable, "-m", "kamivision", "worker", "--redis", redis_server.url, "--burst"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert worker.returncode == 0, worker.stderr
+    assert not named.exists() and not pickled.exists()
+    assert "'pathlib.Path.touch', not kamivision's solve: refused" in worker.stderr
+    assert Queue(QUEUE, connection=connection).count == 0
