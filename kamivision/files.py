@@ -6,10 +6,13 @@ image's header before its pixels are decoded.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import stat
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -110,6 +113,17 @@ def write_folder_atomic(
     accepts and that this run did not write are then removed, so that an earlier run's
     extra pictures do not stay).  On any error nothing is left behind."""
     path = check_output_folder(path, overwrite)
+    tmp = _temp_folder(path, files)
+    try:
+        _move_folder(tmp, path, files, stale)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return path
+
+
+def _temp_folder(path: Path, files: dict[str, bytes]) -> Path:
+    """``files`` written (and flushed) into a temporary folder beside ``path``."""
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
         mask = os.umask(0)
@@ -121,18 +135,24 @@ def write_folder_atomic(
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(tmp / name, 0o666 & ~mask)
-        if not path.exists():
-            os.rename(tmp, path)
-            return path
-        for name in files:
-            os.replace(tmp / name, path / name)
-        for old in path.iterdir():  # an earlier run's pictures that this run has not
-            if old.name not in files and stale(old.name):
-                old.unlink()
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return path
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp
+
+
+def _move_folder(tmp: Path, path: Path, files: dict[str, bytes], stale) -> None:
+    """The temporary folder ``tmp`` into place at ``path``: renamed (a new folder), or its
+    files moved in and the stale ones of an earlier run removed."""
+    if not path.exists():
+        os.rename(tmp, path)
+        return
+    for name in files:
+        os.replace(tmp / name, path / name)
+    for old in path.iterdir():  # an earlier run's pictures that this run has not
+        if old.name not in files and stale(old.name):
+            old.unlink()
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def parse_json(text: str, origin: str, error: type[Exception]):
@@ -237,10 +257,21 @@ def write_atomic(path: str | os.PathLike, data: bytes | list, overwrite: bool = 
 
 def _write_atomic(path: Path, data: bytes | list, overwrite: bool) -> Path:
     """:func:`write_atomic` once the path is checked: a temporary file, then a rename."""
-    directory = path.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    tmp = _temp_file(path, data)
     try:
-        # mkstemp makes the file private (0600); give it the usual mode under the umask.
+        _place(tmp, path, overwrite)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _temp_file(path: Path, data: bytes | list) -> Path:
+    """``data`` written (and flushed to disk) into a temporary file beside ``path``, with
+    the usual mode under the umask (mkstemp makes it private)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)
@@ -249,20 +280,105 @@ def _write_atomic(path: Path, data: bytes | list, overwrite: bool) -> Path:
                 handle.write(part)
             handle.flush()
             os.fsync(handle.fileno())
-        if not overwrite:
-            # link() refuses an existing target, so a file created meanwhile is not clobbered.
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise OutputExistsError(f"{path}: already exists (use --force to overwrite)") from None
-            except OSError:
-                os.replace(tmp, path)
-                return path
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        os.unlink(tmp)
         raise
-    return path
+    return Path(tmp)
+
+
+def _place(tmp: Path, path: Path, overwrite: bool) -> None:
+    """The temporary file ``tmp`` renamed to ``path``; without ``overwrite``, by a link
+    that refuses a file created there meanwhile (:class:`OutputExistsError`)."""
+    if not overwrite:
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise OutputExistsError(f"{path}: already exists (use --force to overwrite)") from None
+        except OSError:  # a file system without hard links
+            os.replace(tmp, path)
+            return
+        os.unlink(tmp)
+    else:
+        os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def signals_held():
+    """Ctrl-C and SIGTERM held back for the block, then handled as they would have been:
+    for a few renames that must all happen, or none.  (Their handlers are swapped for
+    ones that only note the signal: blocking it in this thread would not do, for the
+    system may hand a signal to any other thread, and Python then acts on it here.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    before = {signum: signal.signal(signum, lambda signum, frame: noted.append(signum)) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        if noted:
+            handler = before[noted[0]]
+            if callable(handler):
+                handler(noted[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), noted[0])
+
+
+class Staged:
+    """Several outputs written all or none: each is first written in full beside its
+    place (a temporary file or folder, flushed to disk), and only when all are ready are
+    they renamed into place, with Ctrl-C and SIGTERM held back for those renames.  An
+    error or an interrupt before then leaves nothing behind, and what was there before
+    untouched.  Use as a context manager; :meth:`commit` at the end of the block."""
+
+    def __init__(self, overwrite: bool):
+        self.overwrite = overwrite
+        self._plan: list[tuple] = []
+
+    def __enter__(self) -> "Staged":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for step in self._plan:  # what was not committed
+            tmp = step[2]
+            if tmp.is_dir():
+                shutil.rmtree(tmp, ignore_errors=True)
+            elif os.path.lexists(tmp):
+                tmp.unlink()
+
+    def file(self, path: str | os.PathLike, data: bytes | list) -> None:
+        """Stage ``data`` for the file ``path`` (checked as :func:`write_atomic` checks it)."""
+        named = check_output(path, self.overwrite)
+        target = Path(os.path.realpath(named)) if named.is_symlink() else named
+        try:
+            tmp = _temp_file(target, data)
+        except OSError as error:
+            raise OutputError(f"{named}: cannot be written ({error.strerror or type(error).__name__})") from None
+        self._plan.append(("file", named, tmp, target))
+
+    def folder(self, path: str | os.PathLike, files: dict[str, bytes], stale=lambda name: False) -> None:
+        """Stage ``files`` for the folder ``path`` (as :func:`write_folder_atomic`)."""
+        path = check_output_folder(path, self.overwrite)
+        try:
+            tmp = _temp_folder(path, files)
+        except OSError as error:
+            raise OutputError(f"{path}: cannot be written ({error.strerror or type(error).__name__})") from None
+        self._plan.append(("folder", path, tmp, files, stale))
+
+    def commit(self) -> list[Path]:
+        """Every staged output into its place; the paths, in the order staged."""
+        done = []
+        with signals_held():
+            while self._plan:
+                step = self._plan[0]
+                if step[0] == "file":
+                    _, named, tmp, target = step
+                    _place(tmp, target, self.overwrite)
+                else:
+                    _, named, tmp, files, stale = step
+                    _move_folder(tmp, named, files, stale)
+                self._plan.pop(0)
+                done.append(named)
+        return done

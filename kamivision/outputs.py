@@ -5,11 +5,9 @@ all or none."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from .errors import KamiError
-from .files import write_atomic
 
 
 def check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) -> None:
@@ -48,36 +46,24 @@ def is_step_picture(name: str) -> bool:
 
 
 def write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
-    """Write the overlay, the step pictures (all or none) and the GIF; a write that fails
-    is a :class:`KamiError` naming the output that could not be written."""
-    from .files import write_folder_atomic
+    """Write the overlay, the step pictures and the GIF, all or none: every picture is
+    made and written beside its place first, then all are renamed into place at once
+    (:class:`~kamivision.files.Staged`), so that a write that fails (a
+    :class:`KamiError` naming the output), or Ctrl-C while the pictures are made, leaves
+    none of them, and what was there before untouched."""
+    from .files import Staged
     from .overlay import gif_bytes, picture_bytes, png_bytes
 
-    created: list[Path] = []  # what this run made anew, removed again if a later write fails
-
-    def writing(path: Path, write):
-        fresh = not os.path.lexists(path)
+    with Staged(force) as staged:
+        staged.file(output, picture_bytes(result.overlay(), output.suffix))
+        if steps is not None or gif is not None:
+            frames = result.steps()
+            if steps is not None:
+                names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
+                staged.folder(steps, {name: png_bytes(frame) for name, frame in zip(names, frames)}, stale=is_step_picture)
+            if gif is not None:
+                staged.file(gif, gif_bytes(frames))
         try:
-            done = write()
-        except (OSError, KamiError) as error:  # write_atomic says a full disk in one line itself
-            for made in created:
-                shutil.rmtree(made, ignore_errors=True) if made.is_dir() else made.unlink(missing_ok=True)
-            if isinstance(error, KamiError):
-                raise
-            raise KamiError(f"{path}: cannot be written ({error.strerror})") from None
-        if fresh:
-            created.append(Path(done))
-        return done
-
-    written = [writing(output, lambda: write_atomic(output, picture_bytes(result.overlay(), output.suffix), overwrite=force))]
-    if steps is not None or gif is not None:
-        frames = result.steps()
-        if steps is not None:
-            names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
-            files = {name: png_bytes(frame) for name, frame in zip(names, frames)}
-            written.append(writing(steps, lambda: write_folder_atomic(steps, files, overwrite=force, stale=is_step_picture)))
-        if gif is not None:
-            written.append(writing(gif, lambda: write_atomic(gif, gif_bytes(frames), overwrite=force)))
-    return written
-
-
+            return staged.commit()
+        except OSError as error:
+            raise KamiError(f"{output}: the pictures cannot be put in place ({error.strerror or type(error).__name__})") from None

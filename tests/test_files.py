@@ -244,3 +244,33 @@ def test_an_output_in_a_folder_where_no_file_can_be_made_is_refused_before_any_w
     """As root, os.access says /proc is writable; a file made there is the real test."""
     with pytest.raises(OutputError, match=r"/proc/x\.png: cannot write in folder /proc"):
         check_output("/proc/x.png", overwrite=False)
+
+
+def test_ctrl_c_during_the_renames_comes_after_all_of_them(tmp_path):
+    """Staged outputs: a Ctrl-C that arrives while they are renamed into place is held
+    back until the last one is there, so the set lands whole."""
+    import os
+    import signal
+
+    from kamivision.files import Staged
+
+    (tmp_path / "a.png").write_bytes(b"old")  # replaced (os.replace), with --force
+    with pytest.raises(KeyboardInterrupt):
+        with Staged(overwrite=True) as staged:
+            staged.file(tmp_path / "a.png", b"a")
+            staged.folder(tmp_path / "steps", {"step-01.png": b"1", "solved.png": b"2"})
+            staged.file(tmp_path / "b.gif", b"b")
+            original = os.replace
+
+            def interrupted_replace(*args):
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C in the middle of the renames
+                return original(*args)
+
+            os.replace = interrupted_replace
+            try:
+                staged.commit()
+            finally:
+                os.replace = original
+    assert (tmp_path / "a.png").read_bytes() == b"a" and (tmp_path / "b.gif").read_bytes() == b"b"
+    assert sorted(p.name for p in (tmp_path / "steps").iterdir()) == ["solved.png", "step-01.png"]
+    assert not list(tmp_path.glob(".*"))

@@ -143,12 +143,12 @@ def test_solve_checks_every_output_before_any_work(tmp_path, monkeypatch, args, 
 
 
 def test_the_answer_is_printed_even_when_a_picture_cannot_be_written(tmp_path, monkeypatch):
-    import kamivision.outputs as outputs
+    import kamivision.files as files
 
-    def broken(path, data, overwrite=False):
+    def broken(path, data):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(outputs, "write_atomic", broken)
+    monkeypatch.setattr(files, "_temp_file", broken)
     shot = tmp_path / "level.png"
     shutil.copy(SAMPLES / "ribbons.png", shot)
     result = runner.invoke(app, ["solve", str(shot)])
