@@ -8,9 +8,11 @@ Prints, per round: wall time, upload and whole-round latency (median, 95th perce
 max), answers at the proven optimum, and the server's resident memory (with its fork
 server and solving processes) before, at its peak and after.
 
-Then two attacks, each beside 20 real clients: ``--idle`` connections opened first and
-held (sending nothing), and 6 uploads at once of a one-color 40 MP PNG (refused from its
-header) and of a 4096 x 3072 one (the largest read).
+Then the attacks, each beside 20 real clients (and first those 20 alone, to compare):
+one client solving 300 x 300 board files for 5 s each and polling their state, over and
+over; ``--idle`` connections opened first and held (sending nothing); and 6 uploads at
+once of a one-color 40 MP PNG (refused from its header) and of a 4096 x 3072 one (the
+largest read).
 
 With ``--redis``: ``--clients`` (say 200) upload and solve against two ``serve --redis``
 web processes (clients alternate between them) and 1, 2, 4 workers (``--worker-counts``),
@@ -121,6 +123,9 @@ def attacks(base: str, pid: int, idle: int) -> None:
     print()
     print("| attack | real clients done | round p50 / p95 s | RSS before / peak / after MB | attack's answers |")
     print("| --- | --- | --- | --- | --- |")
+    report("none (the same 20 clients alone)", run_load(base, pid, 20), "-")
+    big = big_boards(base)
+    report("one client solving 300 x 300 boards and polling", run_load(base, pid, 20), big())
     held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(idle)]
     one = []
     for _ in range(20):  # one real request at a time, among the idle sockets
@@ -142,6 +147,51 @@ def attacks(base: str, pid: int, idle: int) -> None:
         for thread in threads:
             thread.join()
         report(label, figures, ", ".join(str(code) for code in sorted(statuses)))
+
+
+def big_boards(base: str):
+    """Start one client that, until stopped, uploads a 300 x 300 board in 3 colors,
+    solves it for 5 s and polls its state four times a second (the answer's view, every
+    poll), over and over; the function that stops it says how many rounds it made and
+    its slowest poll."""
+    import json
+
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    cells = rng.integers(0, 3, (300, 300)).tolist()
+    board = json.dumps({"format": "kamivision.board/1", "lattice": "square", "rows": 300, "columns": 300,
+                        "palette": ["#d04040", "#40a040", "#4060d0"], "cells": cells}).encode()
+    stop = threading.Event()
+    rounds, slowest = [0], [0.0]
+
+    def call(url: str, data: bytes | None = None, kind: str | None = None) -> dict:
+        headers = {"X-Kamivision": "1", **({"X-Filename": "big.json"} if kind is None and data else {}), **({"Content-Type": kind} if kind else {})}
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=300) as answer:
+            return json.loads(answer.read())
+
+    def loop() -> None:
+        while not stop.is_set():
+            sid = call(base + "api/sessions", board)["id"]
+            call(f"{base}api/sessions/{sid}/solve", json.dumps({"max_seconds": 5}).encode(), "application/json")
+            while not stop.is_set():
+                started = time.monotonic()
+                state = call(f"{base}api/sessions/{sid}/solve")
+                slowest[0] = max(slowest[0], time.monotonic() - started)
+                if state["state"] in ("done", "cancelled", "failed"):
+                    rounds[0] += 1
+                    break
+                time.sleep(0.25)
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+
+    def finish() -> str:
+        stop.set()
+        thread.join(timeout=300)
+        return f"{rounds[0]} boards solved, slowest poll {slowest[0]:.2f} s"
+
+    return finish
 
 
 def report(label: str, figures: dict, attack: str) -> None:
