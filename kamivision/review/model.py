@@ -61,17 +61,28 @@ class ReviewModel:
 
     # ---------------------------------------------------------------- editing
 
-    def _set(self, cell: int, value: Optional[int], edits: list[Edit]) -> None:
-        old = self.color(cell)
-        if old == value:
-            return
-        edits.append((cell, old, value))
-        self._write(cell, value)
+    def _change(self, cells: Sequence[int], value: Optional[int]) -> None:
+        """Give ``cells`` the color ``value`` as one undo step: the edits noted cell by
+        cell (a cell met twice keeps its first old color), the board rebuilt once (per
+        cell, a paint over a 300 x 300 board took 51 s)."""
+        pending: dict[int, Optional[int]] = {}
+        edits: list[Edit] = []
+        for cell in cells:
+            old = pending.get(cell, self.color(cell))
+            if old != value:
+                edits.append((cell, old, value))
+                pending[cell] = value
+        self._write([(cell, new) for cell, _, new in edits])
+        self._commit(edits)
 
-    def _write(self, cell: int, value: Optional[int]) -> None:
-        r, c = divmod(cell, self.columns)
+    def _write(self, changes: list[tuple[int, Optional[int]]]) -> None:
+        """The board with ``changes`` (cell, value) made in order, rebuilt once."""
+        if not changes:
+            return
         rows = [list(row) for row in self.board.cells]
-        rows[r][c] = value
+        for cell, value in changes:
+            r, c = divmod(cell, self.columns)
+            rows[r][c] = value
         self.board = _rebuild(self.board, rows)
 
     def _commit(self, edits: list[Edit]) -> None:
@@ -95,10 +106,7 @@ class ReviewModel:
         one cell, a stroke every cell the finger or the mouse went over.  Nothing is
         changed when a cell or the color is not on the board."""
         self._check(value, cells)
-        edits: list[Edit] = []
-        for cell in cells:
-            self._set(cell, value, edits)
-        self._commit(edits)
+        self._change(cells, value)
 
     def fill_region(self, cell: int, value: Optional[int]) -> None:
         """Give the whole region of ``cell`` (same color, connected) the color ``value``;
@@ -108,17 +116,13 @@ class ReviewModel:
             members = [cell]
         else:
             members = list(bits(region_cells(self.board, cell)))
-        edits: list[Edit] = []
-        for member in members:
-            self._set(member, value, edits)
-        self._commit(edits)
+        self._change(members, value)
 
     def undo(self) -> bool:
         if not self._undo:
             return False
         edits = self._undo.pop()
-        for cell, old, _ in reversed(edits):
-            self._write(cell, old)
+        self._write([(cell, old) for cell, old, _ in reversed(edits)])
         self._redo.append(edits)
         self.dirty = True
         return True
@@ -127,8 +131,7 @@ class ReviewModel:
         if not self._redo:
             return False
         edits = self._redo.pop()
-        for cell, _, new in edits:
-            self._write(cell, new)
+        self._write([(cell, new) for cell, _, new in edits])
         self._undo.append(edits)
         self.dirty = True
         return True
