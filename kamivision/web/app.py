@@ -46,6 +46,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import KamiError, OutputExistsError
+from . import views
 from .handlers import exception_handlers
 from .install import icon, manifest, page_address, shared_picture
 from .jobs import Job, JobQueue
@@ -324,6 +325,12 @@ def overlay_png(request: Request) -> Response:
 def solution_gif(request: Request) -> Response:
     session = _solved(request)
     result = session.result
+    if views.step_cells(result) > views.MAX_STEP_CELLS:  # a frame per step, each painting every cell
+        raise refuse(
+            422,
+            f"this answer is too large to animate ({result.board.size:,} cells times {len(result.solution.moves) + 1} "
+            f"steps, past {views.MAX_STEP_CELLS:,}): download the overlay and the board file instead",
+        )
 
     def make() -> bytes:
         from ..overlay import gif_bytes, step_frames

@@ -135,9 +135,15 @@ def answer(session: Session) -> Optional[Result]:
 
 #: The step player's data (every step's board and region) is made for answers of at most
 #: this many cells times steps: 100 x 100 with 40 moves took 1.1 s, 300 x 300 with 100
-#: moves 51 s and a 4 s answer per poll.  Past it, the page shows the verdict and the
-#: moves, and offers the pictures and the board file; no step player.
+#: moves 51 s and a 4 s answer per poll (and its GIF, a frame per step, 100 s).  Past
+#: it, the page shows the verdict and the moves, and offers the overlay and the board
+#: file; no step player, no GIF.
 MAX_STEP_CELLS = 1_000_000
+
+
+def step_cells(result: Result) -> int:
+    """The answer's cells times steps: what the step player and the GIF cost."""
+    return result.board.size * (len(result.solution.moves) + 1)
 
 
 def describe_solution(result: Result) -> dict:
@@ -147,7 +153,7 @@ def describe_solution(result: Result) -> dict:
     (:data:`MAX_STEP_CELLS`)."""
 
     board, solution = result.board, result.solution
-    steps = board.size * (len(solution.moves) + 1) <= MAX_STEP_CELLS
+    steps = step_cells(result) <= MAX_STEP_CELLS
     boards, moves = [board_cells(board)] if steps else [], []
     current = board
     for move in solution.moves:

@@ -515,6 +515,10 @@ def test_an_answer_too_large_to_step_through_is_described_without_its_steps(monk
         monkeypatch.setattr(views, "MAX_STEP_CELLS", size * 3)  # patchwork's 6 moves need 7 boards
         assert c.post(f"/api/sessions/{sid}/solve", json={"max_seconds": 10}, headers=POST).status_code == 202
         solution = wait_done(c, sid)["solution"]
+        gif = c.get(f"/api/sessions/{sid}/solution.gif")  # a frame per step: 100 s at 300 x 300
+        overlay = c.get(f"/api/sessions/{sid}/overlay.png")
     assert solution["steps"] is False and solution["boards"] == []
     assert len(solution["moves"]) == 6 and all(m["region"] == [] for m in solution["moves"])
+    assert gif.status_code == 422 and "too large to animate" in gif.json()["error"]
+    assert overlay.status_code == 200 and overlay.content[:4] == b"\x89PNG"
     assert solution["optimal"] and "proven optimal" in solution["verdict"]

@@ -253,7 +253,7 @@ function refresh() {
   $("player").hidden = S.step === null;
   const solved = S.solution !== null;
   $("dl-overlay").classList.toggle("disabled", !solved);
-  $("dl-gif").classList.toggle("disabled", !solved);
+  $("dl-gif").classList.toggle("disabled", !solved || !S.solution.steps);  // too large to animate: no GIF
   renderWarnings();
   if (S.step !== null) renderStep();
   $("overlay-box").hidden = !solved;
@@ -926,7 +926,7 @@ function wire() {
   });
   $("finish").addEventListener("click", finish);
   for (const link of [$("dl-overlay"), $("dl-gif")]) {
-    link.addEventListener("click", (event) => { if (!S.solution) event.preventDefault(); });
+    link.addEventListener("click", (event) => { if (link.classList.contains("disabled")) event.preventDefault(); });
   }
   svg.addEventListener("focus", () => {  // by keyboard (Tab) only: a tap focuses the board too
     if (S.session && S.step === null && keyboardOnBoard()) { drawMarks(); $("info").textContent = describeCell(S.cursor); }
