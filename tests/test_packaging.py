@@ -5,6 +5,7 @@ what a build needs.  Built from git's copy of the last commit, as CI's clean clo
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +43,13 @@ def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
     assert not [n for n in names if n.split("/")[0] in ("tests", "benchmarks", "scripts", "samples")]
     assert {"kamivision/web/static/app.js", "kamivision/web/static/index.html", "kamivision/web/static/style.css"} <= set(names)
     assert any(n.endswith("dist-info/licenses/LICENSE") for n in names)
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    fields = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "License-Expression: MIT" in fields
+    # The oldest Python promised is no newer than the one these tests run on (CI runs the
+    # oldest promised, 3.11, so the promise is what CI tests).
+    required = re.search(r"^Requires-Python: >=(\d+)\.(\d+)$", fields, re.M)
+    assert required and sys.version_info[:2] >= (int(required[1]), int(required[2]))
     if shutil.which("gcc"):  # built here: every compiled part is in the wheel
         for part in ("kamivision/solver/_core", "kamivision/puzzles/_patterns", "kamivision/puzzles/_safezone"):
             assert any(n.startswith(part + ".") and n.endswith(".so") for n in names), part
