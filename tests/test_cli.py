@@ -239,6 +239,27 @@ def test_jobs_beyond_the_cores_are_cut_with_a_note(tmp_path):
     assert big.exit_code == 2
 
 
+@pytest.mark.parametrize("before_the_end", [0.4, 0.15])
+def test_ctrl_c_just_before_a_timed_solve_ends_is_still_ctrl_c(tmp_path, before_the_end):
+    """Issue 47, attack 7: SIGINT shortly before --max-seconds ran out was ignored (the
+    command went on to the limit and exited 0, "a limit stopped the search").  Whenever
+    the signal reaches the running command, it ends as Ctrl-C: exit 130."""
+    board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # hours to prove
+    path = write_board(board, tmp_path / "hard.json")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "kamivision", "solve", str(path), "--json", "--max-seconds", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3 - before_the_end)  # the limit counts from the search's start, a little later
+    if child.poll() is not None:
+        pytest.skip("the command ended before the signal (a very slow start)")
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, (child.returncode, err)
+    assert "Traceback" not in err and json.loads(out)["optimal"] is False
+
+
 def test_sigterm_keeps_the_best_answer_and_exits_143(tmp_path):
     rng = random.Random(8)
     board = random_board(rng, "triangle", 29, 10, 5, 0.0)
