@@ -19,7 +19,7 @@ from .doubt import Doubt, assess, plausible_readings
 from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
 from .parcheck import CounterCheck, check_counter
-from .report import Notice, answer_notices, doubt_notices, picture_warning, reading_notices, verdict
+from .report import Notice, answer_notices, counter_missed, doubt_notices, picture_warning, reading_notices, verdict
 from .solver import Progress, SearchSettings, Solution, solve
 from .steady import steady_moves
 from .vision import Recognition, load_screenshot, recognize
@@ -51,8 +51,10 @@ class ShotSolution:
         return step_frames(self.image, self.recognition.board, self.solution.moves, self.geometry)
 
     def warnings(self) -> list[str]:
-        """What the user should check, one line each (:meth:`notices`)."""
-        return [notice.text for notice in self.notices()]
+        """What the user should check, one line each, printed below the verdict
+        (:meth:`notices`, less the counter's disagreement, which the verdict states)."""
+        said = counter_missed(self.recognition.board, self.solution)
+        return [notice.text for notice in self.notices() if notice != said]
 
     def notices(self) -> list[Notice]:
         """What the user should check: a solution that disagrees with the counter (the

@@ -318,25 +318,25 @@ def doubt_notices(board: Board, doubt: "Doubt") -> list[Notice]:
 def answer_notices(board: Board, solution: "Solution", check: Optional["CounterCheck"]) -> list[Notice]:
     """What the answer says about the reading: a proven optimum that misses the counter,
     and what re-solving other readings found (:mod:`~kamivision.parcheck`)."""
-    out = []
-    par, n = board.par, solution.length
-    if par is not None and n > par and solution.optimal:
-        out.append(
-            Notice(
-                f"the counter shows {plural(par, 'move')} left (the level's par, if this is its start) but the proven "
-                f"optimum of the board as read is {n} moves: the board may be misread, or this is not the level's start"
-            )
-        )
+    out, par, n = [], board.par, solution.length
+    if counter_missed(board, solution) is not None:
+        out.append(counter_missed(board, solution))
     elif par is not None and n < par and solution.optimal:
-        out.append(
-            Notice(
-                f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may "
-                "be misread"
-            )
-        )
+        text = f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may be misread"
+        out.append(Notice(text))
     if check is not None:
         out.append(_check_notice(board, check))
     return out
+
+
+def counter_missed(board: Board, solution: "Solution") -> Optional[Notice]:
+    """That the proven optimum needs more moves than the counter shows (None if not): the
+    verdict says it too (:func:`counter_sentence`), and where both show, it alone does."""
+    par, n = board.par, solution.length
+    return None if par is None or n <= par or not solution.optimal else Notice(
+        f"the counter shows {plural(par, 'move')} left (the level's par, if this is its start) but the proven "
+        f"optimum of the board as read is {n} moves: the board may be misread, or this is not the level's start"
+    )
 
 
 def _check_notice(board: Board, check: "CounterCheck") -> Notice:

@@ -220,3 +220,18 @@ def test_max_seconds_bounds_the_whole_screenshot_command(monkeypatch):
     assert asked["solve"] == 2.0  # 5 s less the 3 s of reading
     assert asked.get("check", 0.5) <= 0.5  # what the solve left, not the 10 s asked
     assert shot.solution.length >= 1
+
+
+def test_a_counter_below_the_optimum_is_said_once(tmp_path):
+    """The verdict says that the counter shows fewer moves than the board as read needs;
+    the warnings below it did too, word for word (a session's noticed wart)."""
+    from kamivision.render import encode, render
+
+    truth = read_board(SAMPLES / "ribbons.json")
+    image, _ = render(truth, "iphone-8", seed=3, moves=truth.par - 1)
+    shot = tmp_path / "later.png"
+    shot.write_bytes(encode(image, ".png"))
+    out = runner.invoke(app, ["solve", str(shot), "-o", str(tmp_path / "o.png"), "--check-seconds", "1"])
+    said = out.stdout + out.stderr
+    assert f"needs {truth.par}" in said  # the verdict: the counter shows par - 1, the board needs par
+    assert said.count("the board may be misread, or this is not the level's start") == 1, said
