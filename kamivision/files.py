@@ -15,7 +15,7 @@ import tempfile
 import threading
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import ImageError, InputError, OutputError, OutputExistsError
 
@@ -112,14 +112,9 @@ def write_folder_atomic(
     by file (an existing one, with ``overwrite``; files there whose names ``stale``
     accepts and that this run did not write are then removed, so that an earlier run's
     extra pictures do not stay).  On any error nothing is left behind."""
-    path = check_output_folder(path, overwrite)
-    tmp = _temp_folder(path, files)
-    try:
-        _move_folder(tmp, path, files, stale)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return path
+    with Staged(overwrite) as staged:
+        staged.folder(path, files, stale)
+        return staged.commit()[0]
 
 
 def _temp_folder(path: Path, files: dict[str, bytes]) -> Path:
@@ -245,26 +240,9 @@ def write_atomic(path: str | os.PathLike, data: bytes | list, overwrite: bool = 
     was there is then untouched.  A symbolic link to a file is written through: the file
     it names gets the new bytes, the link stays.
     """
-    named = check_output(path, overwrite)
-    path = Path(os.path.realpath(named)) if named.is_symlink() else named
-    try:
-        _write_atomic(path, data, overwrite)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise OutputError(f"{named}: cannot be written ({reason})") from None
-    return named
-
-
-def _write_atomic(path: Path, data: bytes | list, overwrite: bool) -> Path:
-    """:func:`write_atomic` once the path is checked: a temporary file, then a rename."""
-    tmp = _temp_file(path, data)
-    try:
-        _place(tmp, path, overwrite)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    with Staged(overwrite) as staged:
+        staged.file(path, data)
+        return staged.commit()[0]
 
 
 def _temp_file(path: Path, data: bytes | list) -> Path:
@@ -335,50 +313,49 @@ class Staged:
 
     def __init__(self, overwrite: bool):
         self.overwrite = overwrite
-        self._plan: list[tuple] = []
+        self._plan: list[tuple[Path, Path, Callable[[], None]]] = []  # (output, temporary, put it in place)
 
     def __enter__(self) -> "Staged":
         return self
 
     def __exit__(self, *exc) -> None:
-        for step in self._plan:  # what was not committed
-            tmp = step[2]
+        for _, tmp, _ in self._plan:  # what was not committed
             if tmp.is_dir():
                 shutil.rmtree(tmp, ignore_errors=True)
             elif os.path.lexists(tmp):
                 tmp.unlink()
 
     def file(self, path: str | os.PathLike, data: bytes | list) -> None:
-        """Stage ``data`` for the file ``path`` (checked as :func:`write_atomic` checks it)."""
+        """Stage ``data`` for the file ``path``: refused (:class:`OutputExistsError`) when
+        it exists and overwriting was not asked; a symbolic link to a file is written
+        through (the file it names gets the new bytes, the link stays)."""
         named = check_output(path, self.overwrite)
         target = Path(os.path.realpath(named)) if named.is_symlink() else named
-        try:
-            tmp = _temp_file(target, data)
-        except OSError as error:
-            raise OutputError(f"{named}: cannot be written ({error.strerror or type(error).__name__})") from None
-        self._plan.append(("file", named, tmp, target))
+        tmp = _failing_as(named, lambda: _temp_file(target, data))
+        self._plan.append((named, tmp, lambda: _place(tmp, target, self.overwrite)))
 
     def folder(self, path: str | os.PathLike, files: dict[str, bytes], stale=lambda name: False) -> None:
-        """Stage ``files`` for the folder ``path`` (as :func:`write_folder_atomic`)."""
+        """Stage ``files`` for the folder ``path`` (see :func:`write_folder_atomic`)."""
         path = check_output_folder(path, self.overwrite)
-        try:
-            tmp = _temp_folder(path, files)
-        except OSError as error:
-            raise OutputError(f"{path}: cannot be written ({error.strerror or type(error).__name__})") from None
-        self._plan.append(("folder", path, tmp, files, stale))
+        tmp = _failing_as(path, lambda: _temp_folder(path, files))
+        self._plan.append((path, tmp, lambda: _move_folder(tmp, path, files, stale)))
 
     def commit(self) -> list[Path]:
         """Every staged output into its place; the paths, in the order staged."""
         done = []
         with signals_held():
             while self._plan:
-                step = self._plan[0]
-                if step[0] == "file":
-                    _, named, tmp, target = step
-                    _place(tmp, target, self.overwrite)
-                else:
-                    _, named, tmp, files, stale = step
-                    _move_folder(tmp, named, files, stale)
+                path, _, place = self._plan[0]
+                _failing_as(path, place)
                 self._plan.pop(0)
-                done.append(named)
+                done.append(path)
         return done
+
+
+def _failing_as(path: Path, work: Callable):
+    """``work()``, a refusal by the system (a full disk, a read-only file system) said in
+    one line naming ``path`` (:class:`OutputError`)."""
+    try:
+        return work()
+    except OSError as error:
+        raise OutputError(f"{path}: cannot be written ({error.strerror or type(error).__name__})") from None

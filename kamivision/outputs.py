@@ -63,7 +63,4 @@ def write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
                 staged.folder(steps, {name: png_bytes(frame) for name, frame in zip(names, frames)}, stale=is_step_picture)
             if gif is not None:
                 staged.file(gif, gif_bytes(frames))
-        try:
-            return staged.commit()
-        except OSError as error:
-            raise KamiError(f"{output}: the pictures cannot be put in place ({error.strerror or type(error).__name__})") from None
+        return staged.commit()
