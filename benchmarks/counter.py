@@ -1,6 +1,6 @@
 """The counter's digits on their own, from large to too small to read: right, unsure or WRONG by height.
 
-    python benchmarks/counter.py [--counters 3000] [--seed 1] [--font FILE.ttf]
+    python benchmarks/counter.py [--counters 3000] [--seed 1] [--font FILE.ttf] [--icon]
 
 Each counter ``i`` (from ``numpy.random.default_rng(seed)``) is a number of 1 to 20 drawn
 with the renderer's font (Pillow's Aileron, as ``kamivision render`` draws the counter)
@@ -16,6 +16,14 @@ answer would report a disagreement that is not there.
 ``--font`` draws the digits in another face (say Debian's DejaVu Sans or Liberation
 Sans), one the digit templates were not made from: a check that the reader does not lean
 on the renderer's own font.
+
+``--icon`` draws a translucent navigation bar over the buttons (letting 20 to 80 % of the
+light through, black or a dark gray) and one of its icons (a triangle, a circle or a
+square, in outline, 1 to 3 pixels wide, white or nearly, as Android draws them over a
+dark bar) over
+or beside the digits: the reader must leave out what the icon hides
+(:mod:`~kamivision.vision.covered`).  The bar's map is the one drawn, not one the reader
+finds (``benchmarks/layouts.py`` measures the whole reader on such screens).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from kamivision.render import _font
+from kamivision.vision.bar import Bar, overbright, undo_bar
 from kamivision.vision.buttons import find_buttons
 from kamivision.vision.layout import ScreenLayout
 from kamivision.vision.par import read_par
@@ -37,9 +46,10 @@ from kamivision.vision.par import read_par
 DARK, INK = (40, 35, 30), (238, 234, 224)
 
 
-def one_counter(rng: np.random.Generator, face=None) -> tuple[int, int, int | None]:
+def one_counter(rng: np.random.Generator, face=None, icon: bool = False) -> tuple[int, int, int | None]:
     """Draw one counter and read it: (the number drawn, its height in pixels, the reading).
-    ``face``: a function from a size in points to a Pillow font (default: the renderer's)."""
+    ``face``: a function from a size in points to a Pillow font (default: the renderer's);
+    ``icon``: a translucent bar and one of its icons drawn over the digits."""
     face = face or _font
     size = int(rng.integers(14, 31))
     side = int(size / 0.42 * rng.uniform(0.9, 1.4))
@@ -52,6 +62,9 @@ def one_counter(rng: np.random.Generator, face=None) -> tuple[int, int, int | No
     centre = (1.5 * side + rng.uniform(-1, 1), bh / 2 + rng.uniform(-1, 1))
     draw.text(centre, str(value), fill=INK, font=face(size), anchor="mm")
     box = ImageDraw.Draw(Image.new("L", (bw, bh))).textbbox(centre, str(value), font=face(size), anchor="mm")
+    bar = None
+    if icon:
+        picture, bar = _bar_and_icon(picture, box, rng)
     rgb = np.asarray(picture)
     sigma = float(rng.uniform(0.0, 0.8))
     if sigma > 0.2:
@@ -62,10 +75,38 @@ def one_counter(rng: np.random.Generator, face=None) -> tuple[int, int, int | No
     buf = io.BytesIO()
     Image.fromarray(rgb).save(buf, format="JPEG", quality=int(rng.integers(60, 96)))
     rgb = np.asarray(Image.open(buf).convert("RGB"))
-    block = find_buttons(rgb, (0, 0, w, h), [x * scale for x in (side, 2 * side, 3 * side)])
-    layout = ScreenLayout(w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),), block=block)
+    over = None
+    if bar is not None:
+        over = overbright(rgb, bar)
+        rgb = undo_bar(rgb, bar)
+    block = find_buttons(rgb, (0, 0, w, h), [x * scale for x in (side, 2 * side, 3 * side)], over)
+    shade = (0, bar.slope) if bar is not None else (0, 1.0)
+    layout = ScreenLayout(w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),), shade, block)
     read, _ = read_par(layout)
     return value, round((box[3] - box[1]) * scale), read
+
+
+def _bar_and_icon(picture: Image.Image, box: tuple, rng: np.random.Generator) -> tuple[Image.Image, Bar]:
+    """The picture under a translucent bar, with an outline icon drawn near the digits'
+    box; and the bar's map."""
+    darkness, tint = float(rng.uniform(0.2, 0.8)), float(rng.choice([0.0, rng.uniform(0.0, 40.0)]))
+    under = np.asarray(picture, np.float32) * (1.0 - darkness) + tint * darkness
+    picture = Image.fromarray(np.clip(under + 0.5, 0, 255).astype(np.uint8))
+    x0, y0, x1, y1 = box
+    r = (y1 - y0) * float(rng.uniform(0.25, 0.6))
+    cx = (x0 + x1) / 2 + float(rng.uniform(-1, 1)) * ((x1 - x0) / 2 + r)
+    cy = (y0 + y1) / 2 + float(rng.uniform(-0.6, 0.6)) * (y1 - y0)
+    gray = int(rng.integers(235, 256))
+    width = int(rng.integers(1, 4))
+    draw = ImageDraw.Draw(picture)
+    kind = int(rng.integers(3))
+    if kind == 0:
+        draw.polygon([(cx - r, cy), (cx + r * 0.7, cy - r), (cx + r * 0.7, cy + r)], outline=(gray,) * 3, width=width)
+    elif kind == 1:
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(gray,) * 3, width=width)
+    else:
+        draw.rectangle([cx - 0.8 * r, cy - 0.8 * r, cx + 0.8 * r, cy + 0.8 * r], outline=(gray,) * 3, width=width)
+    return picture, Bar(0, 1.0 - darkness, (tint * darkness,) * 3)
 
 
 def main() -> int:
@@ -73,6 +114,7 @@ def main() -> int:
     parser.add_argument("--counters", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--font", type=Path, default=None, help="a TrueType font to draw the digits with")
+    parser.add_argument("--icon", action="store_true", help="a translucent bar's icon drawn over the digits")
     args = parser.parse_args()
     face = None
     if args.font is not None:
@@ -83,7 +125,7 @@ def main() -> int:
     rows: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
     wrong = []
     for _ in range(args.counters):
-        value, height, read = one_counter(rng, face)
+        value, height, read = one_counter(rng, face, args.icon)
         row = rows[min(height, 16)]
         if read is None:
             row[1] += 1

@@ -175,6 +175,31 @@ def undo_bar(rgb: np.ndarray, bar: Bar) -> np.ndarray:
     return out
 
 
+#: A pixel under a bar is drawn over it (an icon) when it is brighter, in every channel,
+#: than white under the bar by this much (gray levels as saved: JPEG's noise)...
+OVER = 12.0
+#: ...and so are the pixels joined to those that, once the bar is undone, are brighter
+#: than this in every channel: the icon's fainter parts and fringe (at worst a digit's
+#: pixels beside the icon, which are then left out too, never guessed).
+OVER_JOINED = 240.0
+
+
+def overbright(rgb: np.ndarray, bar: Bar) -> np.ndarray:
+    """A mask of the pixels under the bar brighter, in every channel, than anything of the
+    game's could be there (more than white, by :data:`OVER`, once the bar is undone), with
+    the nearly as bright pixels joined to them: what the system draws over its bar, its
+    icons."""
+    import cv2
+
+    out = np.zeros(rgb.shape[:2], bool)
+    under = ((rgb[bar.rows].astype(np.float32) - np.array(bar.offset, np.float32)) / bar.slope).min(axis=2)
+    sure = under > 255.0 + OVER / bar.slope
+    if sure.any():
+        count, labels = cv2.connectedComponents((under > OVER_JOINED).astype(np.uint8), connectivity=8)
+        out[bar.rows] = np.isin(labels, np.unique(labels[sure]))
+    return out
+
+
 #: Pixels this dark in every channel, joined to a corner of the screen, are cut out of the
 #: screenshot (rounded screen corners saved in black), not the game.
 CUT_OUT = 8

@@ -74,6 +74,48 @@ class Glyph:
         return float(self.mask.mean())
 
 
+#: The icon's pixels are grown by this many pixels: its anti-aliased fringe, mixed with
+#: what lies under it, is neither the icon nor the game.
+FRINGE = 2
+@dataclass(frozen=True, slots=True)
+class Covered:
+    """A button (without its border) with pixels that a system bar drew over it."""
+
+    gray: np.ndarray  # float32 gray levels, the bar undone
+    hidden: np.ndarray  # bool: drawn over (grown by FRINGE)
+    middle: float  # the button's middle column, in this frame
+    x: int = 0  # the frame's top left pixel on the screen
+    y: int = 0
+
+    def touches(self, glyphs: tuple[Glyph, ...]) -> bool:
+        """Whether any of ``glyphs`` (screen coordinates) has a pixel within one of a
+        hidden one: marks the icon may be part of, or may hide part of."""
+        h, w = self.hidden.shape
+        for g in glyphs:
+            grown = cv2.dilate(np.pad(g.mask, 1).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            gx, gy = g.x - 1 - self.x, g.y - 1 - self.y
+            ys = slice(max(0, gy), min(h, gy + grown.shape[0]))
+            xs = slice(max(0, gx), min(w, gx + grown.shape[1]))
+            if ys.stop > ys.start and xs.stop > xs.start:
+                if (self.hidden[ys, xs] & grown[ys.start - gy : ys.stop - gy, xs.start - gx : xs.stop - gx]).any():
+                    return True
+        return False
+
+
+def covered(gray: np.ndarray, over: np.ndarray, x0: int = 0, y0: int = 0) -> Covered | None:
+    """The part of a button (``gray``, with ``over`` the mask of the pixels a bar drew over
+    it; its top left pixel at screen ``x0, y0``) that the counter's digits could be in, or
+    None when nothing was drawn over it."""
+    h, w = gray.shape
+    mx, my = max(2, round(0.08 * w)), max(2, round(0.08 * h))
+    inside = over[my : h - my, mx : w - mx]
+    if h < 6 or w < 6 or not inside.any():
+        return None
+    kernel = np.ones((2 * FRINGE + 1, 2 * FRINGE + 1), np.uint8)
+    hidden = cv2.dilate(inside.astype(np.uint8), kernel) > 0
+    return Covered(gray[my : h - my, mx : w - mx].astype(np.float32), hidden, w / 2 - mx, x0 + mx, y0 + my)
+
+
 @dataclass(frozen=True, slots=True)
 class ButtonBlock:
     """The buttons found in the block: the grid they make, each one's box, and the marks in each."""
@@ -81,6 +123,9 @@ class ButtonBlock:
     grid: tuple[int, int]  # rows, columns of buttons (1, 1 when no separator shows)
     buttons: tuple[Rect, ...]
     marks: tuple[tuple[Glyph, ...], ...]  # per button: its marks, left to right
+    #: Per button: its part that a system bar drew over (None where nothing was), read by
+    #: :mod:`~kamivision.vision.covered`; ``()`` when no bar was found.
+    covered: tuple[Covered | None, ...] = ()
 
 
 def _row_separators(bright: np.ndarray, thin: int) -> list[float]:
@@ -103,10 +148,12 @@ def _cells(edges: list[float], size: int) -> list[tuple[int, int]]:
     return [(int(round(a)), int(round(b))) for a, b in zip(cuts[:-1], cuts[1:])]
 
 
-def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float]) -> ButtonBlock:
+def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float], over: np.ndarray | None = None) -> ButtonBlock:
     """The buttons of the block ``block`` (``x, y, w, h``) on an RGB screenshot, given the
     screen columns of the vertical separator lines (found with the block's width by
-    :func:`~kamivision.vision.layout.find_layout`); the rows are split here."""
+    :func:`~kamivision.vision.layout.find_layout`); the rows are split here.  ``over``:
+    the screen's pixels that a system bar drew over the game
+    (:func:`~kamivision.vision.bar.overbright`), or None."""
     x0, y0, bw, bh = block
     gray = cv2.cvtColor(np.ascontiguousarray(rgb[y0 : y0 + bh, x0 : x0 + bw]), cv2.COLOR_RGB2GRAY)
     if gray.size == 0:
@@ -116,12 +163,14 @@ def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float]) -> ButtonBloc
     thin = max(4, round(0.015 * max(bw, bh)))
     columns = _cells([x - x0 for x in lines if x0 + 0.04 * bw < x < x0 + 0.96 * bw], bw)
     rows = _cells(_row_separators(bright, thin), bh)
-    buttons, marks = [], []
+    buttons, marks, drawn = [], [], []
     for ya, yb in rows:
         for xa, xb in columns:
             buttons.append((x0 + xa, y0 + ya, xb - xa, yb - ya))
             marks.append(_marks(gray[ya:yb, xa:xb], x0 + xa, y0 + ya))
-    return ButtonBlock((len(rows), len(columns)), tuple(buttons), tuple(marks))
+            if over is not None:
+                drawn.append(covered(gray[ya:yb, xa:xb], over[y0 + ya : y0 + yb, x0 + xa : x0 + xb], x0 + xa, y0 + ya))
+    return ButtonBlock((len(rows), len(columns)), tuple(buttons), tuple(marks), tuple(drawn))
 
 
 def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:

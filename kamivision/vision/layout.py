@@ -156,9 +156,12 @@ def _count_swatches(columns: np.ndarray) -> int:
     return 0
 
 
-def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> ScreenLayout:
+def find_layout(
+    rgb: np.ndarray, origin: str, cut: np.ndarray | None = None, over: np.ndarray | None = None
+) -> ScreenLayout:
     """Find the footer, the palette swatches and the board's box, or raise :class:`ImageError`;
-    ``cut`` masks pixels cut out of the screenshot (:func:`~kamivision.vision.bar.cut_corners`)."""
+    ``cut`` masks pixels cut out of the screenshot (:func:`~kamivision.vision.bar.cut_corners`),
+    ``over`` those a system bar drew over the game (:func:`~kamivision.vision.bar.overbright`)."""
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
     edges = _horizontal_edges(lab)
@@ -258,7 +261,7 @@ def find_layout(rgb: np.ndarray, origin: str, cut: np.ndarray | None = None) -> 
         (0, footer_top, w, fh),
         buttons,
         swatch_rects,
-        block=find_buttons(rgb, buttons, lines),
+        block=find_buttons(rgb, buttons, lines, over),
     )
 
 

@@ -7,6 +7,11 @@ penalty for a different aspect) with digits drawn in two families of sans-serif 
 (Pillow's bundled Aileron, and OpenCV's stroke fonts) at several stroke weights.  The
 reading is *unsure* when the best digit beats the runner-up by a small margin or matches
 poorly; an unsure counter is reported as not read, never used as evidence.
+
+Where a translucent bar's icon is drawn over the counter's button, digits clear of it
+are read so; digits it touches are read with its pixels left out
+(:mod:`~kamivision.vision.covered`), never as they look (the icon's triangle beside a 1
+read as a 4: ``benchmarks/counter.py --icon``, 167 wrong in 4,000 before).
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .buttons import Glyph, digit_shaped, text_lines, without_cut
+from .buttons import Covered, Glyph, digit_shaped, text_lines, without_cut
+from .covered import read_covered
+from .digits import digit_masks
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
@@ -35,6 +42,11 @@ MIN_DIGIT_HEIGHT = 8
 #: 9 pixel digits read at the ordinary bar gave 5 wrong; at this one none).
 SMALL_DIGITS = 10
 SMALL_SURE = 0.75
+#: Digits under a translucent bar shorter than this (pixels) are not read: there a bar's
+#: icon is a line a pixel or two wide, no brighter than the digits, and may be joined to
+#: them unseen (``benchmarks/counter.py --icon``: 1 read as 4 and 17 as 9 at 8 and 9
+#: pixels, 13 as 43 at 12).
+BARRED_DIGITS = 13
 #: A button's marks are digits only when every glyph matches a digit at least this well
 #: (normalised cross-correlation less the penalties); the icons fail the shape tests first.
 MATCH = 0.3
@@ -56,21 +68,6 @@ def _glyph_image(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[
     return (img / norm if norm else img), aspect
 
 
-def _weights(mask: np.ndarray, steps: tuple[int, ...]) -> list[np.ndarray]:
-    """The mask thinned (negative steps) and thickened (positive) by a 3 x 3 kernel."""
-    out = []
-    kernel = np.ones((3, 3), np.uint8)
-    for k in steps:
-        m = mask.astype(np.uint8)
-        if k < 0:
-            m = cv2.erode(m, kernel, iterations=-k)
-        elif k > 0:
-            m = cv2.dilate(m, kernel, iterations=k)
-        if m.any():
-            out.append(m > 0)
-    return out
-
-
 _TEMPLATES_LOCK = threading.Lock()
 
 
@@ -85,21 +82,7 @@ def digit_templates() -> tuple[Template, ...]:
 
 @lru_cache(maxsize=1)
 def _make_templates() -> tuple[Template, ...]:
-    from PIL import Image, ImageDraw, ImageFont
-
-    font = ImageFont.load_default(size=96)
-    out = []
-    for digit in "0123456789":
-        canvas = Image.new("L", (140, 140), 0)
-        ImageDraw.Draw(canvas).text((70, 70), digit, fill=255, font=font, anchor="mm")
-        for m in _weights(np.asarray(canvas) > 127, (-2, 0, 2)):
-            out.append((digit, *_glyph_image(m)))
-        for face in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX):
-            for thickness in (2, 4, 7):
-                canvas = np.zeros((140, 140), np.uint8)
-                cv2.putText(canvas, digit, (30, 110), face, 3.0, 255, thickness, cv2.LINE_AA)
-                out.append((digit, *_glyph_image(canvas > 127)))
-    return tuple(out)
+    return tuple((digit, *_glyph_image(mask)) for digit, mask in digit_masks())
 
 
 #: How many closed loops each digit has in a sans-serif face (a 4 may be open or closed).
@@ -153,16 +136,20 @@ def read_glyph(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[st
 
 
 def _read_number(glyphs: tuple[Glyph, ...]) -> tuple[Optional[int], float, float]:
-    """The number the glyphs show, the weakest glyph's match score and confidence (0 for
-    glyphs under :data:`MIN_DIGIT_HEIGHT` pixels)."""
-    digits, score = "", 1.0
-    height = min(g.height for g in glyphs)
-    confidence = 1.0 if height >= MIN_DIGIT_HEIGHT else 0.0
+    """The number the glyphs show, the weakest glyph's match score and confidence."""
+    digits, score, confidence = "", 1.0, 1.0
     for glyph in glyphs:
         digit, s, c = read_glyph(glyph.mask, glyph.shade)
         digits += digit
         score, confidence = min(score, s), min(confidence, c)
-    if height < SMALL_DIGITS and confidence < SMALL_SURE:
+    return _number(digits, score, confidence, min(g.height for g in glyphs))
+
+
+def _number(digits: str, score: float, confidence: float, height: int) -> tuple[Optional[int], float, float]:
+    """The number of ``digits`` read with the weakest glyph's ``score`` and ``confidence``
+    (none under :data:`MIN_DIGIT_HEIGHT` pixels, a higher bar under :data:`SMALL_DIGITS`);
+    None for no counter's number (0, or a leading zero)."""
+    if height < MIN_DIGIT_HEIGHT or (height < SMALL_DIGITS and confidence < SMALL_SURE):
         confidence = 0.0
     value = int(digits)
     if value == 0 or (len(digits) == 2 and digits[0] == "0"):
@@ -170,17 +157,41 @@ def _read_number(glyphs: tuple[Glyph, ...]) -> tuple[Optional[int], float, float
     return value, score, confidence
 
 
+def _button_readings(rect, marks: tuple[Glyph, ...], covered: Optional[Covered], barred: bool) -> list:
+    """The numbers one button's lines of marks show, as :func:`_number` gives them.
+    ``covered``: what a bar drew over the button, if anything; ``barred``: the button lies
+    under a translucent bar."""
+    # Each line of marks on its own: a translucent bar's icon may lie below the digits,
+    # or beside them across the button's edge.
+    lines = [glyphs for glyphs in (digit_shaped(without_cut(line, rect)) for line in text_lines(marks)) if glyphs]
+    if covered is not None:
+        # Digits clear of the icon are read as they are; a mark it touches may be the icon
+        # itself (its triangle read as a 4, its ring as a 0 or 9).
+        lines = [glyphs for glyphs in lines if not covered.touches(glyphs)]
+    readings = [_read_number(glyphs) for glyphs in lines]
+    if barred:
+        # Small digits may be joined to an icon too faint to be told from them.
+        readings = [_barred(r, min(g.height for g in glyphs)) for r, glyphs in zip(readings, lines)]
+    if covered is not None and not any(r[0] is not None and r[2] >= SURE for r in readings):
+        seen = read_covered(covered)  # the digits with the icon's pixels left out
+        readings = [] if seen is None else [_barred(_number(*seen), seen[3])]
+    return readings
+
+
+def _barred(reading: tuple[Optional[int], float, float], height: int) -> tuple[Optional[int], float, float]:
+    """A reading of digits under a translucent bar: unsure under :data:`BARRED_DIGITS` pixels."""
+    return reading if height >= BARRED_DIGITS else (reading[0], reading[1], 0.0)
+
+
 def find_counter(layout: ScreenLayout):
     """The counter's button and its reading: ``(rect, value, confidence)``, or ``None``
     when no button, or more than one, shows a number."""
     block = layout.block
     found = []
-    for rect, marks in zip(block.buttons, block.marks):
-        # Each line of marks on its own: a translucent bar's icon may lie below the digits,
-        # or beside them across the button's edge.
-        lines = [digit_shaped(without_cut(line, rect)) for line in text_lines(marks)]
-        readings = [_read_number(glyphs) for glyphs in lines if glyphs]
-        readings = [r for r in readings if r[0] is not None and r[1] > MATCH]
+    top, slope = layout.shade
+    for rect, marks, covered in zip(block.buttons, block.marks, block.covered or (None,) * len(block.buttons)):
+        barred = slope < 1.0 and rect[1] + rect[3] > top
+        readings = [r for r in _button_readings(rect, marks, covered, barred) if r[0] is not None and r[1] > MATCH]
         if readings:
             value, score, confidence = max(readings, key=lambda r: r[1])
             found.append((score, rect, value, confidence))

@@ -19,7 +19,7 @@ from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 from ..geometry import Geometry
 from .alone import find_board_alone
-from .bar import cut_corners, find_bars, undo_bar
+from .bar import cut_corners, find_bars, overbright, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .layout import NoFooterError, ScreenLayout, find_layout
 from .palette import board_points, cluster_palette, match_palette, unused_swatch
@@ -125,11 +125,13 @@ def recognize(
     understands."""
     started = time.perf_counter()
     bars = find_bars(rgb)
+    # What a navigation bar drew over the footer (its icons), then the game's own colors.
+    over = [overbright(rgb, bar) for bar in bars if bar.side == "bottom"]
     for bar in bars:  # read the game's own colors under translucent system bars
         rgb = undo_bar(rgb, bar)
     cut = cut_corners(rgb)  # rounded screen corners cut out in black: not the game
     try:
-        layout = find_layout(rgb, origin, cut)
+        layout = find_layout(rgb, origin, cut, over[0] if over else None)
     except ImageError as error:
         turned = _turned(rgb)
         if turned is not None:

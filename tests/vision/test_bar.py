@@ -97,3 +97,18 @@ def test_a_translucent_status_bar_over_the_boards_top_rows_is_undone():
     wrong = set(differing_cells(found.board, board))
     assert wrong <= set(found.uncertain)
     assert not {cell for cell in wrong if cell[0] >= 2}  # only the rows under the clock, if any
+
+
+def test_an_icon_over_a_bar_is_told_from_the_game_under_it():
+    """Under a bar letting 45 % of the light through, the game's brightest (a digit at 236)
+    comes to 106; the bar's white icon stays white, brighter than anything of the game's
+    could be there, and so does its fainter fringe joined to it."""
+    from kamivision.vision.bar import Bar, overbright
+
+    image = np.full((60, 120, 3), 32, np.uint8)
+    image[20:40, 10:14] = 236  # a digit's stroke
+    image = np.clip(image.astype(np.float32) * 0.45 + 0.5, 0, 255).astype(np.uint8)
+    image[20:40, 60:63] = 255  # the icon's line...
+    image[20:40, 63] = 120  # ...and its fringe: brighter than white once the bar is undone
+    over = overbright(image, Bar(0, 0.45, (0.0, 0.0, 0.0)))
+    assert over[20:40, 60:64].all() and not over[:, :55].any() and over.sum() == 80
