@@ -144,29 +144,32 @@ def match_digit(
     if total <= 0 or var_i <= 1e-6:
         return scores, where
     pad = math.ceil(3 * sigma)
+    heights: dict[int, list[int]] = {}
+    for top, height in boxes:
+        heights.setdefault(height, []).append(top)
+    # Padded once, as far as any template reaches; each template is matched over just the
+    # placements asked for (its corner at rows ``top - pad``, columns ``lo - pad`` on).
+    grow = 2 * max(heights) + 2 * pad
+    weight_p, seen_p = (np.pad(a, grow) for a in (weight, seen))
     for digit, mask in digit_masks():
-        for top, height in boxes:
+        for height, tops in heights.items():
             width = max(2, round(height * mask.shape[1] / mask.shape[0]))
             drawn = cv2.resize(mask.astype(np.float32), (width, height), interpolation=cv2.INTER_AREA)
             drawn = cv2.GaussianBlur(np.pad(drawn, pad), (0, 0), sigma)
             th, tw = drawn.shape
-            grow = ((th, th), (tw, tw))
-            # Result (r, c) puts the drawn template's corner at (r - th, c - tw).
-            s_t = cv2.matchTemplate(np.pad(weight, grow), drawn, cv2.TM_CCORR)
-            s_tt = cv2.matchTemplate(np.pad(weight, grow), drawn * drawn, cv2.TM_CCORR)
-            s_it = cv2.matchTemplate(np.pad(seen, grow), drawn, cv2.TM_CCORR)
-            r = top - pad + th
             lo, hi = min(right - width, left) - 1, max(right - width, left) + 1
-            cols = np.arange(lo, hi + 1) - pad + tw
-            cols = cols[(cols >= 0) & (cols < s_t.shape[1])]
-            if not 0 <= r < s_t.shape[0] or not cols.size:
-                continue
-            var_t = s_tt[r, cols] - s_t[r, cols] ** 2 / total
-            ncc = (s_it[r, cols] - s_i * s_t[r, cols] / total) / np.sqrt(np.maximum(var_i * var_t, 1e-12))
-            k = int(np.argmax(ncc))
-            if float(ncc[k]) > scores.get(digit, -9.0):
-                scores[digit] = float(ncc[k])
-                x = int(cols[k]) + pad - tw
+            first, last = min(tops), max(tops)
+            region = (slice(grow + first - pad, grow + last - pad + th), slice(grow + lo - pad, grow + hi - pad + tw))
+            s_t = cv2.matchTemplate(weight_p[region], drawn, cv2.TM_CCORR)
+            s_tt = cv2.matchTemplate(weight_p[region], drawn * drawn, cv2.TM_CCORR)
+            s_it = cv2.matchTemplate(seen_p[region], drawn, cv2.TM_CCORR)
+            at = np.ix_([t - first for t in tops], np.arange(hi - lo + 1))
+            var_t = s_tt[at] - s_t[at] ** 2 / total
+            ncc = (s_it[at] - s_i * s_t[at] / total) / np.sqrt(np.maximum(var_i * var_t, 1e-12))
+            k, j = np.unravel_index(int(np.argmax(ncc)), ncc.shape)
+            if float(ncc[k, j]) > scores.get(digit, -9.0):
+                scores[digit] = float(ncc[k, j])
+                x, top = lo + int(j), tops[k]
                 body = np.zeros(weight.shape, bool)
                 inside = drawn[pad : pad + height, pad : pad + width] > 0.5
                 ys, xs = slice(max(0, top), top + height), slice(max(0, x), x + width)
