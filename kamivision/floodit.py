@@ -182,7 +182,9 @@ def solve_collection(
             if row.interrupted:
                 return
         return
-    pool = multiprocessing.Pool(jobs, initializer=ignore_sigint)
+    # forkserver, not fork, as for board files (sources.solve_all): the parent may hold
+    # threads (OpenCV's), which fork copies badly.
+    pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=ignore_sigint)
     try:
         while not spent():
             batch = list(itertools.islice(puzzles, 64 * jobs))  # a bounded look-ahead, never the whole file

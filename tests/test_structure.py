@@ -99,6 +99,19 @@ def test_no_module_is_over_450_lines():
     assert long == {}, f"split these by idea: {long}"
 
 
+def test_every_process_pool_is_started_by_forkserver():
+    """Batches run in a pool of processes started by forkserver, not fork: the parent may
+    hold threads (OpenCV's), which fork copies badly (issue 49: Flood-It's pool forked)."""
+    pools = {}
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Pool":
+                owner = node.func.value
+                started = isinstance(owner, ast.Call) and ast.unparse(owner) == "multiprocessing.get_context('forkserver')"
+                pools.setdefault(name, []).append(started)
+    assert pools and all(all(found) for found in pools.values()), pools
+
+
 def test_ruff_finds_nothing():
     """The lint configured in pyproject.toml ([tool.ruff]) over the package, the tests,
     the benchmarks and the scripts: errors, unused imports and names, sorted imports."""
