@@ -107,7 +107,7 @@ def covered(gray: np.ndarray, over: np.ndarray, x0: int = 0, y0: int = 0) -> Cov
     it; its top left pixel at screen ``x0, y0``) that the counter's digits could be in, or
     None when nothing was drawn over it."""
     h, w = gray.shape
-    mx, my = max(2, round(0.08 * w)), max(2, round(0.08 * h))
+    mx, my = _border(gray)
     inside = over[my : h - my, mx : w - mx]
     if h < 6 or w < 6 or not inside.any():
         return None
@@ -173,6 +173,13 @@ def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float], over: np.ndar
     return ButtonBlock((len(rows), len(columns)), tuple(buttons), tuple(marks), tuple(drawn))
 
 
+def _border(gray: np.ndarray) -> tuple[int, int]:
+    """How far in (columns, rows) a button's marks are looked for: past its border, the
+    separators' edge pixels."""
+    h, w = gray.shape
+    return max(2, round(0.08 * w)), max(2, round(0.08 * h))
+
+
 def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
     """The bright marks inside one button (gray levels), without its border (a separator's
     edge pixels) and specks; left to right.  A mark is what is brighter than half-way from
@@ -181,7 +188,7 @@ def _marks(gray: np.ndarray, x0: int, y0: int) -> tuple[Glyph, ...]:
     h, w = gray.shape
     if h < 6 or w < 6:
         return ()
-    mx, my = max(2, round(0.08 * w)), max(2, round(0.08 * h))
+    mx, my = _border(gray)
     inside = gray[my : h - my, mx : w - mx].astype(np.float32)
     floor, peak = float(np.median(inside)), float(np.percentile(inside, 99.9))
     if peak - floor < LINE_CONTRAST:

@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from .buttons import CENTRED, LINE_CONTRAST, Covered
-from .digits import digit_masks
+from .digits import digit_masks, margin_confidence
 
 #: A digit is read only if at most this share of it, as matched, is hidden.
 MAX_HIDDEN = 0.35
@@ -286,7 +286,7 @@ def _read_line(c: Covered, shade, marks, glyphs, boxes, line: list[int]) -> Opti
             return None  # too much of the digit is hidden to call it one
         digits += best
         score = min(score, s1)
-        confidence = min(confidence, float(np.clip((s1 - s2) * 4.0, 0.0, 1.0)) * float(np.clip(s1 / 0.6, 0.0, 1.0)))
+        confidence = min(confidence, margin_confidence(s1, s2))
         spans.append((cols.start + x / scale, cols.start + (x + width) / scale))
     start, end = min(a for a, _ in spans), max(b for _, b in spans)
     if abs((start + end) / 2 - c.middle) > CENTRED * height:

@@ -45,3 +45,9 @@ def digit_masks() -> tuple[tuple[str, np.ndarray], ...]:
             ys, xs = np.nonzero(mask)
             out.append((digit, mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]))
     return tuple(out)
+
+
+def margin_confidence(best: float, runner_up: float) -> float:
+    """A reading's confidence (0..1) from the best digit's match score and the runner-up's:
+    the margin between them, scaled down when the best itself matches poorly."""
+    return float(np.clip((best - runner_up) * 4.0, 0.0, 1.0)) * float(np.clip(best / 0.6, 0.0, 1.0))

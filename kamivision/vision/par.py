@@ -26,7 +26,7 @@ import numpy as np
 
 from .buttons import Covered, Glyph, digit_shaped, text_lines, without_cut
 from .covered import read_covered
-from .digits import digit_masks
+from .digits import digit_masks, margin_confidence
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
@@ -131,7 +131,7 @@ def read_glyph(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[st
         scores[digit] = max(scores.get(digit, -9.0), score)
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     (best, s1), (_, s2) = ranked[0], ranked[1]
-    confidence = float(np.clip((s1 - s2) * 4.0, 0.0, 1.0)) * float(np.clip(s1 / 0.6, 0.0, 1.0))
+    confidence = margin_confidence(s1, s2)
     return best, s1, confidence
 
 
