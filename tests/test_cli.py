@@ -243,19 +243,29 @@ def test_jobs_beyond_the_cores_are_cut_with_a_note(tmp_path):
 def test_ctrl_c_just_before_a_timed_solve_ends_is_still_ctrl_c(tmp_path, before_the_end):
     """Issue 47, attack 7: SIGINT shortly before --max-seconds ran out was ignored (the
     command went on to the limit and exited 0, "a limit stopped the search").  Whenever
-    the signal reaches the running command, it ends as Ctrl-C: exit 130."""
+    the signal reaches the running command, it ends as Ctrl-C: exit 130.
+
+    The search's 3 s count from its start, after the command's, so a signal sent less than
+    3 s after the command was started surely reached it before the limit; when this
+    process was held up (a loaded machine) and sent it later, nothing is known.  (Sent
+    late, it can land in the interpreter's exit, after the answer is out, and be lost:
+    seen once in six clean-clone runs.)"""
     board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # hours to prove
     path = write_board(board, tmp_path / "hard.json")
+    started = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-m", "kamivision", "solve", str(path), "--json", "--max-seconds", "3"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(3 - before_the_end)  # the limit counts from the search's start, a little later
+    time.sleep(3 - before_the_end)
     if child.poll() is not None:
         pytest.skip("the command ended before the signal (a very slow start)")
     child.send_signal(signal.SIGINT)
+    sent = time.perf_counter() - started
     out, err = child.communicate(timeout=60)
+    if sent >= 3:
+        pytest.skip(f"the signal went {sent:.2f} s after the start: this test was held up past the limit")
     assert child.returncode == 130, (child.returncode, err)
     assert "Traceback" not in err and json.loads(out)["optimal"] is False
 
