@@ -10,7 +10,7 @@ import dataclasses
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import numpy as np
 
@@ -95,28 +95,98 @@ def solve_screenshot(
 
     solution = solve(recognition.board, max_seconds=left(), max_nodes=max_nodes, progress=progress, settings=settings)
     geometry = recognition.geometry()
-    check = None
-    if max_seconds is not None:
-        check_seconds = min(check_seconds, left())
-    try:
-        if check_seconds > 0 and not solution.interrupted:
-            check = check_counter(recognition, solution, max_seconds=check_seconds)
-    except KeyboardInterrupt:  # Ctrl-C during the check: keep the answer, say it was stopped
-        solution = dataclasses.replace(
-            solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",)
-        )
-    try:
-        steady = STEADY_SECONDS if max_seconds is None else min(STEADY_SECONDS, left())
-        solution, doubt = settle(recognition, solution, geometry=geometry, seconds=steady)
-    except KeyboardInterrupt:  # Ctrl-C before the doubt was weighed: every doubtful cell is shown
-        cells = tuple(r * recognition.board.columns + c for r, c in recognition.uncertain)
-        doubt = Doubt(cells, cells, tuple(() for _ in cells), palette=recognition.palette_doubt)
-        solution = dataclasses.replace(solution, interrupted=True)
+    steady = STEADY_SECONDS if max_seconds is None else min(STEADY_SECONDS, left())
+    check_seconds = check_seconds if max_seconds is None else min(check_seconds, max(0.0, left() - steady))
+    check, doubt = None, Doubt()
+    for event in after_solve(recognition, solution, geometry=geometry, steady_seconds=steady, check_seconds=check_seconds):
+        solution = event.solution
+        if isinstance(event, Solved):
+            doubt = event.doubt
+        else:
+            check = event.check
     return ShotSolution(image, recognition, solution, geometry, check, doubt)
 
 
 #: Seconds spent looking for moves that avoid the doubt (:func:`~kamivision.steady.steady_moves`).
 STEADY_SECONDS = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Progressed:
+    """A progress report of the search (:data:`kamivision.solver.Progress`'s ``info``)."""
+
+    info: dict
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """The answer to show: the moves chosen to hold under the reading's doubt, spread
+    apart on the screenshot, and that doubt (None for a board file); ``checking``: a
+    counter check follows (:class:`Checked`)."""
+
+    solution: Solution
+    doubt: Optional[Doubt]
+    checking: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """The counter check's finding (None when Ctrl-C stopped it: the answer stands, marked
+    as stopped, in ``solution``)."""
+
+    solution: Solution
+    check: Optional[CounterCheck]
+
+
+#: What happens after a search starts, in order: progress reports, one :class:`Solved`,
+#: then one :class:`Checked` when the counter check runs.
+Event = Progressed | Solved | Checked
+
+
+def after_solve(
+    recognition: Optional[Recognition],
+    solution: Solution,
+    board: Optional[Board] = None,
+    *,
+    geometry: Optional[Geometry] = None,
+    steady_seconds: float = STEADY_SECONDS,
+    check_seconds: float = 10.0,
+    cancelled=lambda: False,
+) -> Iterator[Solved | Checked]:
+    """What follows a solve, the one sequence the command line, the page's queue and the
+    Redis workers all run: the moves settled under the reading's doubt (:func:`settle`,
+    markers spread on ``geometry``), yielded as :class:`Solved` at once, then the counter
+    check (:func:`~kamivision.parcheck.check_counter`, at most ``check_seconds``; it finds
+    nothing to do unless the proven optimum misses the counter), yielded as :class:`Checked`.  ``recognition`` None: a board file, nothing to settle or check.
+    ``board``: the board as it now stands, when a person fixed cells; ``cancelled()``: a
+    cancel was asked for (no check then).
+
+    Ctrl-C while the doubt is weighed keeps the answer and shows every doubtful cell;
+    Ctrl-C during the check keeps the answer, says it was stopped, and drops the check."""
+    if recognition is None:
+        yield Solved(solution, None, False)
+        return
+    try:
+        solution, doubt = settle(recognition, solution, board, geometry=geometry, seconds=steady_seconds)
+    except KeyboardInterrupt:
+        doubt = everything_doubtful(recognition)
+        solution = dataclasses.replace(solution, interrupted=True)
+    checking = check_seconds > 0 and not solution.interrupted and not cancelled()
+    yield Solved(solution, doubt, checking)
+    if not checking:
+        return
+    try:
+        check = check_counter(recognition, solution, max_seconds=check_seconds)
+    except KeyboardInterrupt:
+        check = None
+        solution = dataclasses.replace(solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",))
+    yield Checked(solution, check)
+
+
+def everything_doubtful(recognition: Recognition) -> Doubt:
+    """The doubt when there was no time to weigh it: every doubtful cell shown."""
+    cells = tuple(r * recognition.board.columns + c for r, c in recognition.uncertain)
+    return Doubt(cells, cells, tuple(() for _ in cells), palette=recognition.palette_doubt)
 
 
 def settle(

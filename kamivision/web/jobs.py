@@ -70,22 +70,22 @@ def solve_for_page(
     max_seconds: float,
     recognition,
     check_seconds: float,
-    send: Callable[[str, Any], None],
+    send: Callable[[Any], None],
     sharing: int = 1,
     cancelled: Callable[[], bool] = lambda: False,
     reraise: tuple = (),
 ) -> None:
-    """One solve as the page wants it, told through ``send(kind, payload)``: progress
-    reports (``"progress"``, at most every :data:`REPORT_SECONDS`), then ``("solved",
-    (solution, doubt, checking))`` (for a screenshot, the moves chosen to hold under its
-    doubt and what the doubt means: :func:`kamivision.pipeline.settle`; ``checking``: the
-    counter check follows), then the counter check's ``("checked", check)``;
-    ``("cancelled", None)`` after a Ctrl-C with no answer, ``("failed", message)`` on an
-    error.  A Ctrl-C during the check drops the check, not the answer.  ``sharing``: the
-    solves that may run beside this one (:meth:`~kamivision.solver.SearchSettings.for_this_machine`);
-    ``cancelled()``: a cancel was asked for (no check then); ``reraise``: exceptions left
-    to the caller.  Run by the in-memory queue's processes and by ``kamivision worker``."""
+    """One solve as the page wants it, told through ``send(event)``: the events of
+    :mod:`kamivision.pipeline` (progress reports at most every :data:`REPORT_SECONDS`,
+    then :class:`~kamivision.pipeline.Solved` and, for a screenshot,
+    :class:`~kamivision.pipeline.Checked`: the sequence the command line runs, markers
+    spread on the screenshot as there), :class:`Cancelled` after a Ctrl-C with no answer,
+    :class:`Failed` on an error.  ``sharing``: the solves that may run beside this one
+    (:meth:`~kamivision.solver.SearchSettings.for_this_machine`); ``cancelled()``: a cancel
+    was asked for (no check then); ``reraise``: exceptions left to the caller.  Run by the
+    in-memory queue's processes and by ``kamivision worker``."""
     from ..errors import KamiError
+    from ..pipeline import Progressed, after_solve
     from ..solver import SearchSettings, solve
 
     last = [0.0]
@@ -94,42 +94,68 @@ def solve_for_page(
         now = time.monotonic()
         if now - last[0] >= REPORT_SECONDS:
             last[0] = now
-            send("progress", {k: v for k, v in info.items() if isinstance(v, (int, float, str))})
+            send(Progressed({k: v for k, v in info.items() if isinstance(v, (int, float, str))}))
 
     try:
         settings = SearchSettings.for_this_machine(sharing=sharing)
         solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
-        doubt = None
-        if recognition is not None:
-            from ..pipeline import settle
-
-            solution, doubt = settle(recognition, solution, board)
-        checking = recognition is not None and not solution.interrupted and check_seconds > 0 and not cancelled()
-        send("solved", (solution, doubt, checking))
-        if checking:
-            from ..parcheck import check_counter
-
-            try:
-                check = check_counter(recognition, solution, max_seconds=check_seconds)
-            except KeyboardInterrupt:  # cancelled during the check: the answer stands, the hint is dropped
-                check = None
-            send("checked", check)
+        geometry = None if recognition is None else recognition.geometry()
+        for event in after_solve(recognition, solution, board, geometry=geometry, check_seconds=check_seconds, cancelled=cancelled):
+            send(event)
     except reraise:
         raise
     except KeyboardInterrupt:
-        send("cancelled", None)
+        send(Cancelled())
     except KamiError as error:
-        send("failed", str(error))
+        send(Failed(str(error)))
     except Exception as error:  # noqa: BLE001 - reported to the page as one line, logged here
         log.exception("the solver failed")
-        send("failed", f"the solver failed ({type(error).__name__}); its log has the details")
+        send(Failed(f"the solver failed ({type(error).__name__}); its log has the details"))
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled:
+    """Ctrl-C (a cancel) stopped the solve before it had an answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The solve failed: ``message`` in one line for the page."""
+
+    message: str
+
+
+def changes(event) -> dict:
+    """What an event of :func:`solve_for_page` changes in its job's record (the in-memory
+    :class:`Job`'s fields, the same names in an RQ job's ``meta``)."""
+    from ..pipeline import Checked, Progressed, Solved
+
+    match event:
+        case Progressed(info):
+            return {"progress": info}
+        case Solved(solution, doubt, checking):
+            return {"solution": solution, "doubt": doubt, "state": "checking" if checking else "running"}
+        case Checked(solution, check):
+            return {"solution": solution, "check": check}
+        case Cancelled():
+            return {"state": "cancelled"}
+        case Failed(message):
+            return {"state": "failed", "error": message}
+    raise TypeError(f"not an event of a solve: {event!r}")
+
+
+def last_event(event) -> bool:
+    """Whether a solving process has nothing more to say after ``event``."""
+    from ..pipeline import Checked, Solved
+
+    return isinstance(event, (Checked, Cancelled, Failed)) or (isinstance(event, Solved) and not event.checking)
 
 
 def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1) -> None:
     """The solving process: :func:`solve_for_page`, its reports sent down ``conn``."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     try:
-        solve_for_page(board, max_seconds, recognition, check_seconds, lambda kind, payload: conn.send((kind, payload)), sharing)
+        solve_for_page(board, max_seconds, recognition, check_seconds, conn.send, sharing)
     finally:
         conn.close()
 
@@ -301,26 +327,22 @@ class JobQueue:
                         break
                     continue
                 try:
-                    kind, payload = receive.recv()
+                    event = receive.recv()
                 except (EOFError, OSError):
                     break
-                if kind == "progress":
-                    self._update(job, progress=payload)
-                elif kind == "solved":
-                    solution, doubt, checking = payload
-                    checking = checking and not job.cancel_requested
-                    self._update(job, solution=solution, doubt=doubt, state="checking" if checking else job.state)
-                    if not checking:
-                        break
-                elif kind == "checked":
-                    self._update(job, check=payload)
-                    break
-                elif kind == "cancelled":
-                    break
-                elif kind == "failed":
+                if isinstance(event, Failed):
                     with self._changed:
-                        self._finish(job, "failed", payload)
+                        self._finish(job, "failed", event.message)
                     return
+                change = changes(event)
+                # The job's end is settled below, once the process is done; a job cancelled
+                # while it was solving keeps its answer and skips the check.
+                stop = last_event(event) or (change.get("state") == "checking" and job.cancel_requested)
+                if change.get("state") != "checking" or job.cancel_requested:
+                    change.pop("state", None)
+                self._update(job, **change)
+                if stop:
+                    break
         finally:
             receive.close()
             process.join(timeout=2)

@@ -17,7 +17,7 @@ import os
 import signal
 import time
 
-from .jobs import solve_for_page
+from .jobs import changes, solve_for_page
 from .redisstore import HEARTBEAT, PREFIX, QUEUE, Serializer, busy_key, push_result, reachable
 from .sessions import Result
 
@@ -66,6 +66,7 @@ def job_class():
 
     return KamiJob
 
+
 def solve_job(session: str, board, max_seconds: float, recognition, check_seconds: float) -> None:
     """One solve, run in an RQ work horse: :func:`~kamivision.web.jobs.solve_for_page`, its
     reports kept in the RQ job's ``meta`` and its answer pushed into its session."""
@@ -82,18 +83,11 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
         meta["version"] = meta.get("version", 0) + 1
         job.save_meta()
 
-    def send(kind: str, payload) -> None:
-        if kind == "progress":
-            report(progress=payload)
-        elif kind == "solved":
-            solution, doubt, checking = payload
-            report(solution=solution, doubt=doubt, state="checking" if checking else "running")
-        elif kind == "checked":
-            report(check=payload)
-        elif kind == "cancelled":
-            report(state="cancelled", finished=time.time())
-        else:  # failed
-            report(state="failed", error=payload, finished=time.time())
+    def send(event) -> None:
+        change = changes(event)
+        if change.get("state") in ("cancelled", "failed"):
+            change["finished"] = time.time()
+        report(**change)
 
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     redis.set(beat, 1, px=int(HEARTBEAT * 1000))  # alive before the watcher's first beat

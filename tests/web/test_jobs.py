@@ -60,3 +60,33 @@ def test_closing_the_queue_kills_the_solving_processes():
     queue.close()
     assert time.monotonic() - started < 8
     assert job.finished and queue.running == 0
+
+
+def test_the_page_gets_the_moves_the_command_line_gives(tmp_path):
+    """Issue 49, item 1: the page's solve ran its own copy of what follows a solve, without
+    the screenshot's geometry, so its markers were not spread as the command line's are
+    (24 of 30 random boards gave other taps).  Now both run one sequence."""
+    import dataclasses
+
+    import cv2
+    import numpy as np
+
+    from kamivision.pipeline import Checked, Solved, solve_screenshot
+    from kamivision.render import board_palette, render
+    from kamivision.web.jobs import solve_for_page
+
+    from ..boards import random_kami_board
+
+    for seed in (1, 3):
+        board = random_kami_board(random.Random(seed), 3, blank_outline=True, par=None)
+        board = dataclasses.replace(board, palette=tuple(board_palette(board, 1)))
+        image, _ = render(board, "iphone-8", seed=1)
+        path = tmp_path / f"shot{seed}.png"
+        cv2.imwrite(str(path), cv2.cvtColor(np.clip(image, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR))
+        shot = solve_screenshot(path, check_seconds=0, max_seconds=20)
+        events = []
+        solve_for_page(shot.recognition.board, 20, shot.recognition, 0, events.append)
+        answers = [event for event in events if isinstance(event, (Solved, Checked))]
+        assert len(answers) == 1 and isinstance(answers[0], Solved) and not answers[0].checking
+        assert answers[0].solution.moves == shot.solution.moves
+        assert answers[0].doubt == shot.doubt
