@@ -13,13 +13,13 @@ Lines starting with ``#`` and blank lines are skipped.  Problems raise
 
 from __future__ import annotations
 
+import functools
 import math
-import multiprocessing
-import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
+from . import batch
 from .board import Board, make_board
 from .errors import BoardFileError
 
@@ -120,22 +120,10 @@ class Solved:
     interrupted: bool = False  # Ctrl-C stopped this board's search (and the run)
 
 
-def ignore_sigint() -> None:
-    """In a worker process: Ctrl-C is the parent's to handle (it stops the pool)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _solve_one(args: tuple[Puzzle, Optional[float], int, Optional[float]]) -> Solved:
-    """One board; ``end`` (``time.monotonic()``, one clock for every process on the
-    machine) cuts its limit to what is left of the whole run's."""
-    import time
-
+def solve_one(puzzle: Puzzle, max_seconds: Optional[float], beam: int = 0) -> Solved:
+    """One board, its row for the table."""
     from .solver import solve
 
-    puzzle, max_seconds, beam, end = args
-    if end is not None:
-        left = max(0.0, end - time.monotonic())
-        max_seconds = left if max_seconds is None else min(max_seconds, left)
     board = puzzle.board
     solution = solve(board, max_seconds=max_seconds, beam=beam)
     return Solved(
@@ -153,45 +141,18 @@ def _solve_one(args: tuple[Puzzle, Optional[float], int, Optional[float]]) -> So
 
 def solve_collection(
     puzzles: Iterable[Puzzle], max_seconds: Optional[float] = None, jobs: int = 1, beam: int = 0, total_seconds: Optional[float] = None
-):
-    """Solve every puzzle, in order, with ``jobs`` processes; yields :class:`Solved` rows.
-    ``puzzles`` may be a stream (:func:`iter_collection`): it is taken a few boards ahead
-    of the workers, never whole.
+) -> Iterator[Solved]:
+    """Solve every puzzle, in order, with ``jobs`` processes (:func:`kamivision.batch.run`);
+    yields :class:`Solved` rows.  ``puzzles`` may be a stream (:func:`iter_collection`):
+    it is taken a few boards ahead of the workers, never whole.
 
     ``max_seconds`` bounds each board; ``total_seconds`` the whole run: each board gets at
     most what is left of it, and no board starts once it is spent (the run just ends).
     Ctrl-C ends the run: with one process the board being solved answers with the best
     found (its row has ``interrupted`` set) and no later board is started; with several
-    the workers ignore it, the pool is stopped, and the ``KeyboardInterrupt`` reaches the
-    caller after the rows already yielded."""
-    import itertools
-    import time
-
-    end = None if total_seconds is None else time.monotonic() + total_seconds
-
-    def spent() -> bool:
-        return end is not None and time.monotonic() >= end
-
-    puzzles = iter(puzzles)
-    if jobs <= 1:
-        for puzzle in puzzles:
-            if spent():
-                return
-            row = _solve_one((puzzle, max_seconds, beam, end))
-            yield row
-            if row.interrupted:
-                return
-        return
-    # forkserver, not fork, as for board files (sources.solve_all): the parent may hold
-    # threads (OpenCV's), which fork copies badly.
-    pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=ignore_sigint)
-    try:
-        while not spent():
-            batch = list(itertools.islice(puzzles, 64 * jobs))  # a bounded look-ahead, never the whole file
-            if not batch:
-                break
-            yield from pool.imap(_solve_one, [(p, max_seconds, beam, end) for p in batch], chunksize=8)
-        pool.close()
-    finally:
-        pool.terminate()  # no-op after close() and a full run; stops the workers otherwise
-        pool.join()
+    the pool is stopped, and the ``KeyboardInterrupt`` reaches the caller after the rows
+    already yielded."""
+    return batch.run(
+        puzzles, functools.partial(solve_one, beam=beam), jobs=jobs, max_seconds=max_seconds, total_seconds=total_seconds,
+        interrupted=lambda row: row.interrupted, chunksize=8,
+    )

@@ -8,11 +8,13 @@ Only what a source needs is imported: a board file is solved without loading Ope
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
+from . import batch
 from .board import Board
 from .errors import KamiError
 from .solver import Progress, SearchSettings, Solution, solve
@@ -139,35 +141,14 @@ def solve_row(
                answered.board.par, seconds, interrupted=solution.interrupted)
 
 
-def _row(args: tuple) -> Row:
-    return solve_row(*args)
-
-
 def solve_all(
     paths: list[Path], max_seconds: Optional[float] = None, jobs: int = 1, rules: Optional[str] = None, check_seconds: float = 10.0
 ) -> Iterator[Row]:
-    """Solve every source, yielding a :class:`Row` as each one finishes: in this process
-    in order with ``jobs`` 1, else in a pool of ``jobs`` processes (in the order they
-    finish).  Ctrl-C: with one process the source being solved answers with the best
-    found (its row has ``interrupted`` set) and the run ends; with several the workers
-    ignore it, the pool is stopped and the ``KeyboardInterrupt`` reaches the caller after
-    the rows already yielded."""
-    if jobs <= 1:
-        for path in paths:
-            row = solve_row(path, max_seconds, rules, check_seconds)
-            yield row
-            if row.interrupted:
-                return
-        return
-    # forkserver, not fork: the parent may hold threads (OpenCV's), which fork copies badly.
-    import multiprocessing
-
-    from .floodit import ignore_sigint
-
-    pool = multiprocessing.get_context("forkserver").Pool(jobs, initializer=ignore_sigint)
-    try:
-        yield from pool.imap_unordered(_row, [(p, max_seconds, rules, check_seconds, jobs) for p in paths])
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    """Solve every source, yielding a :class:`Row` as each one finishes
+    (:func:`kamivision.batch.run`: in this process in order with ``jobs`` 1, else in a
+    pool of ``jobs`` processes, in the order they finish).  Ctrl-C: with one process the
+    source being solved answers with the best found (its row has ``interrupted`` set) and
+    the run ends; with several the pool is stopped and the ``KeyboardInterrupt`` reaches
+    the caller after the rows already yielded."""
+    solve_one = functools.partial(solve_row, rules=rules, check_seconds=check_seconds, sharing=max(1, jobs))
+    return batch.run(paths, solve_one, jobs=jobs, max_seconds=max_seconds, interrupted=lambda row: row.interrupted, ordered=False)

@@ -10,7 +10,7 @@ import signal
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 
@@ -35,6 +35,64 @@ def each_row(rows: Iterator, show: Callable[[object], None]) -> bool:
     return False
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a table: its title, width, and the text of a row's cell
+    (right-aligned unless ``left``)."""
+
+    title: str
+    width: int
+    text: Callable[[Any], str]
+    left: bool = False
+
+    def cell(self, text: str) -> str:
+        return f"{text:{'<' if self.left else '>'}{self.width}}"
+
+
+class Table:
+    """A table printed as its rows come (:func:`each_row`), or one JSON line a row:
+    ``columns`` say what a line shows, ``count`` tallies each row for the totals,
+    ``json_of`` a row's JSON (None: the row is not printed as JSON), ``instead`` a line
+    that replaces the columns' for some rows (None for the others)."""
+
+    def __init__(self, columns: list[Column], as_json: bool, count: Callable[[Any], None],
+                 json_of: Optional[Callable[[Any], Any]] = dataclasses.asdict,
+                 instead: Callable[[Any], Optional[str]] = lambda row: None):
+        self.columns, self.as_json, self.count, self.json_of, self.instead = columns, as_json, count, json_of, instead
+
+    def run(self, rows: Iterator) -> bool:
+        """The header, then a line per row as it comes; True when Ctrl-C ended the run."""
+        if not self.as_json:
+            typer.echo(" ".join(column.cell(column.title) for column in self.columns))
+        return each_row(rows, self.show)
+
+    def show(self, row) -> None:
+        self.count(row)
+        if self.as_json:
+            if self.json_of is not None:
+                typer.echo(json.dumps(self.json_of(row)))
+        else:
+            typer.echo(self.line(row))
+
+    def line(self, row) -> str:
+        other = self.instead(row)
+        return other if other is not None else " ".join(column.cell(column.text(row)) for column in self.columns)
+
+
+def _interrupted() -> None:
+    """The end of a run that Ctrl-C stopped, after its totals."""
+    typer.echo("kamivision: interrupted", err=True)
+    raise typer.Exit(INTERRUPTED)
+
+
+def _yes(proven: bool) -> str:
+    return "yes" if proven else "NO"
+
+
+def _or_dash(value) -> str:
+    return "-" if value is None else str(value)
+
+
 def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool, total_seconds=None) -> None:
     """Solve every board of a Flood-It collection and print a table (or JSON lines) and totals.
 
@@ -44,25 +102,24 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
 
     puzzles = iter_collection(source)  # a stream: the first board is solved at once
     tally = Counter()
-    if not as_json:
-        typer.echo(f"{'board':<28} {'cells':>5} {'colors':>7} {'moves':>5} {'proven':>6} {'known':>5} {'seconds':>8}")
 
-    def show(row) -> None:
+    def count(row) -> None:
         tally.update(
             done=1, interrupted=row.interrupted, moves=row.length, proven=row.optimal, known=row.known or 0,
             unknown=row.known is None,
         )
-        if as_json:
-            typer.echo(json.dumps(dataclasses.asdict(row)))
-        else:
-            known = "-" if row.known is None else str(row.known)
-            typer.echo(
-                f"{row.name:<28} {row.cells:>5} {row.colors:>7} {row.length:>5} "
-                f"{'yes' if row.optimal else 'NO':>6} {known:>5} {row.seconds:>8.2f}"
-            )
 
+    table = Table([
+        Column("board", 28, lambda row: row.name, left=True),
+        Column("cells", 5, lambda row: str(row.cells)),
+        Column("colors", 7, lambda row: str(row.colors)),
+        Column("moves", 5, lambda row: str(row.length)),
+        Column("proven", 6, lambda row: _yes(row.optimal)),
+        Column("known", 5, lambda row: _or_dash(row.known)),
+        Column("seconds", 8, lambda row: f"{row.seconds:.2f}"),
+    ], as_json, count)
     rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam, total_seconds=total_seconds)
-    interrupted = each_row(rows, show) or tally["interrupted"] > 0
+    interrupted = table.run(rows) or tally["interrupted"] > 0
     if not as_json:
         done = tally["done"]
         extra = "" if tally["unknown"] else f"; known optimum total {tally['known']}"
@@ -73,8 +130,7 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
         )
         typer.echo(f"{boards}: {tally['moves']} moves in all, {tally['proven']} proven optimal{extra}")
     if interrupted:
-        typer.echo("kamivision: interrupted", err=True)
-        raise typer.Exit(INTERRUPTED)
+        _interrupted()
 
 
 def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seconds: float, as_json: bool) -> None:
@@ -93,33 +149,32 @@ def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seco
         text = safe_text(path, 10_000)
         return text if len(text) <= width else "…" + text[-(width - 1):]
 
-    if not as_json:
-        typer.echo(f"{'source':<{width}} {'kind':<10} {'moves':>5} {'proven':>6} {'par':>4} {'seconds':>8}")
     tally = Counter()
 
-    def show(row) -> None:
+    def count(row) -> None:
         tally.update(done=1, interrupted=row.interrupted)
-        if as_json:
-            typer.echo(json.dumps(dataclasses.asdict(row)))
         if row.error is not None:
             tally["errors"] += 1
-            if not as_json:
-                typer.echo(f"{label(row.path):<{width}} {'error':<10} {safe_text(row.error, 100)}")
-            return
-        if row.moves is not None:
+        elif row.moves is not None:
             tally.update(solved=1, moves=row.moves, proven=row.optimal)
             if row.par is not None:
                 tally.update(at_par=row.moves == row.par, over=row.moves > row.par, under=row.moves < row.par)
-        if not as_json:
-            shown = "-" if row.moves is None else str(row.moves)
-            par = "-" if row.par is None else str(row.par)
-            typer.echo(
-                f"{label(row.path):<{width}} {row.kind:<10} {shown:>5} {'yes' if row.optimal else 'NO':>6} "
-                f"{par:>4} {row.seconds:>8.2f}"
-            )
 
+    source, kind = Column("source", width, lambda row: label(row.path), left=True), Column("kind", 10, lambda row: row.kind, left=True)
+
+    def error(row) -> Optional[str]:  # a source that could not be solved: its error in place of the figures
+        return None if row.error is None else f"{source.cell(label(row.path))} {kind.cell('error')} {safe_text(row.error, 100)}"
+
+    table = Table([
+        source,
+        kind,
+        Column("moves", 5, lambda row: _or_dash(row.moves)),
+        Column("proven", 6, lambda row: _yes(row.optimal)),
+        Column("par", 4, lambda row: _or_dash(row.par)),
+        Column("seconds", 8, lambda row: f"{row.seconds:.2f}"),
+    ], as_json, count, instead=error)
     rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds)
-    interrupted = each_row(rows, show) or tally["interrupted"] > 0
+    interrupted = table.run(rows) or tally["interrupted"] > 0
     seconds = time.perf_counter() - started
     if not as_json:
         t = tally
@@ -129,8 +184,7 @@ def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seco
             f"{t['over']} over; {t['errors']} could not be solved; {seconds:.1f} s"
         )
     if interrupted:
-        typer.echo("kamivision: interrupted", err=True)
-        raise typer.Exit(INTERRUPTED)
+        _interrupted()
     if tally["errors"]:
         raise typer.Exit(1)
 
@@ -146,34 +200,38 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
     boards = iter_collection(source)
     started = time.perf_counter()
     tally, rows, wrong, bounds = Counter(), [], [], set()
-    if not as_json:
-        typer.echo(f"{'board':>6} {'moves':>6} {'file':>6} {'proven':>7} {'states':>14} {'seconds':>9}")
 
-    def show(solved) -> None:
+    def stored(solved) -> Optional[int]:
+        optimal = solved[1].optimal
+        return optimal if isinstance(optimal, int) else None
+
+    def count(solved) -> None:
         name, board, result = solved
-        stored = board.optimal if isinstance(board.optimal, int) else None
-        length = result.length
+        length, known = result.length, stored(solved)
         bounds.add(result.bound)
         tally.update(
-            done=1, moves=length or 0, known=stored or 0, proven=result.optimal and length is not None,
+            done=1, moves=length or 0, known=known or 0, proven=result.optimal and length is not None,
             interrupted=result.stopped == "interrupted",
         )
-        if stored is not None and result.optimal and length != stored:
+        if known is not None and result.optimal and length != known:
             wrong.append(name)
         if as_json:
             rows.append({"name": name, **result_to_json(board, result)})
-            return
-        shown = "-" if length is None else str(length)
-        if getattr(result, "unsolvable", False):
-            verdict = "none"  # no sequence of moves reaches the goal (its parity says so)
-        else:
-            verdict = "yes" if result.optimal and length is not None else "NO"
-        typer.echo(
-            f"{safe_text(name, 6):>6} {shown:>6} {stored if stored is not None else '-':>6} "
-            f"{verdict:>7} {result.expanded:>14,} {result.seconds:>9.2f}"
-        )
 
-    interrupted = each_row(solve_collection(boards, max_seconds, max_nodes, total_seconds), show) or tally["interrupted"] > 0
+    def verdict(result) -> str:
+        if getattr(result, "unsolvable", False):
+            return "none"  # no sequence of moves reaches the goal (its parity says so)
+        return _yes(result.optimal and result.length is not None)
+
+    table = Table([
+        Column("board", 6, lambda solved: safe_text(solved[0], 6)),
+        Column("moves", 6, lambda solved: _or_dash(solved[2].length)),
+        Column("file", 6, lambda solved: _or_dash(stored(solved))),
+        Column("proven", 7, lambda solved: verdict(solved[2])),
+        Column("states", 14, lambda solved: f"{solved[2].expanded:,}"),
+        Column("seconds", 9, lambda solved: f"{solved[2].seconds:.2f}"),
+    ], as_json, count, json_of=None)  # the JSON is one document, printed at the end
+    interrupted = table.run(solve_collection(boards, max_seconds, max_nodes, total_seconds)) or tally["interrupted"] > 0
     ended = total_seconds is not None and not interrupted and _unfinished(boards)
     seconds = time.perf_counter() - started
     peak = _peak_mb()

@@ -294,21 +294,17 @@ def solve_collection(
     ``max_seconds`` bounds each board, ``total_seconds`` the whole run: each board gets at
     most what is left of it, and none starts once it is spent (the run just ends).  A
     board that Ctrl-C stopped is yielded (its result says ``stopped == "interrupted"``)
-    and ends the run; Ctrl-C between boards reaches the caller."""
-    import time
-
+    and ends the run; Ctrl-C between boards reaches the caller.  One process
+    (:func:`kamivision.batch.run`): the pattern tables are loaded once, at the first board
+    that needs them, and shared by all."""
+    from .. import batch
     from .patterns import PatternTables
 
-    tables = PatternTables()  # loaded at the first board that needs them, once for all
-    end = None if total_seconds is None else time.perf_counter() + total_seconds
-    for name, board in boards:
-        limit = max_seconds
-        if end is not None:
-            left = end - time.perf_counter()
-            if left <= 0:
-                return
-            limit = left if limit is None else min(limit, left)
-        result = solve_slide(board, Limits(max_seconds=limit, max_nodes=max_nodes), tables=tables)
-        yield name, board, result
-        if result.stopped == "interrupted":
-            return
+    tables = PatternTables()
+
+    def solve_one(named: tuple[str, SlideBoard], seconds: Optional[float]) -> tuple[str, SlideBoard, Result]:
+        name, board = named
+        return name, board, solve_slide(board, Limits(max_seconds=seconds, max_nodes=max_nodes), tables=tables)
+
+    return batch.run(boards, solve_one, max_seconds=max_seconds, total_seconds=total_seconds,
+                     interrupted=lambda row: row[2].stopped == "interrupted")
