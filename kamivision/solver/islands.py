@@ -113,6 +113,11 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         )
 
     try:
+        if upper is not None and budget.limits.max_seconds is None and budget.limits.max_nodes is None:
+            upper, proven = _first_look(island, budget, upper, improve)
+            if proven:
+                return upper[1], upper[0], True
+            quick = upper[1]
         path = astar(island, budget, upper=upper, improve=improve)
     except SearchStopped as stop:
         best = quick
@@ -123,6 +128,40 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
     assert path is not None  # merging moves always reach one region
     return path, len(path), True
+
+
+#: Without a limit, the proof runs this long first; when it has not finished by then, flood
+#: beams get :data:`FIRST_IMPROVE_SECONDS` before it goes on (:func:`_first_look`).
+FIRST_PROOF_SECONDS = 1.0
+#: What a 10 s limit keeps for improving an unproven answer (its last 15 %).
+FIRST_IMPROVE_SECONDS = 1.5
+
+
+def _first_look(island: Island, budget: Budget, upper: tuple[int, Path], improve) -> tuple[tuple[int, Path], bool]:
+    """Without a limit, the answer shown while the proof runs (and kept at Ctrl-C) must be
+    as good as the one a 10 s limit gives: the proof runs for :data:`FIRST_PROOF_SECONDS`,
+    and when it has not finished, flood beams improve the answer as after a limit
+    (:func:`_improve`, :data:`FIRST_IMPROVE_SECONDS`) before the proof starts again with
+    it as its upper bound (a shorter upper bound also prunes more).  Returns that upper
+    bound and whether it is proven optimal already (the first proof finished, or a beam
+    reached the bound it proved); Ctrl-C raises :class:`SearchStopped` with the best
+    found, as in the proof itself.  Optimality is untouched: only the upper bound changes,
+    and the A* proves whatever it returns against its own lower bound."""
+    budget.proof_deadline = time.perf_counter() + FIRST_PROOF_SECONDS
+    try:
+        path = astar(island, budget, upper=upper, improve=improve)
+    except SearchStopped as stop:
+        if budget.interrupted:
+            raise
+        best = upper[1] if stop.path is None or len(stop.path) >= upper[0] else stop.path
+        best = _improve(island, best, stop.bound, budget, FIRST_IMPROVE_SECONDS)
+        if budget.interrupted:
+            raise SearchStopped(stop.bound, best) from None
+        budget.found = len(best)
+        return (len(best), best), stop.bound >= len(best)
+    finally:
+        budget.proof_deadline = None
+    return (len(path), path), True
 
 
 def _beam_seconds(budget: Budget) -> float:
@@ -144,9 +183,9 @@ def _beam_report(budget: Budget, bound: int) -> Callable[[int], None]:
     return report
 
 
-def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -> Path:
+def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget, seconds: Optional[float] = None) -> Path:
     """Flood beams of width 4, 8, 16, ... (:func:`~kamivision.solver.upper.flood_beam`) in
-    the time reserved after a stop, until one reaches the proven ``bound``.  A beam takes
+    the time reserved after a stop (or ``seconds``), until one reaches the proven ``bound``.  A beam takes
     about twice as long as the one half as wide, so the next width is tried only when that
     fits in what is left of the reserve (a beam cut short rarely does better)."""
     if best is None:
@@ -156,7 +195,7 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget) -
         return greedy_flood(contract(island, island.colors))
     if budget.interrupted:  # Ctrl-C: answer now
         return best
-    deadline = time.perf_counter() + reserve_seconds(budget)
+    deadline = time.perf_counter() + (reserve_seconds(budget) if seconds is None else seconds)
     report = _beam_report(budget, bound)
     width, last = 4, 0.0
     while (best is None or len(best) > bound) and width <= 256:

@@ -115,3 +115,26 @@ def test_ctrl_c_stops_the_pivot_search_too(both):
     assert len(calls) == 1
     assert solution.interrupted and not solution.optimal
     assert replay(board, solution.moves).is_solved()
+
+
+def test_the_first_look_without_a_limit_keeps_every_answer_optimal(monkeypatch):
+    """Issue 50, item 4: without a limit the proof first runs briefly, flood beams improve
+    the answer, and the proof starts again with it.  Forced here on every board (no time
+    for the first proof), the answers are the optima a solve without the first look
+    proves (a node limit turns it off)."""
+    from kamivision.solver import islands
+
+    monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
+    monkeypatch.setattr(islands, "FIRST_IMPROVE_SECONDS", 0.05)
+    beams = []
+    improve = islands._improve
+    monkeypatch.setattr(islands, "_improve", lambda *args: beams.append(args[4:]) or improve(*args))
+    for seed in range(6):
+        board = random_kami_board(random.Random(seed), colors=5, blank_outline=seed % 2 == 0)
+        before = len(beams)
+        plain = solve(board, max_nodes=10**9)
+        assert plain.optimal and len(beams) == before
+        answer = solve(board)
+        assert answer.optimal and answer.length == plain.length
+        assert replay(board, answer.moves).is_solved()
+    assert beams.count((0.05,)) >= 4  # the first proof stopped and the beams ran (5 of 6 boards)
