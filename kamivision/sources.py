@@ -131,11 +131,13 @@ def solve_row(
         return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), f"{path}: {error.strerror}")
     seconds = round(time.perf_counter() - started, 4)
     if answered.kind == "puzzle":
+        from .puzzles.search import Stop
+
         result, puzzle = answered.result, answered.puzzle
         par = getattr(puzzle, "par", None)
         return Row(str(path), "puzzle", result.length, bool(result.optimal and result.length is not None),
                    result.lower_bound, par if isinstance(par, int) else None, seconds,
-                   interrupted=result.stopped == "interrupted")
+                   interrupted=result.stopped is Stop.INTERRUPTED)
     solution = answered.solution
     return Row(str(path), answered.kind, solution.length, solution.optimal, solution.lower_bound,
                answered.board.par, seconds, interrupted=solution.interrupted)

@@ -194,6 +194,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
     (:func:`kamivision.puzzles.slide.solve_collection`, reading the file as a stream)."""
     from ..puzzles import result_to_json
     from ..puzzles.databases import SMALL
+    from ..puzzles.search import Stop
     from ..puzzles.slide import solve_collection
     from ..puzzles.tiles import iter_collection
 
@@ -211,7 +212,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
         bounds.add(result.bound)
         tally.update(
             done=1, moves=length or 0, known=known or 0, proven=result.optimal and length is not None,
-            interrupted=result.stopped == "interrupted",
+            interrupted=result.stopped is Stop.INTERRUPTED,
         )
         if known is not None and result.optimal and length != known:
             wrong.append(name)

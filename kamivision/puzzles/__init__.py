@@ -20,7 +20,7 @@ from ..formats import puzzle_format
 from ..report import verdict
 from . import safezone, slide, tiles
 from .fileformat import ABSENT
-from .search import Limits, Result
+from .search import Limits, Result, Stop
 
 Puzzle = Union[safezone.SafeZone, tiles.SlideBoard]
 
@@ -95,8 +95,8 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
             errors.append(f"the file says the optimum is {stored}, but the board has no solution")
         status = 3
     elif result.moves is None:
-        lines.append(f"no solution found before the {'interruption' if result.stopped == 'interrupted' else 'limit'}: at least {result.lower_bound} moves are needed")
-        status = 130 if result.stopped == "interrupted" else 0
+        lines.append(f"no solution found before the {'interruption' if result.stopped is Stop.INTERRUPTED else 'limit'}: at least {result.lower_bound} moves are needed")
+        status = 130 if result.stopped is Stop.INTERRUPTED else 0
     else:
         for i, move in enumerate(result.moves, 1):
             lines.append(f"{i:3d}. {move.describe(columns)}")
@@ -109,7 +109,7 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
         if result.optimal and stored is not ABSENT and stored != n:
             said = "no solution" if stored is None else f"an optimum of {stored}"
             errors.append(f"the file says {said}, but the proven optimum is {n} moves")
-        status = 130 if result.stopped == "interrupted" else 0
+        status = 130 if result.stopped is Stop.INTERRUPTED else 0
     lines.append(f"searched {result.expanded:,} states in {result.seconds:.2f} s ({_method(puzzle, result)})")
     if errors:
         status = 1

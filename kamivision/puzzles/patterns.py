@@ -23,7 +23,7 @@ from typing import Optional
 
 from ..solver.core import Status
 from .databases import AVAILABLE, PatternTables, _patterns
-from .search import Limits, Result
+from .search import Limits, Result, Stop
 from .tiles import DIRECTIONS, SlideBoard, TileMove
 
 __all__ = ["AVAILABLE", "PatternTables", "search", "solve", "suits"]
@@ -78,7 +78,7 @@ def search(board: SlideBoard, groups, found: list[bytes], limits: Limits) -> Res
     )
     elapsed = time.perf_counter() - started
     if status != Status.FOUND:  # the statuses are the KAMI core's (solver/_core/status.h)
-        return Result(None, False, bound, expanded, elapsed, stopped="interrupted" if status == Status.INTERRUPTED else "limit")
+        return Result(None, False, bound, expanded, elapsed, stopped=Stop.INTERRUPTED if status == Status.INTERRUPTED else Stop.LIMIT)
     back = {canonical: cell for cell, canonical in enumerate(to_canonical)}
     moves, state = [], list(board.cells)
     blank = state.index(0)

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional
 
 from ..formats import SAFE_ZONE
 from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
-from .search import Limits, Result, astar
+from .search import Limits, Result, Stop, astar
 
 try:  # Safe Zone's A*, compiled (setup.py); the Python search below is the reference
     from . import _safezone
@@ -318,7 +318,7 @@ def solve_safezone(level: SafeZone, limits: Limits = Limits(), heuristic: str = 
         else:
             h = assignment_bound(level, deadline) if heuristic == "assignment" else uncovered_zones(level)
     except (SetUpStopped, KeyboardInterrupt) as stop:
-        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "limit"
+        why = Stop.INTERRUPTED if isinstance(stop, KeyboardInterrupt) else Stop.LIMIT
         return Result(None, False, 0, 0, time.perf_counter() - started, stopped=why)
     if deadline is not None:
         limits = dataclasses.replace(limits, max_seconds=max(0.0, deadline - time.perf_counter()))
@@ -346,7 +346,7 @@ def _compiled_astar(level: SafeZone, distances: dict[int, list[Optional[int]]], 
         return Result(found, True, len(found), expanded, 0.0)
     if status == Status.NONE:  # the queue ran dry (or the bound proved the start dead)
         return Result(None, True, bound, expanded, 0.0, unsolvable=True)
-    return Result(None, False, bound, expanded, 0.0, stopped="interrupted" if status == Status.INTERRUPTED else "limit")
+    return Result(None, False, bound, expanded, 0.0, stopped=Stop.INTERRUPTED if status == Status.INTERRUPTED else Stop.LIMIT)
 
 
 def draw(level: SafeZone, blocks: Optional[int] = None) -> str:
@@ -415,7 +415,7 @@ def generate(
         if left is not None:
             limits = dataclasses.replace(limits, max_seconds=min(limits.max_seconds or left, left))
         result = solve_safezone(level, limits, compiled=compiled)
-        if result.stopped == "interrupted":
+        if result.stopped is Stop.INTERRUPTED:
             raise KeyboardInterrupt
         outcome = "unsolvable" if result.unsolvable else "unproven" if result.moves is None else "short" if len(result.moves) < min_moves else "kept"
         counts[outcome] = counts.get(outcome, 0) + 1

@@ -14,6 +14,7 @@ The KAMI solver (:mod:`kamivision.solver`) has its own A*, specialised to region
 
 from __future__ import annotations
 
+import enum
 import heapq
 import itertools
 import time
@@ -80,6 +81,14 @@ class Clock:
         return False
 
 
+class Stop(enum.Enum):
+    """Why a search stopped before its answer was proven (the words are
+    :func:`kamivision.puzzles.report`'s)."""
+
+    LIMIT = "limit"  # a time or node limit
+    INTERRUPTED = "interrupted"  # Ctrl-C
+
+
 @dataclass(frozen=True)
 class Result(Generic[M]):
     """What a search found: the moves (``None`` when none was found), whether they are
@@ -91,7 +100,7 @@ class Result(Generic[M]):
     expanded: int
     seconds: float
     unsolvable: bool = False  # the reachable states were exhausted: no solution exists
-    stopped: Optional[str] = None  # why the search stopped early: "limit" or "interrupted"
+    stopped: Optional[Stop] = None  # why the search stopped early
     bound: Optional[str] = None  # the lower bound's name, where the search names it
 
     @property
@@ -122,13 +131,13 @@ def astar(problem: Problem, h: Callable, limits: Limits = Limits()) -> Result:
             if problem.is_goal(state):
                 return Result(_trace(parent, state), True, g, clock.expanded, clock.seconds())
             if clock.spent(bound):
-                return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="limit")
+                return Result(None, False, bound, clock.expanded, clock.seconds(), stopped=Stop.LIMIT)
             for weighed, (move, child) in enumerate(problem.moves(state)):
                 child_g = g + 1
                 if child_g >= best_g.get(child, child_g + 1):
                     continue
                 if weighed & 15 == 15 and clock.late():
-                    return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="limit")
+                    return Result(None, False, bound, clock.expanded, clock.seconds(), stopped=Stop.LIMIT)
                 estimate = h(child)
                 if estimate is None:
                     continue  # a dead end: no goal can be reached from it
@@ -136,7 +145,7 @@ def astar(problem: Problem, h: Callable, limits: Limits = Limits()) -> Result:
                 parent[child] = (state, move)
                 heapq.heappush(queue, (child_g + estimate, -child_g, next(counter), child))
     except KeyboardInterrupt:
-        return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="interrupted")
+        return Result(None, False, bound, clock.expanded, clock.seconds(), stopped=Stop.INTERRUPTED)
     return Result(None, True, bound, clock.expanded, clock.seconds(), unsolvable=True)
 
 
@@ -196,9 +205,9 @@ def idastar(problem: Problem, h: Callable, limits: Limits = Limits()) -> Result:
                 return Result(None, True, bound, clock.expanded, clock.seconds(), unsolvable=True)
             bound = found
     except _Stop:
-        return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="limit")
+        return Result(None, False, bound, clock.expanded, clock.seconds(), stopped=Stop.LIMIT)
     except KeyboardInterrupt:
-        return Result(None, False, bound, clock.expanded, clock.seconds(), stopped="interrupted")
+        return Result(None, False, bound, clock.expanded, clock.seconds(), stopped=Stop.INTERRUPTED)
 
 
 class _Stop(Exception):

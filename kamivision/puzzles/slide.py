@@ -12,7 +12,7 @@ import itertools
 import math
 from typing import Callable, Iterable, Iterator, Optional
 
-from .search import Limits, Result, astar, idastar
+from .search import Limits, Result, Stop, astar, idastar
 from .tiles import SlideBoard, SlideProblem, solvable
 
 # ---------------------------------------------------------------- bounds
@@ -293,7 +293,7 @@ def solve_collection(
 
     ``max_seconds`` bounds each board, ``total_seconds`` the whole run: each board gets at
     most what is left of it, and none starts once it is spent (the run just ends).  A
-    board that Ctrl-C stopped is yielded (its result says ``stopped == "interrupted"``)
+    board that Ctrl-C stopped is yielded (its result says ``stopped is Stop.INTERRUPTED``)
     and ends the run; Ctrl-C between boards reaches the caller.  One process
     (:func:`kamivision.batch.run`): the pattern tables are loaded once, at the first board
     that needs them, and shared by all."""
@@ -307,4 +307,4 @@ def solve_collection(
         return name, board, solve_slide(board, Limits(max_seconds=seconds, max_nodes=max_nodes), tables=tables)
 
     return batch.run(boards, solve_one, max_seconds=max_seconds, total_seconds=total_seconds,
-                     interrupted=lambda row: row[2].stopped == "interrupted")
+                     interrupted=lambda row: row[2].stopped is Stop.INTERRUPTED)

@@ -24,7 +24,7 @@ from kamivision.puzzles.safezone import (
     solve_safezone,
     uncovered_zones,
 )
-from kamivision.puzzles.search import Limits
+from kamivision.puzzles.search import Limits, Stop
 
 from ..conftest import shared_path
 
@@ -260,7 +260,7 @@ def test_the_compiled_search_stops_at_a_node_limit_where_the_python_one_does():
     board, proven = made
     limit = Limits(max_nodes=proven.expanded // 2)
     fast, slow = solve_safezone(board, limit), solve_safezone(board, limit, compiled=False)
-    assert fast.stopped == slow.stopped == "limit" and fast.moves is None
+    assert fast.stopped == slow.stopped is Stop.LIMIT and fast.moves is None
     assert (fast.expanded, fast.lower_bound) == (slow.expanded, slow.lower_bound)
 
 
@@ -280,7 +280,7 @@ def test_the_bound_s_set_up_runs_inside_the_time_limit():
         "blocks = rng.sample(rest, 500)\n"
         "level = SafeZone(n, n, (1 << n * n) - 1, sum(1 << z for z in zones), sum(1 << b for b in blocks))\n"
         "r = solve_safezone(level, Limits(max_seconds=0.5))\n"
-        "print(json.dumps({'stopped': r.stopped, 'moves': r.moves}))\n"
+        "print(json.dumps({'stopped': r.stopped.value, 'moves': r.moves}))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(out.stdout) == {"stopped": "limit", "moves": None}
@@ -294,4 +294,4 @@ def test_ctrl_c_during_the_set_up_is_a_stop_not_a_traceback(monkeypatch):
 
     monkeypatch.setattr(safezone, "segment_distances", interrupted)
     level = safezone_from_dict({"format": "kamivision.safezone/1", "rows": 3, "columns": 3, "cells": [[2, 1, 1], [1, 4, 1], [2, 1, 0]]})
-    assert safezone.solve_safezone(level).stopped == "interrupted"
+    assert safezone.solve_safezone(level).stopped is Stop.INTERRUPTED

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kamivision.puzzles.search import Limits, astar, idastar
+from kamivision.puzzles.search import Limits, Stop, astar, idastar
 
 
 class Line:
@@ -48,9 +48,9 @@ def test_a_none_bound_marks_a_dead_start():
 
 def test_limits_stop_with_the_bound_reached():
     result = astar(Line(10_000), zero, Limits(max_nodes=50))
-    assert result.moves is None and result.stopped == "limit" and not result.optimal and result.lower_bound >= 1
+    assert result.moves is None and result.stopped is Stop.LIMIT and not result.optimal and result.lower_bound >= 1
     result = idastar(Line(10_000), zero, Limits(max_nodes=50))
-    assert result.stopped == "limit"
+    assert result.stopped is Stop.LIMIT
 
 
 def test_ctrl_c_stops_with_the_bound_reached():
@@ -65,7 +65,7 @@ def test_ctrl_c_stops_with_the_bound_reached():
     for search in (astar, idastar):
         calls.clear()
         result = search(Line(1000), interrupting)
-        assert result.stopped == "interrupted" and result.moves is None
+        assert result.stopped is Stop.INTERRUPTED and result.moves is None
 
 
 def test_progress_is_reported():

@@ -12,7 +12,7 @@ from collections import deque
 import pytest
 
 from kamivision.errors import BoardFileError
-from kamivision.puzzles.search import Limits
+from kamivision.puzzles.search import Limits, Stop
 from kamivision.puzzles.slide import HEURISTICS, readme_misplaced, solve_slide
 from kamivision.puzzles.tiles import (
     SlideBoard,
@@ -159,7 +159,7 @@ def test_a_solved_board_takes_no_move_and_a_limit_stops_with_a_bound():
     assert solve_slide(done).length == 0
     hard = board([[0, 8, 7], [6, 5, 4], [3, 2, 1]])
     stopped = solve_slide(hard, Limits(max_nodes=10))
-    assert stopped.moves is None and not stopped.optimal and stopped.stopped == "limit" and stopped.lower_bound > 0
+    assert stopped.moves is None and not stopped.optimal and stopped.stopped is Stop.LIMIT and stopped.lower_bound > 0
 
 
 def test_the_board_is_drawn_beside_its_goal():
