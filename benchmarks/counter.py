@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from kamivision.render import _font
+from kamivision.synth.render import _font
 from kamivision.vision.bar import Bar, overbright, undo_bar
 from kamivision.vision.buttons import find_buttons
 from kamivision.vision.layout import ScreenLayout

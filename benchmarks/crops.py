@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from kamivision.render import render
-from kamivision.screens import random_device
+from kamivision.synth.render import render
+from kamivision.synth.screens import random_device
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from layouts import READING_HEADER, boards, reading_columns, reading_flawed, reading_note, score, true_visible  # noqa: E402  (the same boards and scoring as the screens' benchmark)

@@ -3,7 +3,7 @@
     python benchmarks/layouts.py --screens 1000 [--seed 0] [--boards DIR]
 
 Each screen ``i`` is drawn from ``numpy.random.default_rng(seed + i)`` by
-:func:`kamivision.screens.random_device` (widths 480-1600, shapes 4:3 to 22:9, status
+:func:`kamivision.synth.screens.random_device` (widths 480-1600, shapes 4:3 to 22:9, status
 strips pale, black or with a camera cut-out, a row or a 2 x 2 of buttons with the counter
 in any slot, a gesture pill, Android's buttons or a translucent bar, the board filling
 the width, letterboxed or cropped), with a random board (the Journey's levels when
@@ -37,8 +37,8 @@ from PIL import Image
 from kamivision.board import differing_cells, read_board
 from kamivision.errors import ImageError
 from kamivision.geometry import label_image
-from kamivision.render import render
-from kamivision.screens import random_device
+from kamivision.synth.render import render
+from kamivision.synth.screens import random_device
 from kamivision.vision import recognize
 
 ROOT = Path(__file__).resolve().parents[1]

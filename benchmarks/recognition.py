@@ -6,7 +6,7 @@
 when the board was measured wider than the screen.
 
 Each screenshot is then solved (``--max-seconds``, 10 by default) and its doubt tied to
-the answer (:mod:`kamivision.doubt`): ``shown`` is the number of cells shown to the player
+the answer (:mod:`kamivision.check.doubt`): ``shown`` is the number of cells shown to the player
 to check (those whose other readings change the moves; all of them when the colors are in
 doubt), ``holds`` whether the moves shown solve the *true* board in the same number of
 moves.  ``silent`` counts the wrong cells the player is not told about: wrong cells the
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from kamivision.board import differing_cells, read_board
-from kamivision.doubt import Replay, assess, plausible_readings
+from kamivision.check.doubt import Replay, assess, plausible_readings
 from kamivision.errors import KamiError
 from kamivision.pipeline import solve_screenshot
 

@@ -21,7 +21,7 @@ not told about (not flagged at all; or all of them when the moves fail on the tr
 and none of them is among the cells shown);
 ``palette``: renders whose colors came out in the swatches' order (every seen cell's color
 id right without renaming) and with no palette doubt; ``shown``: cells shown to check
-(those whose other readings change the moves: :mod:`kamivision.doubt`), median and max.
+(those whose other readings change the moves: :mod:`kamivision.check.doubt`), median and max.
 Each render is solved with ``--max-seconds``.
 """
 
@@ -37,13 +37,13 @@ import numpy as np
 from PIL import Image
 
 from kamivision.board import differing_cells
-from kamivision.covers import NAV_KINDS, NavBar
-from kamivision.doubt import Replay
+from kamivision.check.doubt import Replay
 from kamivision.errors import KamiError
 from kamivision.pipeline import settle
-from kamivision.render import encode, render
-from kamivision.screens import DEVICES
 from kamivision.solver import solve
+from kamivision.synth.covers import NAV_KINDS, NavBar
+from kamivision.synth.render import encode, render
+from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize
 
 sys.path.insert(0, ".")

@@ -163,7 +163,7 @@ def legend(width: int, moves: Sequence[Move], palette: list[tuple[int, int, int]
 def _palette_rgb(board: Board) -> list[tuple[int, int, int]]:
     if board.palette is not None:
         return [hex_to_rgb(c) for c in board.palette]
-    from .render import board_palette
+    from .synth.render import board_palette
 
     return [hex_to_rgb(c) for c in board_palette(board)]
 

@@ -15,13 +15,13 @@ from typing import Iterator, Optional
 import numpy as np
 
 from .board import Board
-from .doubt import Doubt, assess, plausible_readings
+from .check.doubt import Doubt, assess, plausible_readings
+from .check.parcheck import CounterCheck, check_counter
+from .check.steady import steady_moves
 from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
-from .parcheck import CounterCheck, check_counter
 from .report import Notice, answer_notices, counter_missed, doubt_notices, picture_warning, reading_notices, verdict
 from .solver import Progress, SearchSettings, Solution, solve
-from .steady import steady_moves
 from .vision import Recognition, load_screenshot, recognize
 
 
@@ -79,7 +79,7 @@ def solve_screenshot(
 ) -> ShotSolution:
     """Recognise the board in the screenshot at ``path`` and solve it optimally; when the
     proven optimum misses the counter, try other readings of the uncertain cells
-    (:func:`~kamivision.parcheck.check_counter`, at most ``check_seconds``).
+    (:func:`~kamivision.check.parcheck.check_counter`, at most ``check_seconds``).
 
     ``max_seconds`` bounds the whole: the solve gets what reading left of it, the counter
     check and the look for moves that avoid the doubt what the solve left (a picture
@@ -107,7 +107,7 @@ def solve_screenshot(
     return ShotSolution(image, recognition, solution, geometry, check, doubt)
 
 
-#: Seconds spent looking for moves that avoid the doubt (:func:`~kamivision.steady.steady_moves`).
+#: Seconds spent looking for moves that avoid the doubt (:func:`~kamivision.check.steady.steady_moves`).
 STEADY_SECONDS = 0.5
 
 
@@ -156,7 +156,7 @@ def after_solve(
     """What follows a solve, the one sequence the command line, the page's queue and the
     Redis workers all run: the moves settled under the reading's doubt (:func:`settle`,
     markers spread on ``geometry``), yielded as :class:`Solved` at once, then the counter
-    check (:func:`~kamivision.parcheck.check_counter`, at most ``check_seconds``; it finds
+    check (:func:`~kamivision.check.parcheck.check_counter`, at most ``check_seconds``; it finds
     nothing to do unless the proven optimum misses the counter), yielded as :class:`Checked`.  ``recognition`` None: a board file, nothing to settle or check.
     ``board``: the board as it now stands, when a person fixed cells; ``cancelled()``: a
     cancel was asked for (no check then).
@@ -197,8 +197,8 @@ def settle(
     seconds: float = STEADY_SECONDS,
 ) -> tuple[Solution, Doubt]:
     """The answer with moves that hold under as many readings of the doubtful cells as can
-    be found (:func:`~kamivision.steady.steady_moves`), markers spread apart on
-    ``geometry`` when given, and its :class:`~kamivision.doubt.Doubt`.  ``board``: the
+    be found (:func:`~kamivision.check.steady.steady_moves`), markers spread apart on
+    ``geometry`` when given, and its :class:`~kamivision.check.doubt.Doubt`.  ``board``: the
     board as it now stands, when a person fixed cells."""
     board = board if board is not None else recognition.board
     plausible = plausible_readings(recognition, board)

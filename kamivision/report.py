@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Optional
 from .board import BLANK, LETTERS, Board, board_to_dict, hex_to_rgb
 
 if TYPE_CHECKING:
-    from .doubt import Doubt
-    from .parcheck import CounterCheck
+    from .check.doubt import Doubt
+    from .check.parcheck import CounterCheck
     from .solver import Solution
     from .vision import Recognition
 
@@ -180,7 +180,7 @@ def format_solution(board: Board, solution: Solution, ansi: bool = False, doubt:
 
 
 def format_alternative(board: Board, alternative) -> str:
-    """The moves of another reading of a screenshot (:class:`~kamivision.parcheck.Alternative`)."""
+    """The moves of another reading of a screenshot (:class:`~kamivision.check.parcheck.Alternative`)."""
     out = [f"if {describe_changes(board, alternative.changes)}:"]
     for i, move in enumerate(alternative.solution.moves, 1):
         out.append(f"{i:3d}. tap row {move.row}, column {move.column} -> {color_label(alternative.board, move.color)}")
@@ -200,7 +200,7 @@ def verdict(solution: Solution, par: Optional[int], doubt: Optional["Doubt"] = N
     """The verdict in plain words, for a board file (``doubt`` None) or a screenshot.
 
     A board file: 'N moves, proven optimal; par is P' (or not proven, with the bound).
-    A screenshot says which of these holds (:mod:`kamivision.doubt`): every cell read with
+    A screenshot says which of these holds (:mod:`kamivision.check.doubt`): every cell read with
     confidence; the answer holds whatever the doubtful cells are; or the proof is for the
     board as read and named cells would change the moves.  The counter is evidence about
     the reading, not proof: it is reported as agreeing or not, never as a proof.
@@ -220,7 +220,7 @@ def verdict(solution: Solution, par: Optional[int], doubt: Optional["Doubt"] = N
             f"{cell_list(doubt.matters, columns)}: if {'they differ' if len(doubt.matters) > 1 else 'it differs'}, the moves change"
         )
     elif doubt.doubtful:
-        # The moves are replayed under every plausible reading (kamivision.doubt): they
+        # The moves are replayed under every plausible reading (kamivision.check.doubt): they
         # solve the board in n moves whatever the doubtful cells are.  Whether another
         # reading has a *shorter* answer is not known, so the proof is said of the board
         # as read only, and "optimal" is not said of the other readings.
@@ -240,7 +240,7 @@ def counter_sentence(n: int, par: int, optimal: bool) -> str:
     """What the counter says of an answer of ``n`` moves.  The counter is evidence, never
     proof, and a counter that disagrees is not turned into "a cell is misread": the
     reading may be wrong, or the screenshot not taken at the level's start (the counter
-    then shows the moves left).  Only the counter check (:mod:`kamivision.parcheck`), when
+    then shows the moves left).  Only the counter check (:mod:`kamivision.check.parcheck`), when
     a re-solved reading meets the counter, names a misread cell."""
     moves = plural(par, "move")
     if n == par:
@@ -302,7 +302,7 @@ def reading_notices(recognition: "Recognition", solved: bool = False) -> list[No
 
 
 def doubt_notices(board: Board, doubt: "Doubt") -> list[Notice]:
-    """The doubtful cells that would change the moves, with the cells (:mod:`kamivision.doubt`)."""
+    """The doubtful cells that would change the moves, with the cells (:mod:`kamivision.check.doubt`)."""
     if not doubt.matters:
         return []
     columns = board.columns
@@ -317,7 +317,7 @@ def doubt_notices(board: Board, doubt: "Doubt") -> list[Notice]:
 
 def answer_notices(board: Board, solution: "Solution", check: Optional["CounterCheck"]) -> list[Notice]:
     """What the answer says about the reading: a proven optimum that misses the counter,
-    and what re-solving other readings found (:mod:`~kamivision.parcheck`)."""
+    and what re-solving other readings found (:mod:`~kamivision.check.parcheck`)."""
     out, par, n = [], board.par, solution.length
     if counter_missed(board, solution) is not None:
         out.append(counter_missed(board, solution))

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from kamivision.board import make_board, write_board
 from kamivision.files import write_atomic
-from kamivision.render import PAPER_COLORS, encode, render
 from kamivision.solver import solve
+from kamivision.synth.render import PAPER_COLORS, encode, render
 
 ROOT = Path(__file__).resolve().parents[1] / "samples"
 

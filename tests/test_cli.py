@@ -498,7 +498,7 @@ def test_several_sources_refuse_the_options_of_one_in_one_line(tmp_path):
 
 def test_a_screenshot_cropped_to_the_board_is_solved_and_says_there_is_no_counter(tmp_path):
     from kamivision.board import make_board
-    from kamivision.render import encode, render
+    from kamivision.synth.render import encode, render
 
     cells = [[(r // 10 + c // 5) % 3 for c in range(10)] for r in range(29)]
     board = make_board(cells, lattice="triangle", palette=["#e06040", "#3a6da2", "#e8d490"])

@@ -6,8 +6,8 @@ import numpy as np
 from kamivision.board import hex_to_rgb
 from kamivision.graph import region_cells
 from kamivision.overlay import CHECK_RGB, Geometry, draw_solution, gif_bytes, spread_markers, step_frames
-from kamivision.render import board_palette, render
 from kamivision.solver import solve
+from kamivision.synth.render import board_palette, render
 
 from .boards import random_kami_board
 

@@ -94,7 +94,7 @@ def test_a_file_that_is_not_an_image_fails_in_one_line(tmp_path):
 
 
 def test_a_counter_that_misses_the_optimum_is_checked_and_said(tmp_path):
-    from kamivision.render import encode, render
+    from kamivision.synth.render import encode, render
 
     truth = read_board(SAMPLES / "ribbons.json")
     image, _ = render(truth, "iphone-8", seed=3, moves=truth.par + 2)
@@ -225,7 +225,7 @@ def test_max_seconds_bounds_the_whole_screenshot_command(monkeypatch):
 def test_a_counter_below_the_optimum_is_said_once(tmp_path):
     """The verdict says that the counter shows fewer moves than the board as read needs;
     the warnings below it did too, word for word (a session's noticed wart)."""
-    from kamivision.render import encode, render
+    from kamivision.synth.render import encode, render
 
     truth = read_board(SAMPLES / "ribbons.json")
     image, _ = render(truth, "iphone-8", seed=3, moves=truth.par - 1)

@@ -86,7 +86,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_imports_form_no_circle():
     known = modules()
     graph = {name: imported(name, path, known) for name, path in known.items()}
-    assert graph["kamivision.pipeline"] >= {"kamivision.vision", "kamivision.solver", "kamivision.doubt"}  # the reading works
+    assert graph["kamivision.pipeline"] >= {"kamivision.vision", "kamivision.solver", "kamivision.check.doubt"}  # the reading works
     assert circles(graph) == []
 
 
@@ -129,3 +129,26 @@ def test_ruff_finds_nothing():
         [ruff, "check", "kamivision", "tests", "benchmarks", "scripts"], cwd=root, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_stages_import_only_the_stages_before_them():
+    """Data flows one way, image -> board -> graph -> solution -> check -> overlay: the
+    reader knows nothing of the solver, the renderer's phones or what follows it; the
+    solver nothing of the reader; the check of the reading's doubt nothing of the picture
+    drawn after it."""
+    known = modules()
+    graph = {name: imported(name, path, known) for name, path in known.items()}
+    later = {
+        "kamivision.vision": ("kamivision.solver", "kamivision.check", "kamivision.synth", "kamivision.overlay", "kamivision.pipeline"),
+        "kamivision.solver": ("kamivision.vision", "kamivision.check", "kamivision.synth", "kamivision.overlay", "kamivision.pipeline"),
+        "kamivision.check": ("kamivision.synth", "kamivision.overlay", "kamivision.pipeline", "kamivision.web", "kamivision.cli"),
+    }
+    wrong = sorted(
+        (name, other)
+        for name, targets in graph.items()
+        for stage, banned in later.items()
+        if name == stage or name.startswith(stage + ".")
+        for other in targets
+        if any(other == b or other.startswith(b + ".") for b in banned)
+    )
+    assert wrong == []

@@ -15,7 +15,7 @@ from ..errors import KamiError
 from ..files import write_atomic
 from ..outputs import check_suffix
 from ..report import doubt_to_json, moves_to_json
-from ..screens import DEFAULT_DEVICE, DEVICES
+from ..synth.screens import DEFAULT_DEVICE, DEVICES
 from .common import INTERRUPTED, app, number, one_line_errors
 
 
@@ -105,12 +105,12 @@ def render_command(
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
-    from ..render import encode, render
+    from ..synth.render import encode, render
 
     with one_line_errors(output):
         if device not in DEVICES:
             raise KamiError(f"unknown device {device!r}; known: {', '.join(DEVICES)}")
-        from ..covers import NAV_KINDS, NavBar
+        from ..synth.covers import NAV_KINDS, NavBar
 
         if nav_bar is not None and nav_bar not in NAV_KINDS:
             raise KamiError(f"unknown --nav-bar {nav_bar!r}: expected {' or '.join(NAV_KINDS)}")

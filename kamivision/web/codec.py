@@ -36,9 +36,9 @@ import numpy as np
 #: an answer and a solve's job hold.
 MODULES = (
     "kamivision.board",
-    "kamivision.doubt",
+    "kamivision.check.doubt",
     "kamivision.geometry",
-    "kamivision.parcheck",
+    "kamivision.check.parcheck",
     "kamivision.review.model",
     "kamivision.solver",
     "kamivision.solver.core",

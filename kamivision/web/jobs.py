@@ -51,8 +51,8 @@ class Job:
     state: str = "queued"  # queued, running, checking, done, cancelled, failed
     progress: dict = field(default_factory=dict)
     solution: Any = None  # kamivision.solver.Solution
-    check: Any = None  # kamivision.parcheck.CounterCheck
-    doubt: Any = None  # kamivision.doubt.Doubt (None: a board file)
+    check: Any = None  # kamivision.check.parcheck.CounterCheck
+    doubt: Any = None  # kamivision.check.doubt.Doubt (None: a board file)
     error: Optional[str] = None
     cancel_requested: bool = False
     queued_at: float = field(default_factory=time.time)  # wall clock: a job may move between hosts
@@ -169,7 +169,7 @@ class JobQueue:
         self.max_waiting = max_waiting
         if "forkserver" in multiprocessing.get_all_start_methods():
             self._context = multiprocessing.get_context("forkserver")
-            self._context.set_forkserver_preload(["kamivision.solver", "kamivision.parcheck"])
+            self._context.set_forkserver_preload(["kamivision.solver", "kamivision.check.parcheck"])
         else:  # Windows: a fresh interpreter per solve (and a cancel there ends it without an answer)
             self._context = multiprocessing.get_context("spawn")
         self._changed = threading.Condition()

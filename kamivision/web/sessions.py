@@ -56,8 +56,8 @@ class Result:
 
     board: Board
     solution: Any  # kamivision.solver.Solution
-    check: Any = None  # kamivision.parcheck.CounterCheck
-    doubt: Any = None  # kamivision.doubt.Doubt (None: a board file)
+    check: Any = None  # kamivision.check.parcheck.CounterCheck
+    doubt: Any = None  # kamivision.check.doubt.Doubt (None: a board file)
     job: Any = None  # the id of the job that found it
 
 
@@ -292,7 +292,7 @@ def session_from_recognition(image: np.ndarray, recognition, name: str, board: O
 
 def session_from_board(board: Board, name: str) -> Session:
     """A session over a board file: the renderer draws it as a phone would show it."""
-    from ..render import board_palette, render
+    from ..synth.render import board_palette, render
 
     if board.palette is None:
         board = dataclasses.replace(board, palette=tuple(board_palette(board)))

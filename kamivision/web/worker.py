@@ -177,7 +177,7 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     from rq import Queue, Worker
 
     connection = reachable(url, timeout=None)
-    import kamivision.parcheck  # noqa: F401 - imported once here, not in every job's process
+    import kamivision.check.parcheck  # noqa: F401 - imported once here, not in every job's process
     import kamivision.pipeline  # noqa: F401
     import kamivision.solver  # noqa: F401
 

@@ -10,8 +10,8 @@ import pytest
 
 from kamivision.board import differing_cells
 from kamivision.errors import ImageError
-from kamivision.render import render
 from kamivision.report import reading_notices
+from kamivision.synth.render import render
 from kamivision.vision import recognize
 
 from ..boards import random_kami_board

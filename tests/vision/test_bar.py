@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from kamivision.board import differing_cells, hex_to_rgb
-from kamivision.covers import NavBar
-from kamivision.render import render
+from kamivision.synth.covers import NavBar
+from kamivision.synth.render import render
 from kamivision.vision import recognize
 from kamivision.vision.bar import find_bar, find_bars
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from kamivision.board import differing_cells
-from kamivision.render import render
-from kamivision.screens import DEVICES, random_device
+from kamivision.synth.render import render
+from kamivision.synth.screens import DEVICES, random_device
 from kamivision.vision import recognize
 from kamivision.vision.bar import cut_corners
 from kamivision.vision.buttons import find_buttons
@@ -240,7 +240,7 @@ def test_small_blurred_sixes_and_eights_are_never_read_as_each_other():
     import cv2
     from PIL import Image, ImageDraw
 
-    from kamivision.render import _font
+    from kamivision.synth.render import _font
 
     rng = np.random.default_rng(7)
     wrong = []

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from kamivision.board import differing_cells
-from kamivision.covers import INKS
 from kamivision.geometry import cell_centre
-from kamivision.render import render
+from kamivision.synth.covers import INKS
+from kamivision.synth.render import render
 from kamivision.vision import recognize
 from kamivision.vision.cells import classify_cells, sample_cells, swatch_colors
 from kamivision.vision.layout import find_layout
@@ -127,7 +127,7 @@ def test_a_letterbox_too_thin_for_its_margins_to_show_is_measured(share, strip):
     that the margin check leaves out), and one 98.5 % under a status strip, whose height to
     the footer tells it: read as letterboxes, not stretched to the screen's width."""
     from kamivision.geometry import TRIANGLE_ASPECT
-    from kamivision.screens import Device
+    from kamivision.synth.screens import Device
 
     board = random_kami_board(random.Random(12), 4, blank_outline=True, par=6)
     device = Device("thin", 750, 1400, "classic", strip, strip + TRIANGLE_ASPECT * share, None, 0.4, "", share, strip="black")

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kamivision.board import make_board
 from kamivision.cli import app
 from kamivision.errors import ImageError
-from kamivision.render import encode, render
+from kamivision.synth.render import encode, render
 from kamivision.vision import recognize
 
 from ..boards import random_board

@@ -9,8 +9,8 @@ from PIL import Image
 
 from kamivision.board import differing_cells, read_board
 from kamivision.errors import ImageError
-from kamivision.render import encode, render
-from kamivision.screens import DEVICES
+from kamivision.synth.render import encode, render
+from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize, recognize_file
 
 from ..boards import random_kami_board

@@ -346,7 +346,7 @@ def test_review_mode_saves_to_its_file_asking_before_replacing_and_can_be_ended(
 
 
 def test_after_a_solve_the_page_outlines_and_lists_only_the_cells_that_matter(tmp_path, app_client):
-    from kamivision.render import encode, render
+    from kamivision.synth.render import encode, render
 
     image, _ = render(read_board(SAMPLES / "lantern.json"), "android-tall", seed=5, ink=12)
     shot = tmp_path / "tall.png"

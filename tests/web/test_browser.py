@@ -247,7 +247,7 @@ def rendered_shot(path: Path, seed: int, device: str, ink: int, par: int) -> Non
 
     from PIL import Image
 
-    from kamivision.render import render
+    from kamivision.synth.render import render
     from tests.boards import random_kami_board
 
     board = random_kami_board(random.Random(seed), 4, blank_outline=False, par=par)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kamivision.board import read_board
-from kamivision.render import PAPER_COLORS
+from kamivision.synth.render import PAPER_COLORS
 
 ROOT = Path(__file__).resolve().parents[2]
 STYLE = (ROOT / "kamivision" / "web" / "static" / "style.css").read_text()

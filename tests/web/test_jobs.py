@@ -72,7 +72,7 @@ def test_the_page_gets_the_moves_the_command_line_gives(tmp_path):
     import numpy as np
 
     from kamivision.pipeline import Checked, Solved, solve_screenshot
-    from kamivision.render import board_palette, render
+    from kamivision.synth.render import board_palette, render
     from kamivision.web.jobs import solve_for_page
 
     from ..boards import random_kami_board

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .board import KAMI2_COLUMNS, KAMI2_ROWS, TRIANGLE_ASPECT  # noqa: F401  (the board's size: re-exported for the renderer's callers)
+from ..board import KAMI2_COLUMNS, KAMI2_ROWS, TRIANGLE_ASPECT  # noqa: F401  (the board's size: re-exported for the renderer's callers)
 
 #: Footer top minus board top, in screen widths, on 16:9 phones (one row of buttons).
 CLASSIC_BOARD_ABOVE_FOOTER = 1.612

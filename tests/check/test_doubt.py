@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kamivision.board import BLANK, Board, Move, make_board, neighbor_table
-from kamivision.doubt import Doubt, Replay, assess, plausible_readings
+from kamivision.check.doubt import Doubt, Replay, assess, plausible_readings
+from kamivision.check.steady import retap, steady_moves
 from kamivision.pipeline import settle
 from kamivision.report import doubt_summary, verdict
 from kamivision.solver import solve
-from kamivision.steady import retap, steady_moves
 from kamivision.vision import Recognition
 
-from .boards import random_board
+from ..boards import random_board
 
 
 def naive_steps(board: Board, moves, changes: dict) -> Optional[int]:

@@ -21,9 +21,9 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from .board import BLANK, Board, neighbor_table
-from .solver import Solution, solve
-from .vision import Recognition
+from ..board import BLANK, Board, neighbor_table
+from ..solver import Solution, solve
+from ..vision import Recognition
 
 #: A change of reading: (row, column, value read, value proposed); a value is a color or BLANK.
 Change = tuple[int, int, Optional[int], Optional[int]]

@@ -18,7 +18,7 @@ tested against them instead:
 
 This is a replay, not a search: each reading costs one pass over the moves on bitsets,
 and a reading of cells that no move touches before the first move that comes near them
-is replayed from there only.  :mod:`kamivision.steady` then looks for moves that avoid
+is replayed from there only.  :mod:`kamivision.check.steady` then looks for moves that avoid
 the doubt.
 """
 
@@ -28,10 +28,10 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
-from .board import BLANK, Board, Cell, CellSet, ColorId, Move, neighbor_table
+from ..board import BLANK, Board, Cell, CellSet, ColorId, Move, neighbor_table
 
 if TYPE_CHECKING:
-    from .vision import Recognition
+    from ..vision import Recognition
 
 Value = Optional[ColorId]  # a cell's reading: a color, or BLANK
 Reading = tuple[tuple[Cell, Value], ...]  # other values of one or two cells

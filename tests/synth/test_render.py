@@ -7,11 +7,11 @@ from typer.testing import CliRunner
 from kamivision.board import hex_to_rgb, parse_board, points_right, read_board, write_board
 from kamivision.cli import app
 from kamivision.geometry import cell_centre
-from kamivision.render import board_palette, render
-from kamivision.screens import DEVICES
+from kamivision.synth.render import board_palette, render
+from kamivision.synth.screens import DEVICES
 
-from .boards import random_kami_board
-from .conftest import device_params
+from ..boards import random_kami_board
+from ..conftest import device_params
 
 
 def centroid_patch(image, layout, r, c, board):

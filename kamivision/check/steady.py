@@ -1,6 +1,6 @@
 """Doubt -> steady moves: answers of the same length that hold whatever the doubtful cells are.
 
-When a doubtful cell matters (:mod:`kamivision.doubt`), other answers may not care about
+When a doubtful cell matters (:mod:`kamivision.check.doubt`), other answers may not care about
 it: the same regions tapped at other cells (:func:`retap`), the moves in another order, or
 another optimal answer of the board as read (:func:`other_optimal_answers`).
 :func:`steady_moves` tries them, so that the proof stays one of the board as read and the
@@ -14,9 +14,9 @@ import math
 import time
 from typing import Iterator, Optional, Sequence
 
-from .board import Board, Cell, Move, neighbor_table
+from ..board import Board, Cell, Move, neighbor_table
+from ..graph import bits, build_regions
 from .doubt import Doubt, Replay, Value, assess
-from .graph import bits, build_regions
 
 
 def _distances(board: Board, sources: Sequence[Cell]) -> list[int]:
@@ -74,8 +74,8 @@ def other_optimal_answers(
     argument is in :mod:`kamivision.solver.heuristics`): a branch whose bound exceeds the
     moves left cannot reach one color in time.  Stops after ``max_states`` states or at
     ``deadline`` (``time.perf_counter()``)."""
-    from .solver.heuristics import color_bound, diameter_bound
-    from .solver.state import Island, apply_merge, contract, merging_moves
+    from ..solver.heuristics import color_bound, diameter_bound
+    from ..solver.state import Island, apply_merge, contract, merging_moves
 
     graph = build_regions(board)
     if len(graph.islands()) != 1:

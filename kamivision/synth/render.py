@@ -1,6 +1,6 @@
 """Draw a board as a phone screenshot of KAMI 2 (or KAMI 1 for square boards).
 
-The screens and their proportions are in :mod:`kamivision.screens`; the lattice's pixels
+The screens and their proportions are in :mod:`kamivision.synth.screens`; the lattice's pixels
 in :mod:`kamivision.geometry` (``docs/board-format.md``).
 
 The picture is built in layers with numpy: a label image says which cell each pixel
@@ -23,9 +23,9 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .board import Board, hex_to_rgb
+from ..board import Board, hex_to_rgb
+from ..geometry import TRIANGLE_ASPECT, cell_centre, label_image
 from .covers import NavBar, draw_ink, draw_nav_overlay, draw_status_bar, pill, round_corners, three_buttons
-from .geometry import TRIANGLE_ASPECT, cell_centre, label_image
 from .screens import DEFAULT_DEVICE, DEVICES, Device
 
 # Paper colors seen in KAMI 2 (RGB); boards without a palette draw theirs from here.

@@ -1,6 +1,6 @@
 """What covers the game on a screenshot: a phone's bars and rounded corners, a player's ink.
 
-:func:`kamivision.render.render` draws the game; these are drawn over it (or, for the
+:func:`kamivision.synth.render.render` draws the game; these are drawn over it (or, for the
 bars of a phone without a translucent one, beside it).  Images are float32 RGB arrays,
 changed in place.
 """
@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .board import Board
-from .geometry import cell_centre
+from ..board import Board
+from ..geometry import cell_centre
 
 
 def three_buttons(img: np.ndarray, top: int, bottom: int) -> None:

@@ -8,11 +8,11 @@ import random
 import numpy as np
 
 from kamivision.board import BLANK, make_board
-from kamivision.parcheck import apply_changes, candidate_changes, check_counter
+from kamivision.check.parcheck import apply_changes, candidate_changes, check_counter
 from kamivision.solver import solve
 from kamivision.vision import Recognition
 
-from .boards import random_board
+from ..boards import random_board
 
 
 def _recognition(board, doubtful: dict, colors: int) -> Recognition:
