@@ -8,33 +8,61 @@ Only what a source needs is imported: a board file is solved without loading Ope
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from . import batch
-from .board import Board
+from .answers import Answer, BoardAnswer, PuzzleAnswer, ShotAnswer
 from .errors import KamiError
-from .solver import Progress, SearchSettings, Solution, solve
+from .solver import Progress, SearchSettings, solve
 
-if TYPE_CHECKING:
-    from .pipeline import ShotSolution
+__all__ = ["Answer", "BoardAnswer", "Kind", "PuzzleAnswer", "Row", "Run", "ShotAnswer", "kind_of", "run_of", "solve_all", "solve_row", "solve_source"]
 
 
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """A source solved: ``kind`` says which of the rest is set.  "board" (a KAMI or
-    Flood-It board file): ``board`` and ``solution``; "screenshot": ``shot`` (and its
-    board and solution); "puzzle" (Safe Zone or tile sliding): ``puzzle`` and ``result``."""
+class Kind(enum.Enum):
+    """What a source is, decided once (:func:`kind_of`) from its name and, for a ``.json``
+    file, its ``format``."""
 
-    kind: str
-    board: Optional[Board] = None
-    solution: Optional[Solution] = None
-    shot: Optional["ShotSolution"] = None
-    puzzle: object = None
-    result: object = None
+    BOARD = "board"  # a KAMI or Flood-It board file
+    PUZZLE = "puzzle"  # a Safe Zone or tile-sliding puzzle file
+    SCREENSHOT = "screenshot"  # anything else: a picture
+
+
+def kind_of(path: Path) -> Kind:
+    """The kind of the source at ``path`` (a ``.json`` file is read for its format)."""
+    if path.suffix.lower() != ".json":
+        return Kind.SCREENSHOT
+    from .formats import puzzle_format
+
+    return Kind.PUZZLE if puzzle_format(path) is not None else Kind.BOARD
+
+
+class Run(enum.Enum):
+    """What ``kamivision solve SOURCE...`` runs, decided once (:func:`run_of`)."""
+
+    ONE = "one"  # one source, answered whole (:func:`solve_source`)
+    MANY = "many"  # several sources, or a folder: a row each (:func:`solve_all`)
+    FLOODIT = "floodit"  # a Flood-It collection: a .txt of digit lines, or a folder, with rules pivot
+    TILES = "tiles"  # a collection of tile-sliding boards, one a line (.txt)
+
+
+def run_of(sources: list[Path], rules: Optional[str]) -> Run:
+    """What to run for ``sources`` under ``rules``."""
+    source = sources[0]
+    collection = source.is_dir() or source.suffix.lower() == ".txt"
+    if len(sources) > 1 or (source.is_dir() and rules != "pivot"):
+        return Run.MANY
+    if rules == "pivot" and collection:
+        return Run.FLOODIT
+    if rules is None and source.suffix.lower() == ".txt":
+        return Run.TILES
+    return Run.ONE
+
+
 
 
 def solve_source(
@@ -46,38 +74,36 @@ def solve_source(
     check_seconds: float = 10.0,
     beam: int = 0,
     settings: Optional[SearchSettings] = None,
-) -> Answered:
-    """Solve one source, picking its kind: a ``.json`` file is a puzzle (Safe Zone, tile
-    sliding) when its format says so, else a board file (``rules`` replaces the file's);
-    anything else is read as a screenshot (KAMI's free rules: other ``rules`` are
-    refused).  Collections (``.txt``) are not sources: see :mod:`kamivision.floodit` and
-    :func:`kamivision.puzzles.tiles.iter_collection`."""
+    kind: Optional[Kind] = None,
+) -> Answer:
+    """Solve one source as its kind asks (:func:`kind_of`): a puzzle file, a board file
+    (``rules`` replaces the file's), or a screenshot (KAMI's free rules: other ``rules``
+    are refused).  ``kind``: :func:`kind_of`'s, when the caller has it already.
+    Collections (``.txt``) are not sources: see :func:`run_of`."""
     from .board import read_board
     from .files import check_input
 
     path = Path(path)
-    if path.suffix.lower() == ".json":
-        from .formats import puzzle_format
+    kind = kind if kind is not None else kind_of(path)
+    if kind is Kind.PUZZLE:
+        from .puzzles import read_puzzle, solve_puzzle
+        from .puzzles.search import Limits
 
-        if puzzle_format(path) is not None:
-            from .puzzles import read_puzzle, solve_puzzle
-            from .puzzles.search import Limits
-
-            puzzle = read_puzzle(path)
-            return Answered("puzzle", puzzle=puzzle, result=solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)))
+        puzzle = read_puzzle(path)
+        return PuzzleAnswer(puzzle, solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)))
+    if kind is Kind.BOARD:
         board = read_board(path)
         if rules is not None and rules != board.rules:
             board = dataclasses.replace(board, rules=rules)
-        return Answered("board", board=board, solution=solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam, settings=settings))
+        return BoardAnswer(board, solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam, settings=settings))
     from .pipeline import solve_screenshot
 
     check_input(path)
     if rules not in (None, "free"):
         raise KamiError(f"{path}: a screenshot is a KAMI board (free rules); --rules {rules} is for board files")
-    shot = solve_screenshot(
+    return ShotAnswer(solve_screenshot(
         path, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, settings=settings
-    )
-    return Answered("screenshot", board=shot.recognition.board, solution=shot.solution, shot=shot)
+    ))
 
 
 # ------------------------------------------------------------------ many sources
@@ -130,16 +156,16 @@ def solve_row(
     except OSError as error:  # gone, or unreadable, meanwhile
         return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), f"{path}: {error.strerror}")
     seconds = round(time.perf_counter() - started, 4)
-    if answered.kind == "puzzle":
+    if isinstance(answered, PuzzleAnswer):
         from .puzzles.search import Stop
 
         result, puzzle = answered.result, answered.puzzle
         par = getattr(puzzle, "par", None)
-        return Row(str(path), "puzzle", result.length, bool(result.optimal and result.length is not None),
+        return Row(str(path), Kind.PUZZLE.value, result.length, bool(result.optimal and result.length is not None),
                    result.lower_bound, par if isinstance(par, int) else None, seconds,
                    interrupted=result.stopped is Stop.INTERRUPTED)
-    solution = answered.solution
-    return Row(str(path), answered.kind, solution.length, solution.optimal, solution.lower_bound,
+    solution, kind = answered.solution, Kind.BOARD if isinstance(answered, BoardAnswer) else Kind.SCREENSHOT
+    return Row(str(path), kind.value, solution.length, solution.optimal, solution.lower_bound,
                answered.board.par, seconds, interrupted=solution.interrupted)
 
 

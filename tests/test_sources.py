@@ -1,7 +1,7 @@
 from pathlib import Path
 
 from kamivision.board import parse_board, write_board
-from kamivision.sources import solve_row, solve_source, sources_in
+from kamivision.sources import BoardAnswer, Kind, Run, kind_of, run_of, solve_row, solve_source, sources_in
 
 
 def test_sources_in_takes_a_folders_sources_sorted_and_files_as_given(tmp_path):
@@ -16,7 +16,7 @@ def test_sources_in_takes_a_folders_sources_sorted_and_files_as_given(tmp_path):
 def test_the_kind_is_picked_from_the_file_and_a_bad_one_is_a_row_not_an_exception(tmp_path):
     board = write_board(parse_board("aab\nbba", lattice="square", par=2), tmp_path / "b.json")
     answered = solve_source(board)
-    assert answered.kind == "board" and answered.solution.optimal and answered.shot is None
+    assert isinstance(answered, BoardAnswer) and answered.solution.optimal
     pivot = solve_source(board, rules="pivot")
     assert pivot.board.rules == "pivot" and pivot.solution.length >= answered.solution.length
     (tmp_path / "bad.json").write_text("{")
@@ -37,3 +37,15 @@ def test_a_screenshot_refuses_other_rules_than_kamis_naming_it(tmp_path):
     assert "ribbons.png" in str(refused.value) and "free rules" in str(refused.value)
     row = solve_row(shot, rules="pivot")
     assert row.moves is None and "--rules pivot" in row.error
+
+
+def test_what_a_source_is_and_what_a_command_runs_are_decided_in_one_place(tmp_path):
+    board = write_board(parse_board("ab\nba", lattice="square"), tmp_path / "b.json")
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text('{"format": "kamivision.slide/1"}')
+    assert (kind_of(board), kind_of(puzzle), kind_of(tmp_path / "shot.png")) == (Kind.BOARD, Kind.PUZZLE, Kind.SCREENSHOT)
+    lines = tmp_path / "c.txt"
+    lines.write_text("1 2\n")
+    assert run_of([board], None) is Run.ONE and run_of([board, puzzle], None) is Run.MANY
+    assert run_of([tmp_path], None) is Run.MANY and run_of([tmp_path], "pivot") is Run.FLOODIT
+    assert run_of([lines], "pivot") is Run.FLOODIT and run_of([lines], None) is Run.TILES

@@ -10,16 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..board import board_to_dict
 from ..errors import KamiError
-from ..report import (
-    counter_check_to_json,
-    doubt_to_json,
-    format_alternative,
-    format_solution,
-    safe_text,
-    solution_to_json,
-)
+from ..report import safe_text, to_json, to_text
 from .common import (
     INTERRUPTED,
     app,
@@ -32,8 +24,6 @@ from .common import (
     slow_notice,
 )
 from .tables import floodit_table, sources_table, tiles_table
-
-BOARD_SUFFIXES = {".json"}
 
 
 @app.command(
@@ -90,61 +80,30 @@ def solve_command(
     ] = 10.0,
 ) -> None:
     """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
-    source = sources[0]
+    from ..sources import Kind, PuzzleAnswer, Run, ShotAnswer, kind_of, run_of, solve_source
+
+    source, progress = sources[0], None
     notice = slow_notice()
     if notice is not None:  # once, before any search
         typer.echo(notice, err=True)
-    many = len(sources) > 1 or (source.is_dir() and rules != "pivot")
-    progress = None if as_json or many else progress_printer(unlimited=max_seconds is None and max_nodes is None)
     try:
         if rules not in (None, "free", "pivot"):
             raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
-        if many or (rules == "pivot" and (source.is_dir() or source.suffix.lower() == ".txt")):
-            clear(progress)
-            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-            if jobs > cores:
-                typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
-                jobs = cores
-            if many:
-                if output is not None or steps is not None or gif is not None or max_nodes is not None or beam:
-                    raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
-                sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json)
-            else:
-                floodit_table(source, max_seconds, jobs, beam, as_json, total_seconds)
+        run = run_of(sources, rules)
+        if run is not Run.ONE:
+            if run is Run.MANY and (output is not None or steps is not None or gif is not None or max_nodes is not None or beam):
+                raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
+            table(run, sources, max_seconds, max_nodes, jobs, rules, beam, check_seconds, as_json, total_seconds)
             return
-        if rules is None and source.suffix.lower() == ".txt":
-            clear(progress)
-            tiles_table(source, max_seconds, max_nodes, as_json, total_seconds)
-            return
-        from ..sources import solve_source
-
-        if source.suffix.lower() in BOARD_SUFFIXES:
-            if output is not None or steps is not None or gif is not None:
-                raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
-        else:
-            from ..files import check_input
-            from ..outputs import check_picture_outputs
-            from ..pipeline import default_output
-
-            check_input(source)
-            output = output if output is not None else default_output(source)
-            check_picture_outputs(source, output, steps, gif, force)
-        answered = solve_source(
-            source, rules, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, beam=beam
-        )
+        kind = kind_of(source)
+        if kind is Kind.SCREENSHOT:
+            output = check_pictures(source, output, steps, gif, force)
+        elif output is not None or steps is not None or gif is not None:
+            raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
+        progress = None if as_json else progress_printer(unlimited=max_seconds is None and max_nodes is None)
+        answer = solve_source(source, rules, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress,
+                              check_seconds=check_seconds, beam=beam, kind=kind)
         clear(progress)
-        if answered.kind == "puzzle":
-            print_puzzle(source, answered.puzzle, answered.result, as_json)
-            return
-        if answered.kind == "board":
-            board, solution = answered.board, answered.solution
-            if as_json:
-                typer.echo(json.dumps(solution_to_json(board_to_dict(board), solution)))
-            else:
-                typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty()))
-            exit_if_interrupted(solution)
-            return
-        result = answered.shot
     except KamiError as error:
         clear(progress)
         fail(error)
@@ -153,46 +112,70 @@ def solve_command(
         clear(progress)
         typer.echo("kamivision: interrupted", err=True)
         raise typer.Exit(INTERRUPTED) from None
+    if isinstance(answer, PuzzleAnswer):
+        print_puzzle(source, answer, as_json)
+        return
     # The answer first: printed before any picture is drawn, so that it is never lost.
-    board, solution = result.recognition.board, result.solution
-    if as_json:
-        obj = solution_to_json(board_to_dict(board), solution)
-        obj["source"] = result.recognition.source(str(source))
-        obj["verdict"] = result.verdict()
-        obj["doubt"] = doubt_to_json(result.doubt, board.columns)
-        if result.check is not None:
-            obj["counter_check"] = counter_check_to_json(result.check)
-        typer.echo(json.dumps(obj))
+    typer.echo(json.dumps(to_json(answer, str(source))) if as_json else to_text(answer, ansi=sys.stdout.isatty()))
+    if isinstance(answer, ShotAnswer):
+        warn_and_draw(answer.shot, source, output, steps, gif, force, as_json)
+    exit_if_interrupted(answer.solution)
+
+
+def table(run, sources: list[Path], max_seconds, max_nodes, jobs: int, rules, beam: int, check_seconds: float,
+          as_json: bool, total_seconds) -> None:
+    """Several sources or a collection, a row each (:mod:`.tables`); ``--jobs`` cut to the
+    cores this process may use."""
+    from ..sources import Run
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if jobs > cores and run is not Run.TILES:
+        typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
+        jobs = cores
+    if run is Run.MANY:
+        sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json)
+    elif run is Run.FLOODIT:
+        floodit_table(sources[0], max_seconds, jobs, beam, as_json, total_seconds)
     else:
-        typer.echo(format_solution(board, solution, ansi=sys.stdout.isatty(), doubt=result.doubt))
-        if result.check is not None and result.check.best is not None:
-            typer.echo("")
-            typer.echo(format_alternative(board, result.check.best))
-    warnings = result.warnings()
+        tiles_table(sources[0], max_seconds, max_nodes, as_json, total_seconds)
+
+
+def check_pictures(source: Path, output: Optional[Path], steps, gif, force: bool) -> Path:
+    """A screenshot's pictures checked before any work: the input readable, the outputs
+    writable and not in the way (``--force``); the overlay's path (beside the shot by default)."""
+    from ..files import check_input
+    from ..outputs import check_picture_outputs
+    from ..pipeline import default_output
+
+    check_input(source)
+    output = output if output is not None else default_output(source)
+    check_picture_outputs(source, output, steps, gif, force)
+    return output
+
+
+def warn_and_draw(shot, source: Path, output: Path, steps, gif, force: bool, as_json: bool) -> None:
+    """After a screenshot's answer: what to check, on stderr, then its pictures."""
+    from ..outputs import write_pictures
+
+    warnings = shot.warnings()
     for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
     if warnings:
         typer.echo(f"check and fix the cells with: kamivision review {safe_text(str(source))}", err=True)
-    from ..outputs import write_pictures
-
     with one_line_errors(output):
-        written = write_pictures(result, output, steps, gif, force)
+        written = write_pictures(shot, output, steps, gif, force)
     if not as_json:
         for path in written:
             typer.echo(f"wrote {path}")
-    exit_if_interrupted(solution)
 
 
-def print_puzzle(source: Path, puzzle, result, as_json: bool) -> None:
+def print_puzzle(source: Path, answer, as_json: bool) -> None:
     """A Safe Zone or tile-sliding board's answer: the moves, the verdict, the checks of the
     file's par and optimum; exit 3 when there is no solution, 1 when the file's optimum is wrong."""
     from ..puzzles import report, result_to_json
 
-    verdict = report(puzzle, result)
-    if as_json:
-        typer.echo(json.dumps(result_to_json(puzzle, result)))
-    else:
-        typer.echo("\n".join(verdict.lines))
+    verdict = report(answer.puzzle, answer.result)
+    typer.echo(json.dumps(result_to_json(answer.puzzle, answer.result)) if as_json else "\n".join(verdict.lines))
     for error in verdict.errors:
         typer.echo(f"kamivision: {source}: {error}", err=True)
     if verdict.status:

@@ -1,6 +1,5 @@
-"""Every result in words, once: numbered moves with color names, the board in the
-terminal, the verdict, the notices of what to check (:class:`Notice`), and the JSON of
-``--json``, of ``export`` and of the page, so that all of them say the same thing."""
+"""Results in words: numbered moves with color names, the board in the terminal, the
+verdict, the notices of what to check (:class:`Notice`)."""
 
 from __future__ import annotations
 
@@ -8,13 +7,13 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from .board import BLANK, LETTERS, Board, board_to_dict, hex_to_rgb
+from ..board import BLANK, LETTERS, Board, hex_to_rgb
 
 if TYPE_CHECKING:
-    from .check.doubt import Doubt
-    from .check.parcheck import CounterCheck
-    from .solver import Solution
-    from .vision import Recognition
+    from ..check.doubt import Doubt
+    from ..check.parcheck import CounterCheck
+    from ..solver import Solution
+    from ..vision import Recognition
 
 # Everyday names for paper colors (sRGB), matched in CIE Lab so that the nearest name is
 # the one a person would pick.
@@ -382,67 +381,3 @@ def picture_warning(notices: list[Notice]) -> Optional[str]:
     if not notices:
         return None
     return "CHECK: " + " ".join(sentence(n.text) for n in notices)
-
-
-# ------------------------------------------------------------------ JSON
-
-
-def moves_to_json(moves) -> list[dict]:
-    return [{"row": m.row, "column": m.column, "color": m.color} for m in moves]
-
-
-def solution_to_json(board_obj: dict, solution: Solution) -> dict:
-    """The ``solve --json`` object."""
-    return {
-        "board": board_obj,
-        "moves": moves_to_json(solution.moves),
-        "length": solution.length,
-        "optimal": solution.optimal,
-        "lower_bound": solution.lower_bound,
-        "par": solution.par,
-        "seconds": round(solution.seconds, 4),
-        "expanded": solution.expanded,
-    }
-
-
-def counter_check_to_json(check) -> dict:
-    """``solve --json``'s ``counter_check``: the other readings that meet the counter."""
-    return {
-        "counter": check.counter,
-        "read_optimum": check.read_optimum,
-        "tried": check.tried,
-        "complete": check.complete,
-        "matching": [
-            {
-                "changes": [{"row": r, "column": c, "read": old, "proposed": new} for r, c, old, new in alt.changes],
-                "cost": round(alt.cost, 4),
-                "board": board_to_dict(alt.board),
-                "moves": moves_to_json(alt.solution.moves),
-                "length": alt.solution.length,
-            }
-            for alt in check.matching
-        ],
-    }
-
-
-def doubt_to_json(doubt, columns: int) -> dict:
-    """``solve --json``'s ``doubt``: the cells read with doubt, those that would change the
-    moves (each with a reading that does), and whether the colors are in doubt."""
-    return {
-        "doubtful": [list(divmod(c, columns)) for c in doubt.doubtful],
-        "matters": [
-            {"row": c // columns, "column": c % columns, "breaking": [[cell // columns, cell % columns, value] for cell, value in reading]}
-            for c, reading in zip(doubt.matters, doubt.breaking)
-        ],
-        "readings_replayed": doubt.readings,
-        "search": doubt.search,
-        "palette": doubt.palette,
-    }
-
-
-def notice_to_json(notice, columns: int) -> dict:
-    """A :class:`Notice` for the page: its sentence, and cells as cell numbers."""
-    out = {"text": sentence(notice.text), "cells": [r * columns + c for r, c in notice.cells]}
-    if notice.changes:
-        out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
-    return out

@@ -1,0 +1,63 @@
+"""Every result in words, once: numbered moves with color names, the board in the
+terminal, the verdict, the notices of what to check (:mod:`.words`), the JSON of
+``--json``, of ``export`` and of the page (:mod:`.data`), and a source's answer whole
+(:mod:`.answers`), so that all of them say the same thing."""
+
+from .answers import to_json, to_text
+from .data import counter_check_to_json, doubt_to_json, moves_to_json, notice_to_json, solution_to_json
+from .words import (
+    Notice,
+    answer_notices,
+    cell_list,
+    color_label,
+    color_name,
+    color_names,
+    color_symbol,
+    counter_missed,
+    counter_sentence,
+    describe_changes,
+    doubt_notices,
+    doubt_summary,
+    draw_board,
+    format_alternative,
+    format_solution,
+    picture_warning,
+    plural,
+    progress_line,
+    reading_notices,
+    safe_text,
+    sentence,
+    verdict,
+)
+
+__all__ = [
+    "Notice",
+    "answer_notices",
+    "cell_list",
+    "color_label",
+    "color_name",
+    "color_names",
+    "color_symbol",
+    "counter_check_to_json",
+    "counter_missed",
+    "counter_sentence",
+    "describe_changes",
+    "doubt_notices",
+    "doubt_summary",
+    "doubt_to_json",
+    "draw_board",
+    "format_alternative",
+    "format_solution",
+    "moves_to_json",
+    "notice_to_json",
+    "picture_warning",
+    "plural",
+    "progress_line",
+    "reading_notices",
+    "safe_text",
+    "sentence",
+    "solution_to_json",
+    "to_json",
+    "to_text",
+    "verdict",
+]
