@@ -30,8 +30,10 @@ setup(
         # The 4 x 4 sliding puzzle's pattern databases and IDA* (kamivision.puzzles.patterns).
         Extension(
             "kamivision.puzzles._patterns",
-            ["kamivision/puzzles/_patterns.c", "kamivision/puzzles/_patterns_level.c"],
-            depends=["kamivision/solver/_core/status.h", "kamivision/puzzles/_patterns.h"],
+            ["kamivision/puzzles/_patterns/_patterns.c"],
+            # One translation unit as well: its parts are included by _patterns.c.
+            depends=["kamivision/solver/_core/status.h"]
+            + sorted(p for p in glob("kamivision/puzzles/_patterns/*.[ch]") if not p.endswith("/_patterns.c")),
             extra_compile_args=FLAGS + THREADS,
             extra_link_args=THREADS,
             optional=True,
@@ -39,8 +41,9 @@ setup(
         # Safe Zone's A* (kamivision.puzzles.safezone), for boards of at most 64 cells.
         Extension(
             "kamivision.puzzles._safezone",
-            ["kamivision/puzzles/_safezone.c"],
-            depends=["kamivision/solver/_core/status.h"],
+            ["kamivision/puzzles/_safezone/_safezone.c"],
+            depends=["kamivision/solver/_core/status.h"]
+            + sorted(p for p in glob("kamivision/puzzles/_safezone/*.c") if not p.endswith("/_safezone.c")),
             extra_compile_args=FLAGS,
             optional=True,
         ),

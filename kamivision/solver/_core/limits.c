@@ -3,18 +3,7 @@
  * The searches never touch Python: progress reports, Ctrl-C and the caller's `improve`
  * reach them through the function pointers below, which only the glue (glue.c) fills. */
 
-#include "status.h" /* STATUS_*, now() */
-
-/* Why a search failed, when it did (its status then means nothing). */
-enum {
-    FAIL_NONE = 0,
-    FAIL_CALLBACK = 1, /* a callback failed with an error other than Ctrl-C (the glue has it) */
-    FAIL_MEMORY = 2,   /* an allocation failed */
-};
-
-/* Called now and then from the thread that started the search: 0 to go on, 1 when the
- * user asked to stop (Ctrl-C), -1 on an error (the search then fails with FAIL_CALLBACK). */
-typedef int (*PollFn)(void *ctx, long long expanded, int bound, double seconds);
+#include "status.h" /* STATUS_*, FAIL_*, PollFn, now() */
 
 /* Called once by the free A* when its memory fills, with the bound proven and the states
  * expanded: it may set *better to the length of a shorter solution it found (left as it

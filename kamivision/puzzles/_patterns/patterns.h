@@ -2,6 +2,8 @@
  * IDA* and the table builds of _patterns.c and the level-by-level build of the packed
  * tables in _patterns_level.c.
  *
+ * Part of the one translation unit _patterns.c: included first, before the parts.
+ *
  * Cells are numbered 4 * row + column; the goal has tile t on cell t and the empty cell
  * on cell 0 (Korf's).  A pattern is k tiles, named by their goal cells; a placement is
  * where its k tiles stand, ranked in mixed radix (digit i in base 16 - i). */
@@ -14,13 +16,6 @@
 #define CELLS 16
 #define MAX_K 8
 
-extern int neighbours[CELLS][4];
-extern int neighbour_count[CELLS];
-extern int reflected[CELLS];
-extern uint16_t neighbour_mask[CELLS];
-extern int distance[CELLS][CELLS]; /* Manhattan distance between two cells */
-
-void init_geometry(void);
 
 static inline uint64_t placements(int k) {
     uint64_t size = 1;
@@ -76,9 +71,5 @@ static inline int packed_excess(const uint8_t *table, uint32_t r) {
     return table[r >> 1] >> ((r & 1) << 2) & 15;
 }
 
-/* Packed tables are built a level at a time: see _patterns_level.c. */
-void expand_level(const uint8_t *goal, int k, int depth, uint16_t *visited, const uint64_t *frontier, uint64_t *next,
-                  uint8_t *packed, int threads, uint64_t first, uint64_t last, uint64_t *reached, uint64_t *components,
-                  uint64_t *clipped);
 
 #endif

@@ -1,23 +1,5 @@
-/* Safe Zone's A*, compiled: the search of kamivision.puzzles.search.astar over
- * kamivision.puzzles.safezone.SafeZoneProblem with the assignment bound, step for step.
- *
- * The same states (a 64-bit set of the cells holding blocks, so boards of at most 64
- * cells), the same moves in the same order (blocks in row-major order, then up, down,
- * left, right), the same bound (the least total over assignments of distinct blocks to the
- * zones of each block's segment distance to its zone; the distances come from Python),
- * and the same queue order ((f, -g, the order pushed)), so the same states are expanded
- * and the same answer comes out; tests/puzzles/test_safezone.py checks that against the
- * Python search on generated levels.  The bound's argument is in the docstring of
- * kamivision.puzzles.safezone.assignment_bound.
- */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "../solver/_core/status.h" /* STATUS_*, now(): shared with the KAMI core */
+/* Safe Zone's A*, free of Python: the assignment bound and the search.  Ctrl-C and
+ * progress reach it through Clock.poll, which only the glue (glue.c) fills. */
 
 #define MAX_CELLS 64
 #define MAX_ZONES 64
@@ -250,23 +232,15 @@ static int32_t bound_of(const Search *s, uint64_t state) {
 /* ------------------------------------------------------------------ the search */
 
 typedef struct {
-    double started, max_seconds, next_report; /* max_seconds < 0: none */
-    long long max_nodes, expanded;            /* max_nodes < 0: none */
-    PyObject *progress;                       /* None: no reports */
+    double started, max_seconds; /* max_seconds < 0: none */
+    long long max_nodes, expanded; /* max_nodes < 0: none */
+    PollFn poll;                   /* Ctrl-C and progress (NULL: none), about every 256 expansions */
+    void *ctx;
     int status;
 } Clock;
 
-/* The error set (with the GIL held): Ctrl-C stops the search like a limit (1), anything
- * else fails it (-1, the error left set). */
-static int stopped_by_error(Clock *clock) {
-    if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) return -1;
-    PyErr_Clear();
-    clock->status = STATUS_INTERRUPTED;
-    return 1;
-}
-
 /* Counts one expansion (as search.Clock.spent): 1 when a limit or Ctrl-C stops the
- * search (its status says which), -1 when the progress callback failed. */
+ * search (its status says which), -1 when the poll failed. */
 static int spent(Clock *clock, int bound) {
     clock->expanded++;
     if (clock->max_nodes >= 0 && clock->expanded > clock->max_nodes) {
@@ -279,19 +253,8 @@ static int spent(Clock *clock, int bound) {
         clock->status = STATUS_LIMIT;
         return 1;
     }
-    PyGILState_STATE gil = PyGILState_Ensure();
-    int stop = 0;
-    if (PyErr_CheckSignals()) {
-        stop = stopped_by_error(clock);
-    } else if (clock->progress != Py_None && t >= clock->next_report) {
-        clock->next_report = t + 0.5;
-        PyObject *info = Py_BuildValue("{s:L,s:i,s:d}", "expanded", clock->expanded, "bound", bound, "seconds", t - clock->started);
-        PyObject *r = info ? PyObject_CallOneArg(clock->progress, info) : NULL;
-        Py_XDECREF(info);
-        if (!r) stop = stopped_by_error(clock);
-        Py_XDECREF(r);
-    }
-    PyGILState_Release(gil);
+    int stop = clock->poll ? clock->poll(clock->ctx, clock->expanded, bound, t - clock->started) : 0;
+    if (stop > 0) clock->status = STATUS_INTERRUPTED;
     return stop;
 }
 
@@ -300,8 +263,10 @@ static int late(const Clock *clock) {
 }
 
 /* The A* (search.astar): STATUS_FOUND with *goal set, STATUS_NONE when the queue ran dry
- * (no solution), STATUS_LIMIT or STATUS_INTERRUPTED; -1 out of memory, -2 a failed callback. */
-static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t *goal) {
+ * (no solution), STATUS_LIMIT or STATUS_INTERRUPTED; -1 when it failed, *fail saying why
+ * (FAIL_MEMORY, FAIL_CALLBACK). */
+static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t *goal, int *fail) {
+    *fail = FAIL_MEMORY; /* what a -1 below means, unless the poll failed */
     if (reserve(s, 1)) return -1;
     int32_t first = node_of(s, start);
     s->nodes[first].g = 0;
@@ -321,7 +286,10 @@ static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t 
         }
         int stop = spent(clock, *bound);
         if (stop > 0) return clock->status;
-        if (stop < 0) return -2;
+        if (stop < 0) {
+            *fail = FAIL_CALLBACK;
+            return -1;
+        }
         /* Room for every child first: the table may move only here, where no node number
            is held but in the queue (which grow() renumbers) and this state's own, found
            again after it. */
@@ -361,78 +329,3 @@ static int run(Search *s, uint64_t start, Clock *clock, int32_t *bound, int32_t 
     }
     return STATUS_NONE;
 }
-
-/* astar(rows, columns, floor, zones, blocks, stop_on_zone, distances, max_seconds,
- *       max_nodes, progress) -> (status, moves, expanded, bound) */
-static PyObject *astar(PyObject *self, PyObject *args) {
-    int rows, columns, stop_on_zone;
-    unsigned long long floor, zones, blocks;
-    const char *distances;
-    Py_ssize_t size;
-    double max_seconds;
-    long long max_nodes;
-    PyObject *progress;
-    if (!PyArg_ParseTuple(args, "iiKKKpy#dLO", &rows, &columns, &floor, &zones, &blocks, &stop_on_zone, &distances,
-                          &size, &max_seconds, &max_nodes, &progress))
-        return NULL;
-    int n = rows * columns, z = __builtin_popcountll(zones);
-    if (rows < 1 || columns < 1 || n > MAX_CELLS) return PyErr_Format(PyExc_ValueError, "1 to %d cells", MAX_CELLS);
-    if (z < 1 || size != (Py_ssize_t)(z * n * 2))
-        return PyErr_Format(PyExc_ValueError, "distances: %d zones x %d cells of int16 expected", z, n);
-    if (progress != Py_None && !PyCallable_Check(progress)) return PyErr_Format(PyExc_TypeError, "progress must be callable");
-    Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
-    s->zones = z;
-    s->zone_bits = zones;
-    s->stop_on_zone = stop_on_zone;
-    for (int k = 0; k < z; k++) memcpy(s->distance[k], distances + (size_t)k * n * 2, (size_t)n * 2);
-    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-    for (int d = 0; d < 4; d++)
-        for (int cell = 0; cell < n; cell++) {
-            int r = cell / columns + dr[d], c = cell % columns + dc[d];
-            int next = (r >= 0 && r < rows && c >= 0 && c < columns) ? r * columns + c : -1;
-            s->step[d][cell] = (next >= 0 && (floor >> next & 1)) ? next : -1;
-        }
-    Clock clock = {now(), max_seconds, 0, max_nodes, 0, progress, STATUS_FOUND};
-    clock.next_report = clock.started + 0.5;
-    int32_t bound = 0, goal = -1;
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = run(s, blocks, &clock, &bound, &goal);
-    Py_END_ALLOW_THREADS
-    PyObject *out = NULL;
-    if (status == -1) {
-        PyErr_NoMemory();
-    } else if (status == -2) {
-        /* the callback's error is set */
-    } else {
-        PyObject *moves = Py_None;
-        Py_INCREF(Py_None);
-        if (status == STATUS_FOUND) {
-            Py_DECREF(moves);
-            moves = PyList_New(0);
-            for (int32_t i = goal; moves && s->nodes[i].parent >= 0; i = s->nodes[i].parent) {
-                PyObject *move = Py_BuildValue("(iii)", s->nodes[i].from, s->nodes[i].dir, s->nodes[i].to);
-                if (!move || PyList_Append(moves, move)) Py_CLEAR(moves);
-                Py_XDECREF(move);
-            }
-            if (moves && PyList_Reverse(moves)) Py_CLEAR(moves);
-        }
-        if (moves) out = Py_BuildValue("(iNLi)", status, moves, clock.expanded, bound);
-    }
-    free(s->nodes);
-    free(s->heap);
-    free(s);
-    return out;
-}
-
-static PyMethodDef methods[] = {
-    {"astar", astar, METH_VARARGS,
-     "astar(rows, columns, floor, zones, blocks, stop_on_zone, distances, max_seconds, max_nodes, progress)"
-     " -> (status, moves, expanded, bound): Safe Zone's A* with the assignment bound"},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_safezone", NULL, -1, methods};
-
-PyMODINIT_FUNC PyInit__safezone(void) { return PyModule_Create(&module); }

@@ -1,7 +1,7 @@
 /* One level of the breadth-first build of a packed pattern database (7 or 8 tiles).
  *
  * The search is over (placement of the pattern's k tiles, empty cell), as in
- * _patterns.c's build: a pattern tile's move costs 1, the empty cell crossing a free cell
+ * build.c: a pattern tile's move costs 1, the empty cell crossing a free cell
  * costs nothing.  So the empty cell stands anywhere in its component of free cells at no
  * cost, and a state is (placement, component): visited[r] holds the empty cells reached
  * for placement r, whole components at a time (16 bits a placement: 1 GB for 8 tiles,
@@ -16,7 +16,6 @@
  * cells, some of which may be from level d - 2 or earlier: their moves lead to states
  * reached already, so they add nothing.
  */
-#include "_patterns.h"
 
 #ifndef _WIN32
 #include <pthread.h>
@@ -113,7 +112,7 @@ static void *work(void *arg) {
    adds the placements valued to *reached, the new (placement, component) states to
    *components, the values that did not fit in 4 bits to *clipped.  Runs without the GIL;
    a level comes in slices so that Ctrl-C is seen between them. */
-void expand_level(const uint8_t *goal, int k, int depth, uint16_t *visited, const uint64_t *frontier, uint64_t *next,
+static void expand_level(const uint8_t *goal, int k, int depth, uint16_t *visited, const uint64_t *frontier, uint64_t *next,
                   uint8_t *packed, int threads, uint64_t first, uint64_t last, uint64_t *reached, uint64_t *components,
                   uint64_t *clipped) {
     uint64_t words = (placements(k) + 63) / 64;
