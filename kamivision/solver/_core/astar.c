@@ -138,11 +138,11 @@ static int deep_take(DeepShare *sh, Deep *x) {
             }
             return 1;
         }
-        if (res == -1) { /* a limit or a failed callback (main thread only) */
+        if (res == DEEP_STOPPED) { /* a limit or a failed callback (main thread only) */
             __atomic_store_n(&sh->stop, 1, __ATOMIC_SEQ_CST);
             return -1;
         }
-        if (res == -2) return 0; /* abandoned: a solution under an earlier state, or a stop */
+        if (res == DEEP_ABANDONED) return 0; /* a solution under an earlier state, or a stop */
     }
 }
 

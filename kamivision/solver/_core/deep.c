@@ -136,10 +136,13 @@ static void deep_free(Deep *x) {
 
 static int deep_abandon(const Deep *x);
 
+/* deep()'s answers besides 1 (found) and 0 (none). */
+#define DEEP_STOPPED (-1)   /* a limit stopped it (x->error set on a failed callback) */
+#define DEEP_ABANDONED (-2) /* abandoned: see deep_abandon */
+
 /* The search below the state whose packed key is x->keys[depth], reached with g moves:
  * 1 when a solution within T is found (its moves below the open state in x->rep_path,
- * x->col_path, x->found), 0 when there is none, -1 when a limit stops it (x->error set on
- * a failed callback), -2 when it is abandoned (see deep_abandon). */
+ * x->col_path, x->found), 0 when there is none, DEEP_STOPPED or DEEP_ABANDONED. */
 static int deep(Deep *x, int depth, int g, int T) {
     const Island *is = x->is;
     const KeyShape *ks = x->ks;
@@ -163,10 +166,10 @@ static int deep(Deep *x, int depth, int g, int T) {
         int over = over_limits(x->lim, *x->expanded, T, x->st);
         if (over) {
             if (over < 0) x->error = 1;
-            return -1;
+            return DEEP_STOPPED;
         }
     }
-    if (deep_abandon(x)) return -2;
+    if (deep_abandon(x)) return DEEP_ABANDONED;
     int ng = g + 1;
     word (*groups)[MAXW] = x->groups[depth];
     uint8_t *gcolors = x->gcolors[depth];

@@ -190,7 +190,7 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
     int choice = choose_orientation(colors, (int)n, (const word *)adjacency, W);
-    if (choice == -2) return PyErr_NoMemory();
+    if (choice == ORIENTATION_NO_MEMORY) return PyErr_NoMemory();
     return PyLong_FromLong(choice);
 }
 

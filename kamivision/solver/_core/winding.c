@@ -370,9 +370,12 @@ static const Winding *winding_for(const uint8_t *colors, int n, int number, Wind
     return wd;
 }
 
+#define NO_ORIENTATION (-1)
+#define ORIENTATION_NO_MEMORY (-2)
+
 /* The number of the orientation that heuristics.choose_orientation picks for the island's
- * first state (the first of the greatest weighted distance between two regions), -1 for
- * none, or -2 when memory runs out. */
+ * first state (the first of the greatest weighted distance between two regions),
+ * NO_ORIENTATION for none, or ORIENTATION_NO_MEMORY when memory runs out. */
 static int choose_orientation(const uint8_t *colors, int n, const word *adjacency, int W) {
     Island is = {n, W, adjacency, -1, 0, NULL};
     State *s = malloc(sizeof(State));
@@ -382,11 +385,11 @@ static int choose_orientation(const uint8_t *colors, int n, const word *adjacenc
         free(s);
         free(buf);
         free(sp);
-        return -2;
+        return ORIENTATION_NO_MEMORY;
     }
     contract(&is, colors, s);
     word cls[16][MAXW];
-    int cols[16], best = -1, choice = -1;
+    int cols[16], best = -1, choice = NO_ORIENTATION;
     Winding wd;
     int ncol = rank_colors(colors, n, &wd);
     if (ncol <= 16) ncol = color_classes(s, &wd, W, cls, cols);
