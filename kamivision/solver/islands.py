@@ -113,7 +113,8 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         )
 
     try:
-        if upper is not None and budget.limits.max_seconds is None and budget.limits.max_nodes is None:
+        limited = budget.limits.max_seconds is not None or budget.limits.max_nodes is not None
+        if upper is not None and not limited and budget.settings.first_look:
             upper, proven = _first_look(island, budget, upper, improve)
             if proven:
                 return upper[1], upper[0], True

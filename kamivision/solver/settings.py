@@ -31,12 +31,17 @@ class SearchSettings:
     differently, and the time).
     ``core``: use the compiled core when it is built (``False``: the pure-Python search,
     same answers, for tests and for machines without a C compiler).
+    ``first_look``: without a limit, a proof not finished in its first second stops for
+    flood beams to find a better answer to show (:func:`~kamivision.solver.islands._first_look`);
+    ``False``: the states expanded depend on the board alone, not on the time (for tests
+    that compare runs).
     """
 
     max_bytes: int = 4 << 30
     handover_bytes: int = HANDOVER_BYTES
     threads: int = 1
     core: bool = True
+    first_look: bool = True
 
     @classmethod
     def for_this_machine(cls, sharing: int = 1) -> "SearchSettings":
