@@ -279,7 +279,7 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
-    roomy = solve(board)
+    roomy = solve(board, settings=machine())  # no first look: its expansions are the board's alone
     outcomes: list = []
     real = core._sweep
 
