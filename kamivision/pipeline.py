@@ -98,7 +98,7 @@ def solve_screenshot(
     steady = STEADY_SECONDS if max_seconds is None else min(STEADY_SECONDS, left())
     check_seconds = check_seconds if max_seconds is None else min(check_seconds, max(0.0, left() - steady))
     check, doubt = None, Doubt()
-    for event in after_solve(recognition, solution, geometry=geometry, steady_seconds=steady, check_seconds=check_seconds):
+    for event in after_solve(recognition, solution, steady_seconds=steady, check_seconds=check_seconds):
         solution = event.solution
         if isinstance(event, Solved):
             doubt = event.doubt
@@ -148,18 +148,18 @@ def after_solve(
     solution: Solution,
     board: Optional[Board] = None,
     *,
-    geometry: Optional[Geometry] = None,
     steady_seconds: float = STEADY_SECONDS,
     check_seconds: float = 10.0,
     cancelled=lambda: False,
 ) -> Iterator[Solved | Checked]:
     """What follows a solve, the one sequence the command line, the page's queue and the
     Redis workers all run: the moves settled under the reading's doubt (:func:`settle`,
-    markers spread on ``geometry``), yielded as :class:`Solved` at once, then the counter
-    check (:func:`~kamivision.check.parcheck.check_counter`, at most ``check_seconds``; it finds
-    nothing to do unless the proven optimum misses the counter), yielded as :class:`Checked`.  ``recognition`` None: a board file, nothing to settle or check.
-    ``board``: the board as it now stands, when a person fixed cells; ``cancelled()``: a
-    cancel was asked for (no check then).
+    markers spread on the screenshot), yielded as :class:`Solved` at once, then the
+    counter check (:func:`~kamivision.check.parcheck.check_counter`, at most
+    ``check_seconds``; it finds nothing to do unless the proven optimum misses the
+    counter), yielded as :class:`Checked`.  ``recognition`` None: a board file, nothing to
+    settle or check.  ``board``: the board as it now stands, when a person fixed cells;
+    ``cancelled()``: a cancel was asked for (no check then).
 
     Ctrl-C while the doubt is weighed keeps the answer and shows every doubtful cell;
     Ctrl-C during the check keeps the answer, says it was stopped, and drops the check."""
@@ -167,7 +167,7 @@ def after_solve(
         yield Solved(solution, None, False)
         return
     try:
-        solution, doubt = settle(recognition, solution, board, geometry=geometry, seconds=steady_seconds)
+        solution, doubt = settle(recognition, solution, board, geometry=recognition.geometry(), seconds=steady_seconds)
     except KeyboardInterrupt:
         doubt = everything_doubtful(recognition)
         solution = dataclasses.replace(solution, interrupted=True)

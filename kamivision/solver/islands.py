@@ -18,7 +18,7 @@ from ..board import Board, Move
 from ..graph import build_regions, region_cells, tap_cell
 from .astar import astar
 from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
-from .limits import Budget, Limits, Outcome, Path, SearchStopped, reserve_seconds, stop_note
+from .limits import IMPROVE_SHARE, Budget, Limits, Outcome, Path, SearchStopped, reserve_seconds, stop_note
 from .settings import SearchSettings
 from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre, greedy_flood
@@ -134,8 +134,8 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
 #: Without a limit, the proof runs this long first; when it has not finished by then, flood
 #: beams get :data:`FIRST_IMPROVE_SECONDS` before it goes on (:func:`_first_look`).
 FIRST_PROOF_SECONDS = 1.0
-#: What a 10 s limit keeps for improving an unproven answer (its last 15 %).
-FIRST_IMPROVE_SECONDS = 1.5
+#: What a 10 s limit keeps for improving an unproven answer.
+FIRST_IMPROVE_SECONDS = IMPROVE_SHARE * 10.0
 
 
 def _first_look(island: Island, budget: Budget, upper: tuple[int, Path], improve) -> tuple[tuple[int, Path], bool]:

@@ -99,8 +99,7 @@ def solve_for_page(
     try:
         settings = SearchSettings.for_this_machine(sharing=sharing)
         solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
-        geometry = None if recognition is None else recognition.geometry()
-        for event in after_solve(recognition, solution, board, geometry=geometry, check_seconds=check_seconds, cancelled=cancelled):
+        for event in after_solve(recognition, solution, board, check_seconds=check_seconds, cancelled=cancelled):
             send(event)
     except reraise:
         raise
@@ -335,13 +334,14 @@ class JobQueue:
                         self._finish(job, "failed", event.message)
                     return
                 change = changes(event)
-                # The job's end is settled below, once the process is done; a job cancelled
-                # while it was solving keeps its answer and skips the check.
-                stop = last_event(event) or (change.get("state") == "checking" and job.cancel_requested)
-                if change.get("state") != "checking" or job.cancel_requested:
-                    change.pop("state", None)
+                # "checking" is the one state set here: the job's end is settled below, once
+                # the process is done.  A job cancelled while solving keeps its answer, no check.
+                checking = change.pop("state", None) == "checking"
+                skip_check = checking and job.cancel_requested
+                if checking and not skip_check:
+                    change["state"] = "checking"
                 self._update(job, **change)
-                if stop:
+                if last_event(event) or skip_check:
                     break
         finally:
             receive.close()
