@@ -47,6 +47,10 @@ SMALL_SURE = 0.75
 #: them unseen (``benchmarks/counter.py --icon``: 1 read as 4 and 17 as 9 at 8 and 9
 #: pixels, 13 as 43 at 12).
 BARRED_DIGITS = 13
+#: Digits ending this many rows or more above a translucent bar's top are clear of its
+#: icons, which lie inside the bar: the found top may be a row off, and blur spreads an
+#: icon's edge by a row or two.
+BAR_MARGIN = 3
 #: A button's marks are digits only when every glyph matches a digit at least this well
 #: (normalised cross-correlation less the penalties); the icons fail the shape tests first.
 MATCH = 0.3
@@ -157,10 +161,10 @@ def _number(digits: str, score: float, confidence: float, height: int) -> tuple[
     return value, score, confidence
 
 
-def _button_readings(rect, marks: tuple[Glyph, ...], covered: Optional[Covered], barred: bool) -> list:
+def _button_readings(rect, marks: tuple[Glyph, ...], covered: Optional[Covered], bar_top: Optional[int]) -> list:
     """The numbers one button's lines of marks show, as :func:`_number` gives them.
-    ``covered``: what a bar drew over the button, if anything; ``barred``: the button lies
-    under a translucent bar."""
+    ``covered``: what a bar drew over the button, if anything; ``bar_top``: the first row
+    of a translucent bar over the button's lower part (None: no bar over it)."""
     # Each line of marks on its own: a translucent bar's icon may lie below the digits,
     # or beside them across the button's edge.
     lines = [glyphs for glyphs in (digit_shaped(without_cut(line, rect)) for line in text_lines(marks)) if glyphs]
@@ -169,13 +173,23 @@ def _button_readings(rect, marks: tuple[Glyph, ...], covered: Optional[Covered],
         # itself (its triangle read as a 4, its ring as a 0 or 9).
         lines = [glyphs for glyphs in lines if not covered.touches(glyphs)]
     readings = [_read_number(glyphs) for glyphs in lines]
-    if barred:
-        # Small digits may be joined to an icon too faint to be told from them.
-        readings = [_barred(r, min(g.height for g in glyphs)) for r, glyphs in zip(readings, lines)]
+    if bar_top is not None:
+        # Small digits that reach into the bar may be joined to an icon too faint to be
+        # told from them; digits wholly above it are clear of every icon the bar holds.
+        readings = [
+            _barred(r, min(g.height for g in glyphs)) if _reaches(glyphs, bar_top) else r
+            for r, glyphs in zip(readings, lines)
+        ]
     if covered is not None and not any(r[0] is not None and r[2] >= SURE for r in readings):
         seen = read_covered(covered)  # the digits with the icon's pixels left out
         readings = [] if seen is None else [_barred(_number(*seen), seen[3])]
     return readings
+
+
+def _reaches(glyphs: tuple[Glyph, ...], bar_top: int) -> bool:
+    """Whether a line of glyphs comes within :data:`BAR_MARGIN` rows of a bar's top: a bar's
+    icons lie inside the bar, so only such a line can be joined to one."""
+    return max(g.y + g.height for g in glyphs) > bar_top - BAR_MARGIN
 
 
 def _barred(reading: tuple[Optional[int], float, float], height: int) -> tuple[Optional[int], float, float]:
@@ -190,8 +204,8 @@ def find_counter(layout: ScreenLayout):
     found = []
     top, slope = layout.shade
     for rect, marks, covered in zip(block.buttons, block.marks, block.covered or (None,) * len(block.buttons)):
-        barred = slope < 1.0 and rect[1] + rect[3] > top
-        readings = [r for r in _button_readings(rect, marks, covered, barred) if r[0] is not None and r[1] > MATCH]
+        bar_top = top if slope < 1.0 and rect[1] + rect[3] > top else None
+        readings = [r for r in _button_readings(rect, marks, covered, bar_top) if r[0] is not None and r[1] > MATCH]
         if readings:
             value, score, confidence = max(readings, key=lambda r: r[1])
             found.append((score, rect, value, confidence))

@@ -68,8 +68,9 @@ def test_a_digit_whose_telling_part_is_hidden_is_not_guessed():
 def test_small_digits_under_a_bar_are_not_read():
     """Under a bar, digits under BARRED_DIGITS pixels may be joined to an icon too faint to
     tell from them: a thin triangle beside a 1 was read as 4.  Such digits are unsure, even
-    with no icon in sight."""
-    from kamivision.vision.par import BARRED_DIGITS
+    with no icon in sight, unless they end BAR_MARGIN rows or more above the bar's top
+    (its icons lie inside it)."""
+    from kamivision.vision.par import BAR_MARGIN, BARRED_DIGITS
 
     w, h = 100, 36
     image = np.full((h, w, 3), 32, np.uint8)
@@ -82,3 +83,8 @@ def test_small_digits_under_a_bar_are_not_read():
     assert read_par(dataclasses.replace(layout, block=block))[0] == 7  # read in plain view...
     barred = dataclasses.replace(layout, block=block, shade=(0, BAR.slope))
     assert read_par(barred)[0] is None  # ...but not under a bar
+    bottom = max(g.y + g.height for g in block.marks[2])
+    below = dataclasses.replace(layout, block=block, shade=(bottom + BAR_MARGIN, BAR.slope))
+    assert read_par(below)[0] == 7  # ...unless the bar begins clear below the digits
+    reaching = dataclasses.replace(layout, block=block, shade=(bottom + BAR_MARGIN - 1, BAR.slope))
+    assert read_par(reaching)[0] is None
