@@ -255,6 +255,9 @@ def test_ctrl_c_during_the_renames_comes_after_all_of_them(tmp_path):
     from kamivision.files import Staged
 
     (tmp_path / "a.png").write_bytes(b"old")  # replaced (os.replace), with --force
+    # Ctrl-C as a terminal gives it: a shell's background job (pytest ... &) starts with
+    # SIGINT ignored, and Staged then rightly passes nothing on.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     with pytest.raises(KeyboardInterrupt):
         with Staged(overwrite=True) as staged:
             staged.file(tmp_path / "a.png", b"a")
@@ -271,6 +274,7 @@ def test_ctrl_c_during_the_renames_comes_after_all_of_them(tmp_path):
                 staged.commit()
             finally:
                 os.replace = original
+                signal.signal(signal.SIGINT, previous)
     assert (tmp_path / "a.png").read_bytes() == b"a" and (tmp_path / "b.gif").read_bytes() == b"b"
     assert sorted(p.name for p in (tmp_path / "steps").iterdir()) == ["solved.png", "step-01.png"]
     assert not list(tmp_path.glob(".*"))
