@@ -3,6 +3,7 @@
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 60
     python benchmarks/solve_levels.py ../shared/data/kami1 --max-seconds 60
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-nodes 400000 --only Bud
+    python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 10 --path-flood
 
 Reads ``index.json`` in the folder when there is one (``puzzles`` or ``levels`` with a
 ``file`` each), else every ``*.json`` below it.  Everything runs in one process, in order.
@@ -11,12 +12,14 @@ Reads ``index.json`` in the folder when there is one (``puzzles`` or ``levels`` 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
 from pathlib import Path
 
 from kamivision import read_board, solve
+from kamivision.solver.settings import SearchSettings
 
 
 def level_files(folder: Path) -> list[Path]:
@@ -34,7 +37,11 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=60.0, help="limit per level")
     parser.add_argument("--max-nodes", type=int, help="limit per level in states expanded (repeatable, unlike time)")
     parser.add_argument("--only", default="", help="only files whose name contains this")
+    parser.add_argument("--path-flood", action="store_true", help="search with the path-flood bound (off by default)")
     args = parser.parse_args()
+    settings = SearchSettings.for_this_machine()
+    if args.path_flood:
+        settings = dataclasses.replace(settings, path_flood=True)
     files = [f for f in level_files(args.folder) if args.only in f.name]
     header = f"{'level':<24} {'par':>4} {'regions':>7} {'moves':>5} {'proven':>6} {'bound':>5} {'seconds':>8} {'nodes':>9}  note"
     print(header)
@@ -43,7 +50,7 @@ def main() -> int:
     started = time.perf_counter()
     for path in files:
         board = read_board(path)
-        solution = solve(board, max_seconds=args.max_seconds, max_nodes=args.max_nodes)
+        solution = solve(board, max_seconds=args.max_seconds, max_nodes=args.max_nodes, settings=settings)
         par = board.par
         note = ""
         if par is not None:

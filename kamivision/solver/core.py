@@ -103,6 +103,7 @@ def astar(
     on_full: bool = False,
     orientation: int = -1,
     dive_tries: int = 64,
+    path_flood: bool = False,
 ) -> Answer:
     """A* over one island: an optimal path to one region (of color ``goal`` when given)
     shorter than ``limit``.
@@ -116,15 +117,16 @@ def astar(
     may return the length of a shorter solution it found: that becomes the limit.
     ``threads`` 2 shares the expansions with a helper thread (same answers, same states
     expanded); ``orientation`` is the winding bound's (:func:`choose_orientation`; -1:
-    none).  ``progress(expanded, bound, seconds)`` is called every 4096 expansions; Ctrl-C
-    inside it stops the search as ``INTERRUPTED``.
+    none); ``path_flood`` adds the path-flood bound (:mod:`~kamivision.solver.pathflood`)
+    at the states expanded.  ``progress(expanded, bound, seconds)`` is called every 4096
+    expansions; Ctrl-C inside it stops the search as ``INTERRUPTED``.
     """
     status, path, expanded, bound = _core.astar(
         g.colors, g.adjacency, g.words,
         goal=-1 if goal is None else goal,
         limit=-1 if limit is None else limit,
         progress=progress, dive_tries=dive_tries, threads=threads, improve=improve,
-        on_full=int(on_full), orientation=orientation,
+        on_full=int(on_full), orientation=orientation, path_flood=int(path_flood),
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
     return Answer(Status(status), path, expanded, bound)
@@ -144,17 +146,19 @@ def sweep(
     threads: int = 1,
     orientation: int = -1,
     commute: bool = True,
+    path_flood: bool = False,
 ) -> Answer:
     """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
     solution (its length in ``bound``; its moves in ``path`` with ``paths``, else an empty
     list), ``NONE``, ``LIMIT``/``INTERRUPTED``, or ``MEMORY`` when ``max_bytes`` ran out.
     ``shown`` is the bound given to ``progress`` (the sweep proves nothing until it ends);
-    ``commute=False`` takes commuting moves in both orders (for tests and benchmarks)."""
+    ``commute=False`` takes commuting moves in both orders (for tests and benchmarks);
+    ``path_flood`` as for :func:`astar`."""
     status, path, expanded, bound = _core.sweep(
         g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
-        threads=threads, orientation=orientation, commute=int(commute),
+        threads=threads, orientation=orientation, commute=int(commute), path_flood=int(path_flood),
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
     return Answer(Status(status), path, expanded, bound)
@@ -236,6 +240,7 @@ def prove(
             improve=improve_call,
             on_full=on_full,
             orientation=orient,
+            path_flood=settings.path_flood,
             **core_limits(budget),
         )
         budget.expanded += answer.expanded
@@ -306,6 +311,7 @@ def _sweep(packed: Graph, goal_color: Optional[int], upper: tuple[int, Path], bo
             shown=bound,
             threads=budget.settings.threads,
             orientation=orient,
+            path_flood=budget.settings.path_flood,
             **core_limits(budget),
         )
         budget.expanded += answer.expanded
@@ -323,3 +329,10 @@ def _sweep(packed: Graph, goal_color: Optional[int], upper: tuple[int, Path], bo
         budget.interrupted |= answer.status == Status.INTERRUPTED
         raise SearchStopped(bound, found[0] if found else None)
     return None  # pragma: no cover - the loop returns
+
+
+def path_flood(g: Graph, need: int = -1) -> int:
+    """The path-flood bound of the island's coloring ``g`` (the compiled twin of
+    :func:`~kamivision.solver.pathflood.path_flood_bound`); with ``need`` >= 0, ``need``
+    as soon as the bound is known to reach it."""
+    return _core.path_flood(g.colors, g.adjacency, g.words, need)

@@ -35,6 +35,12 @@ class SearchSettings:
     flood beams to find a better answer to show (:func:`~kamivision.solver.islands._first_look`);
     ``False``: the states expanded depend on the board alone, not on the time (for tests
     that compare runs).
+    ``path_flood``: the compiled search adds the path-flood bound
+    (:mod:`~kamivision.solver.pathflood`) at the states it expands.  Off by default: it
+    cuts Bud4's expansions from 570,583 to 60,761, but each evaluation costs more than
+    the expansions it saves (3.4-4.2 s become 10.7-12.3 s; ``docs/measurements.md``, 2026-11-27
+    thirteenth session), until it is evaluated only where it can change (issue 50,
+    item 2).
     """
 
     max_bytes: int = 4 << 30
@@ -42,6 +48,7 @@ class SearchSettings:
     threads: int = 1
     core: bool = True
     first_look: bool = True
+    path_flood: bool = False
 
     @classmethod
     def for_this_machine(cls, sharing: int = 1) -> "SearchSettings":

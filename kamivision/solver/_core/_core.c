@@ -12,6 +12,7 @@
  *   common.h   sizes, the bitset word, an island and a contracted state
  *   state.c    contracting a state, distances, merging moves
  *   bounds.c   the color, pair and final-color bounds (of a state and of its children)
+ *   pathflood.c  the path-flood bound (of the states expanded)
  *   winding.c  the winding bound and the choice of its orientation
  *   store.c    stored states (arena and hash table) and packed keys
  *   queue.c    open states by f, then g
@@ -35,6 +36,7 @@
 #include "common.h"
 #include "state.c"
 #include "bounds.c"
+#include "pathflood.c"
 #include "winding.c"
 #include "store.c"
 #include "queue.c"

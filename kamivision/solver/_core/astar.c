@@ -247,7 +247,7 @@ typedef struct {
     int n, W, goal, limit;  /* goal -1: any color; limit: only shorter solutions (-1: none) */
     double max_seconds;     /* < 0: none */
     long long max_nodes, max_bytes; /* < 0: none */
-    int dive_tries, threads, on_full_return, orientation;
+    int dive_tries, threads, on_full_return, orientation, path_flood;
     PollFn poll;
     void *poll_ctx;
     ImproveFn improve; /* NULL: none */
@@ -272,7 +272,7 @@ static void astar_run(const AstarArgs *a, Result *res) {
     for (int i = 0; i < n; i++)
         if (colors[i] >= 64) small_colors = 0;
     Winding wd;
-    Island is = {n, W, a->adjacency, goal, small_colors, winding_for(colors, n, a->orientation, &wd)};
+    Island is = {n, W, a->adjacency, goal, small_colors, winding_for(colors, n, a->orientation, &wd), a->path_flood};
     KeyShape ks = key_shape(colors, n);
     Scratch mx;
     int ok = scratch_init(&mx, n, ks.bytes);
@@ -308,7 +308,7 @@ static void astar_run(const AstarArgs *a, Result *res) {
     store_find(&st, mx.pkey, h0hash, &slot);
     int64_t root = store_add(&st, mx.pkey, h0hash, slot);
     st.nodes[root] = (Node){-1, -1, 0, 0, 0};
-    queue_push(q, 0, (Entry){(uint32_t)root, 0, 0});
+    queue_push(q, 0, (Entry){(uint32_t)root, 0, 0, 0});
 
     int f = -1;
     while (batch_fill(bt, q)) {
@@ -327,7 +327,7 @@ static void astar_run(const AstarArgs *a, Result *res) {
             if (j->kind == JOB_REQUEUE) { /* its full bound sends it to a later turn */
                 if (g + h < limit) {
                     node->h = (uint8_t)h;
-                    if (!queue_push(q, g + h, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
+                    if (!queue_push(q, g + h, (Entry){e.node, (uint8_t)g, (uint8_t)h, (uint8_t)j->flooded})) goto nomem;
                 }
                 continue;
             }
@@ -363,9 +363,10 @@ static void astar_run(const AstarArgs *a, Result *res) {
                 }
                 st.nodes[k2] = (Node){(int32_t)e.node, kid->r, kid->c, (uint8_t)ng, kid->hc};
                 int fc = ng + kid->hc;
-                if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, kid->hc})) goto nomem;
+                if (fc < limit && !queue_push(q, fc, (Entry){(uint32_t)k2, (uint8_t)ng, kid->hc, 0})) goto nomem;
             }
-            if (j->next_f < limit && !queue_push(q, j->next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h})) goto nomem;
+            if (j->next_f < limit && !queue_push(q, j->next_f, (Entry){e.node, (uint8_t)g, (uint8_t)h, (uint8_t)j->flooded}))
+                goto nomem;
         }
     }
     status = STATUS_NONE;

@@ -36,6 +36,7 @@ typedef struct {
     int kind, h;          /* JOB_*; the state's bound */
     int goal_r, goal_c;   /* a move that solves it (goal_r >= 0) */
     int next_f;           /* the lowest f above `f` among its children (partial expansion) */
+    int flooded;          /* h takes in the path-flood bound (kept when it is queued again) */
     int nkids, settled, cap;
     Kid *kids;            /* its children at f that are new or shorter than stored */
     uint8_t *keys;        /* their keys, ks->bytes each */
@@ -50,6 +51,8 @@ typedef struct { /* one thread's workspace */
     WindPair wind;
     word groups[256][MAXW];
     uint8_t gcolors[256];
+    PathFlood *pf; /* the path-flood bound's workspace, when the island takes it */
+    int flooded;   /* state_bound took the path-flood bound in */
 } Scratch;
 
 static int scratch_init(Scratch *x, int n, int key_bytes) {
@@ -57,7 +60,13 @@ static int scratch_init(Scratch *x, int n, int key_bytes) {
     x->dbuf = malloc(sizeof(int16_t) * 4 * MAXN);
     x->colors = malloc(n);
     x->pkey = malloc(key_bytes);
-    return x->s && x->dbuf && x->colors && x->pkey;
+    x->pf = malloc(sizeof(PathFlood));
+    if (x->pf && !pathflood_init(x->pf)) {
+        pathflood_free(x->pf);
+        free(x->pf);
+        x->pf = NULL;
+    }
+    return x->s && x->dbuf && x->colors && x->pkey && x->pf;
 }
 
 static void scratch_free(Scratch *x) {
@@ -65,6 +74,8 @@ static void scratch_free(Scratch *x) {
     free(x->dbuf);
     free(x->colors);
     free(x->pkey);
+    if (x->pf) pathflood_free(x->pf);
+    free(x->pf);
 }
 
 typedef struct {
@@ -132,13 +143,18 @@ static void job_settle(Job *j, const Store *st, const State *s, int key_bytes, i
     j->nkids = j->settled = out;
 }
 
+/* How state_bound takes the path-flood bound: not, only whether it passes `within`, or
+ * exactly (for a state that may come back: its bound is then kept as final). */
+enum { FLOOD_NO, FLOOD_PASSES, FLOOD_EXACT };
+
 /* The bound of the state whose colors are in x->colors, reached with g moves, from the
  * bound h it inherited: its color bound, then its pair bound unless it is already over
  * `within` (g + h > within: the caller skips it or puts it off).  Leaves the state
  * contracted in x->s, with x->counts (and x->pairs when the pair bound ran) set for its
  * moves, and the number of colors present in *npresent. */
-static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int *npresent) {
+static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int flood, int *npresent) {
     int W = is->W, goal = is->goal;
+    x->flooded = 0;
     contract(is, x->colors, x->s);
     int present = count_colors(x->s, W, x->counts);
     int cb = goal < 0 ? present - 1 : present - (x->counts[goal] ? 1 : 0);
@@ -147,6 +163,12 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
         int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
         if (pb > h) h = pb;
         h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind);
+        if (flood && g + h <= within) {
+            /* FLOOD_PASSES: only whether it passes `within` (the check stops there). */
+            int pb2 = path_flood(x->s, W, flood == FLOOD_PASSES ? within - g + 1 : -1, x->pf);
+            if (pb2 > h) h = pb2;
+            x->flooded = pb2 >= 0;
+        }
     }
     *npresent = present;
     return h;
@@ -164,6 +186,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     j->nkids = j->settled = 0;
     j->goal_r = -1;
     j->next_f = MAXF;
+    j->flooded = e.flooded;
     if (st->nodes[e.node].g != e.g) { /* reached again by a shorter path since */
         j->kind = JOB_STALE;
         return 0;
@@ -172,7 +195,9 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     memcpy(x->pkey, st->keys + (size_t)e.node * ks->bytes, ks->bytes);
     key_unpack(ks, x->pkey, x->colors);
     int npresent;
-    h = state_bound(is, x, g, h, f, &npresent); /* stops early once it must wait for a later turn */
+    int flood = is->path_flood && !e.flooded ? FLOOD_EXACT : FLOOD_NO;
+    h = state_bound(is, x, g, h, f, flood, &npresent); /* stops early once it must wait for a later turn */
+    j->flooded = e.flooded || x->flooded;
     j->h = h;
     if (g + h > f) {
         j->kind = JOB_REQUEUE;

@@ -17,6 +17,7 @@ typedef struct {
     int goal;
     int small_colors; /* every color (and the goal) below 64: color sets fit a word */
     const struct Winding *wind; /* the winding bound's weights, or NULL */
+    int path_flood; /* take the path-flood bound (pathflood.c) at the states expanded */
 } Island;
 
 typedef struct {

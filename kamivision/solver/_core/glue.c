@@ -7,13 +7,14 @@
  * means, and its Status mirrors the STATUS_* codes of limits.c.
  *
  *   astar(colors, adjacency, words, *, goal, limit, max_nodes, max_seconds, max_bytes,
- *         progress, dive_tries, threads, improve, on_full, orientation)
+ *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
- *         paths, shown, threads, orientation, commute)
+ *         paths, shown, threads, orientation, commute, path_flood)
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress)
  *     each returns (status, path, expanded, bound); path is None, a list of
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
+ *   path_flood(colors, adjacency, words[, need]): the path-flood bound of that coloring.
  *
  * colors: bytes, the color of every original region (n <= 64 * MAXW); adjacency: bytes,
  * n * words little-endian uint64 bitsets over the regions. */
@@ -97,7 +98,7 @@ static PyObject *answer(const Result *res, int colors_only) {
 static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "goal", "limit", "max_nodes", "max_seconds",
                             "max_bytes", "progress", "dive_tries", "threads", "improve", "on_full",
-                            "orientation", NULL};
+                            "orientation", "path_flood", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     AstarArgs a = {0};
@@ -107,9 +108,10 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
     a.max_seconds = -1.0;
     a.dive_tries = 64;
     a.threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiOii", names, &colors, &n, &adjacency, &adj_len, &a.W,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiOiii", names, &colors, &n, &adjacency, &adj_len, &a.W,
                                      &a.goal, &a.limit, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
-                                     &a.dive_tries, &a.threads, &calls.improve, &a.on_full_return, &a.orientation))
+                                     &a.dive_tries, &a.threads, &calls.improve, &a.on_full_return, &a.orientation,
+                                     &a.path_flood))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress") ||
         !check_callable(calls.improve, "improve"))
@@ -128,7 +130,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
 
 static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
-                            "progress", "paths", "shown", "threads", "orientation", "commute", NULL};
+                            "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
@@ -137,9 +139,9 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
     a.paths = a.threads = a.commute = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiii", names, &colors, &n, &adjacency, &adj_len, &a.W,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiii", names, &colors, &n, &adjacency, &adj_len, &a.W,
                                      &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
-                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute))
+                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
     if (a.T < 0 || a.T >= MAXF - 2) {
@@ -183,6 +185,32 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) 
     return answer(&res, 1);
 }
 
+static PyObject *core_path_flood(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W, need = -1;
+    if (!PyArg_ParseTuple(args, "y#y#i|i", &colors, &n, &adjacency, &adj_len, &W, &need)) return NULL;
+    if (!check_island(n, adj_len, W)) return NULL;
+    Island is = {(int)n, W, (const word *)adjacency, -1, 0, NULL, 1};
+    State *s = malloc(sizeof(State));
+    PathFlood *pf = malloc(sizeof(PathFlood));
+    int ok = s && pf && pathflood_init(pf);
+    int bound = -1;
+    if (ok) {
+        contract(&is, colors, s);
+        bound = path_flood(s, W, need, pf);
+    }
+    if (pf) pathflood_free(pf);
+    free(pf);
+    free(s);
+    if (!ok) return PyErr_NoMemory();
+    if (bound < 0) {
+        PyErr_SetString(PyExc_ValueError, "the regions are not connected");
+        return NULL;
+    }
+    return PyLong_FromLong(bound);
+}
+
 static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -200,6 +228,7 @@ static PyMethodDef methods[] = {
     {"astar", (PyCFunction)(void (*)(void))core_astar, KEYWORDS, "A* over one island (see solver/core.py)."},
     {"sweep", (PyCFunction)(void (*)(void))core_sweep, KEYWORDS, "A threshold swept by region count (see solver/core.py)."},
     {"pivot_astar", (PyCFunction)(void (*)(void))core_pivot_astar, KEYWORDS, "A* for fixed-pivot boards (see solver/core.py)."},
+    {"path_flood", core_path_flood, METH_VARARGS, "The path-flood bound of a coloring (see solver/core.py)."},
     {"choose_orientation", core_choose_orientation, METH_VARARGS, "The winding bound's orientation (see solver/core.py)."},
     {NULL, NULL, 0, NULL},
 };

@@ -281,13 +281,13 @@ static void pivot_run(const PivotArgs *a, Result *res) {
     int64_t root = store_add(&st, (const uint8_t *)flood, hk, slot);
     int h0 = layered(p, flood, frontier);
     st.nodes[root] = (Node){-1, 0, 0, 0, (uint8_t)h0};
-    queue_push(q, h0, (Entry){(uint32_t)root, 0, (uint8_t)h0});
+    queue_push(q, h0, (Entry){(uint32_t)root, 0, (uint8_t)h0, 0});
     if (is_all(p, flood)) {
         status = STATUS_FOUND;
         path->len = 0;
         goto done;
     }
-    Entry e = {0, 0, 0};
+    Entry e = {0, 0, 0, 0};
     int f = -1;
     while (queue_pop(q, &f, &e)) {
         if (st.nodes[e.node].g != e.g) continue;
@@ -299,7 +299,7 @@ static void pivot_run(const PivotArgs *a, Result *res) {
             int hl = layered(p, flood, frontier);
             if (hl > e.h) {
                 st.nodes[e.node].h = (uint8_t)hl;
-                if (g + hl < MAXF - 1 && !queue_push(q, g + hl, (Entry){e.node, (uint8_t)g, (uint8_t)hl})) {
+                if (g + hl < MAXF - 1 && !queue_push(q, g + hl, (Entry){e.node, (uint8_t)g, (uint8_t)hl, 0})) {
                     bound = f;
                     goto done;
                 }
@@ -360,7 +360,7 @@ static void pivot_run(const PivotArgs *a, Result *res) {
                 }
             }
             st.nodes[k2] = (Node){(int32_t)e.node, -1 /* bound not yet computed */, p->color_of[k], (uint8_t)ng, (uint8_t)hc};
-            if (!queue_push(q, ng + hc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc})) {
+            if (!queue_push(q, ng + hc, (Entry){(uint32_t)k2, (uint8_t)ng, (uint8_t)hc, 0})) {
                 bound = f;
                 goto done;
             }

@@ -5,6 +5,7 @@
 typedef struct {
     uint32_t node;
     uint8_t g, h;
+    uint8_t flooded; /* h takes in the path-flood bound already (pathflood.c) */
 } Entry;
 
 typedef struct {

@@ -233,7 +233,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     if (g + h > T) return 0;
     key_unpack(ks, pk, x->colors);
     int npresent;
-    h = state_bound(is, x, g, h, T, &npresent);
+    h = state_bound(is, x, g, h, T, is->path_flood ? FLOOD_PASSES : FLOOD_NO, &npresent);
     j->h = h;
     if (g + h > T) return 0;
     j->expand = 1;
@@ -533,7 +533,7 @@ typedef struct {
     int n, W, goal, T;      /* is there a solution within T moves? */
     double max_seconds;     /* < 0: none */
     long long max_nodes, max_bytes;
-    int paths, shown, threads, orientation, commute;
+    int paths, shown, threads, orientation, commute, path_flood;
     PollFn poll;
     void *poll_ctx;
 } SweepArgs;
@@ -547,7 +547,7 @@ static void sweep_run(const SweepArgs *a, Result *res) {
     for (int i = 0; i < n; i++)
         if (a->colors[i] >= 64) small_colors = 0;
     Winding wd;
-    Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd)};
+    Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd), a->path_flood};
     KeyShape ks = key_shape(a->colors, n);
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
     long long expanded = 0;

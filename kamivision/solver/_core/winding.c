@@ -377,7 +377,7 @@ static const Winding *winding_for(const uint8_t *colors, int n, int number, Wind
  * first state (the first of the greatest weighted distance between two regions),
  * NO_ORIENTATION for none, or ORIENTATION_NO_MEMORY when memory runs out. */
 static int choose_orientation(const uint8_t *colors, int n, const word *adjacency, int W) {
-    Island is = {n, W, adjacency, -1, 0, NULL};
+    Island is = {n, W, adjacency, -1, 0, NULL, 0};
     State *s = malloc(sizeof(State));
     int16_t(*buf)[MAXN] = malloc(4 * sizeof(*buf));
     Split *sp = malloc(sizeof(Split));

@@ -1,0 +1,99 @@
+"""The path-flood bound: the fewest moves that flood the cheapest path between two regions.
+
+For a sequence of colors (a path of regions, neighbors of different colors) let
+``flood(P)`` be the fewest moves that make the path alone one color, a move recoloring
+one of its runs.  Reversed in time, flooding a path is printing it with the "strange
+printer", which lays one color over an interval at a time, the later over the earlier:
+``flood(P) = prints(P) - 1``, and ``prints`` is the interval recurrence
+
+    prints(i..j) = min(1 + prints(i+1..j),
+                       min over k in i+1..j with c[k] = c[i] of prints(i+1..k-1) + prints(k..j))
+
+(the first color's print, widened to reach the next place of that color, costs nothing
+more).  ``tests/solver/test_pathflood.py`` checks ``flood = prints - 1`` against
+breadth-first search on thousands of random sequences.
+
+The bound is the largest ``L(u, v)`` over pairs of regions, where ``L(u, v)`` is the least
+``flood(P)`` over the ``u``-``v`` paths ``P`` of the region graph.  Admissible, by the
+lifting argument of :func:`~kamivision.solver.heuristics.pair_term`, whose step (1) holds
+for ``flood`` by definition (one move on a path lowers the path's own flood number by at
+most one): a move recolors ``x`` and contracts ``S = {x} + its neighbors of the new
+color``; the best path ``P'`` after it, with its node ``S`` replaced by at most ``a, x,
+b`` (entry and exit members of ``S``, next to ``x``; ``u`` itself when ``u`` is in
+``S``), is a ``u``-``v`` path ``P`` before the move whose color sequence becomes that of
+``P'`` by one move on the path (recolor ``x``).  So ``L`` before is at most ``flood(P) <=
+flood(P') + 1``: one move lowers ``L(u, v)`` by at most one, and ``L = 0`` once one
+region is left, so at least ``L(u, v)`` moves remain.  With a goal color the same bound
+holds (reaching one region of the goal color needs at least the moves that reach one
+region); the goal is used only when one region is left.
+
+Walks instead of paths change nothing: a walk's color sequence has a path's as a
+subsequence (erase its loops), and ``prints`` never grows when places are dropped (each
+print, cut to the places kept, is still an interval of them).  So ``L`` is found by a
+dynamic programme over pairs of regions rather than over paths: with ``A(u, v)`` the least
+``prints`` over ``u``-``v`` walks, ``A(u, u) = 1`` and, for ``u != v``,
+
+    A(u, v) = min(1 + min over x next to u of A(x, v),
+                  min over w != u of u's color of b(u, w) + A(w, v)),
+    b(u, w) = min over x next to u, y next to w of A(x, y)
+
+(the recurrence above, read on a walk: the first step, or the next place of the first
+color with the stretch between).  It is computed a level at a time: ``D[k][u]`` is the
+set of ``v`` with ``A(u, v) <= k``; since ``D`` grows with ``k``, the split needs only
+the least ``b(u, w)``.  ``L(u, v) = A(u, v) - 1``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..graph import bits
+from .state import Contracted
+
+
+def path_flood_bound(state: Contracted, goal: Optional[int] = None, need: Optional[int] = None) -> int:
+    """The largest ``L(u, v)`` over the state's pairs of regions (see the module's
+    docstring), with ``goal`` the color the board must end in, if any.  With ``need``,
+    stop as soon as the answer is known to be at least ``need`` and return ``need``
+    (or the exact value when below it).  The regions must be connected (an island)."""
+    reps = list(bits(state.reps))
+    if len(reps) == 1:
+        return int(goal is not None and state.color[reps[0]] != goal)
+    index = {r: i for i, r in enumerate(reps)}
+    n = len(reps)
+    color = [state.color[r] for r in reps]
+    near = [[index[j] for j in bits(state.adj[r])] for r in reps]
+    alike = [[w for w in range(n) if w != u and color[w] == color[u]] for u in range(n)]
+    everyone = (1 << n) - 1
+    # reach[k][u]: the bitset of v with A(u, v) <= k; split[u][w]: b(u, w) once known.
+    reach = [[0] * n, [1 << u for u in range(n)]]
+    split = [dict.fromkeys(alike[u], None) for u in range(n)]
+    k = 1
+    while True:
+        if need is not None and k - 1 >= need:
+            return need
+        last = reach[k]
+        if all(r == everyone for r in last):
+            return k - 1
+        # b(u, w) <= k: some x next to u and y next to w with A(x, y) <= k.
+        for u in range(n):
+            for w, b in split[u].items():
+                if b is None:
+                    ys = 0
+                    for y in near[w]:
+                        ys |= 1 << y
+                    if any(last[x] & ys for x in near[u]):
+                        split[u][w] = k
+        k += 1
+        grown = []
+        for u in range(n):
+            r = last[u]
+            for x in near[u]:
+                r |= reach[k - 1][x]
+            for w, b in split[u].items():
+                if b is not None and b <= k - 1:
+                    r |= reach[k - b][w]
+            grown.append(r)
+        if grown == last:
+            raise ValueError("the regions are not connected: no one region can be reached")
+        reach.append(grown)

@@ -1,0 +1,145 @@
+"""The path-flood bound (:mod:`kamivision.solver.pathflood`): its recurrence against
+breadth-first search on sequences, the bound against the optimum on small boards, and
+the compiled twin against the Python one."""
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from kamivision.graph import build_regions
+from kamivision.solver import core
+from kamivision.solver.heuristics import diameter_bound
+from kamivision.solver.pathflood import path_flood_bound
+from kamivision.solver.state import Island, contract
+
+from ..boards import island_bfs_optimum, random_board
+
+
+def _runs(seq) -> tuple:
+    out: list = []
+    for c in seq:
+        if not out or out[-1] != c:
+            out.append(c)
+    return tuple(out)
+
+
+def _flood_by_bfs(seq) -> int:
+    """Fewest moves making a path of colors one color, a move recoloring one run."""
+    start = _runs(seq)
+    seen, front, depth = {start}, [start], 0
+    while not any(len(s) == 1 for s in front):
+        grown = []
+        for s in front:
+            for i in range(len(s)):
+                for c in set(s) - {s[i]}:
+                    t = _runs(s[:i] + (c,) + s[i + 1 :])
+                    if t not in seen:
+                        seen.add(t)
+                        grown.append(t)
+        front, depth = grown, depth + 1
+    return depth
+
+
+def _prints(seq) -> int:
+    """The strange printer's count, by the recurrence in the module's docstring."""
+    s = _runs(seq)
+
+    @lru_cache(None)
+    def dp(i: int, j: int) -> int:
+        if i > j:
+            return 0
+        best = 1 + dp(i + 1, j)
+        for k in range(i + 1, j + 1):
+            if s[k] == s[i]:
+                best = min(best, dp(i + 1, k - 1) + dp(k, j))
+        return best
+
+    return dp(0, len(s) - 1)
+
+
+def test_a_paths_flood_number_is_the_printers_count_less_one():
+    rng = random.Random(1)
+    for _ in range(800):
+        seq = [rng.randrange(rng.randint(2, 5)) for _ in range(rng.randint(1, 8))]
+        assert _flood_by_bfs(seq) == _prints(seq) - 1, seq
+
+
+def _connected(graph) -> bool:
+    seen = frontier = 1
+    while frontier:
+        grown = 0
+        for i in range(len(graph.colors)):
+            if frontier >> i & 1:
+                grown |= graph.adjacency[i]
+        frontier = grown & ~seen
+        seen |= grown
+    return seen == (1 << len(graph.colors)) - 1
+
+
+def _islands(rng, count, rows=(2, 4), columns=(2, 4), colors=(2, 4)):
+    while count:
+        board = random_board(rng, rng.choice(["triangle", "square"]), rng.randint(*rows), rng.randint(*columns),
+                             rng.randint(*colors), 0.0)  # fmt: skip
+        graph = build_regions(board)
+        if _connected(graph):
+            count -= 1
+            yield graph, contract(Island(bytes(graph.colors), tuple(graph.adjacency)), bytes(graph.colors))
+
+
+def test_the_bound_never_passes_the_optimum_and_never_falls_below_the_pair_bound():
+    """On 600 small islands: at most the breadth-first optimum, at least the pair bound
+    of the sweeps, and above it on some (else the bound would add nothing)."""
+    rng = random.Random(2)
+    above = 0
+    for graph, state in _islands(rng, 600, rows=(2, 4), columns=(2, 3)):
+        optimum = island_bfs_optimum(graph.colors, graph.adjacency, limit=8)
+        bound = path_flood_bound(state)
+        assert optimum is None or bound <= optimum, (graph.colors, graph.adjacency)
+        assert bound >= diameter_bound(state)
+        above += bound > diameter_bound(state)
+        assert path_flood_bound(state, need=bound) == bound
+        if bound:
+            assert path_flood_bound(state, need=bound - 1) == bound - 1
+    assert above >= 8
+
+
+def test_a_path_needs_its_flood_number():
+    """a b a c in a row: recolor b to a, then c (or a to c): 2 moves."""
+    colors = bytes([0, 1, 0, 2])
+    adjacency = (0b10, 0b101, 0b1010, 0b100)
+    assert path_flood_bound(contract(Island(colors, adjacency), colors)) == 2
+
+
+def test_regions_not_connected_are_refused():
+    colors = bytes([0, 1])
+    with pytest.raises(ValueError, match="not connected"):
+        path_flood_bound(contract(Island(colors, (0, 0)), colors))
+
+
+def test_the_compiled_bound_equals_the_python_one():
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(3)
+    for graph, state in _islands(rng, 600, rows=(2, 10), columns=(2, 8), colors=(2, 5)):
+        packed = core.graph(bytes(graph.colors), graph.adjacency)
+        expected = path_flood_bound(state)
+        assert core.path_flood(packed) == expected
+        for need in range(expected + 2):
+            assert core.path_flood(packed, need) == min(need, expected)
+
+
+def test_the_compiled_search_with_the_bound_finds_the_optimum():
+    """The A* and the sweep with the bound, against breadth-first search."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(4)
+    for graph, _ in _islands(rng, 200, rows=(3, 4), columns=(2, 3), colors=(2, 4)):
+        optimum = island_bfs_optimum(graph.colors, graph.adjacency, limit=8)
+        if optimum is None or optimum == 0:
+            continue
+        packed = core.graph(bytes(graph.colors), graph.adjacency)
+        found = core.astar(packed, path_flood=True, max_nodes=200_000)
+        assert found.status == core.Status.FOUND and len(found.path) == optimum
+        assert core.sweep(packed, within=optimum, path_flood=True).status == core.Status.FOUND
+        assert core.sweep(packed, within=optimum - 1, path_flood=True).status == core.Status.NONE
