@@ -3,7 +3,6 @@ cache folder (:mod:`kamivision.puzzles.databases`)."""
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated, Optional
 
@@ -81,7 +80,9 @@ def build_command(
         return
     need, disk = partition.build_memory, sum(partition.table_bytes())
     path = databases.path_of(partition)
-    cores = threads or os.cpu_count() or 1
+    from ..solver.settings import usable_cpus
+
+    cores = threads or usable_cpus()
     typer.echo(
         f"the {partition.name} pattern databases: {_megabytes(disk)} in {path}; building them takes about "
         f"{_megabytes(need)} of memory and {'a few minutes' if partition.packed else 'under a minute'} on {cores} core{'s' * (cores != 1)}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -126,9 +125,10 @@ def table(run, sources: list[Path], max_seconds, max_nodes, jobs: int, rules, be
           as_json: bool, total_seconds) -> None:
     """Several sources or a collection, a row each (:mod:`.tables`); ``--jobs`` cut to the
     cores this process may use."""
+    from ..solver.settings import usable_cpus
     from ..sources import Run
 
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = usable_cpus()
     if jobs > cores and run is not Run.TILES:
         typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
         jobs = cores

@@ -3,7 +3,6 @@ app for many players) and ``worker`` (solves queued on Redis)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -99,12 +98,13 @@ def serve_command(
     from ..web import Settings
 
     warn_of_secrets(ctx, redis=redis, token=token)
+    from ..solver.settings import usable_cpus
     from ..web.server import run
 
     settings = Settings(
         default_seconds=max_seconds,
         max_seconds=max(limit, max_seconds),
-        workers=workers or max(1, (os.cpu_count() or 2) - 1),
+        workers=workers or max(1, usable_cpus() - 1),
         token=token or None,
         allowed_hosts=Settings.allowed_hosts + tuple(allow_host or ()),
         redis=redis,

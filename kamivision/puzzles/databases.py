@@ -215,7 +215,9 @@ def compute(partition: Partition, threads: Optional[int] = None, progress: Calla
     """The partition's tables, in the order of its groups."""
     if not AVAILABLE:
         raise DatabaseError("the compiled pattern databases are not built (no C compiler at install)")
-    threads = threads or os.cpu_count() or 1
+    from ..solver.settings import usable_cpus
+
+    threads = threads or usable_cpus()
     started = time.perf_counter()
     if partition.packed:
         built = {}

@@ -18,6 +18,16 @@ from dataclasses import dataclass
 HANDOVER_BYTES = 1 << 30
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on: its affinity set where the system has one (a
+    container limited to two CPUs of a larger machine counts two, where ``os.cpu_count``
+    says how many the machine has), else the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity call (macOS, Windows)
+        return os.cpu_count() or 1
+
+
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
     """How much of the machine a solve may use, and which search runs.
@@ -65,9 +75,6 @@ class SearchSettings:
             max_bytes = max(256 << 20, int(available * 0.6))
         except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
             max_bytes = 4 << 30
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except AttributeError:  # no affinity call (macOS, Windows)
-            cpus = os.cpu_count() or 1
+        cpus = usable_cpus()
         sharing = max(1, sharing)
         return cls(max_bytes=max(256 << 20, max_bytes // sharing), threads=2 if cpus >= 2 * sharing else 1)

@@ -159,7 +159,9 @@ def _workers_on_this_host(redis) -> int:
         host = socket.gethostname()
         return max(1, sum(1 for worker in Worker.all(connection=redis, serializer=Serializer) if worker.hostname == host))
     except RedisError:
-        return os.cpu_count() or 1
+        from ..solver.settings import usable_cpus
+
+        return usable_cpus()
 
 
 #: While Redis is away, the worker asks again this often (seconds).

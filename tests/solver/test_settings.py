@@ -13,3 +13,17 @@ def test_solves_sharing_the_machine_share_its_memory_and_take_two_threads_only_w
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     assert SearchSettings.for_this_machine(sharing=4).threads == 2
     assert SearchSettings.for_this_machine(sharing=5).threads == 1
+
+
+def test_the_cpus_counted_are_the_ones_this_process_may_use(monkeypatch):
+    """A container given 2 CPUs of a 64-CPU machine counts 2 (its affinity set); where
+    the system has no affinity call, the machine's count."""
+    import os
+
+    from kamivision.solver.settings import usable_cpus
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 5}, raising=False)
+    assert usable_cpus() == 2
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    assert usable_cpus() == 64
