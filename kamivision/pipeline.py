@@ -176,7 +176,7 @@ def after_solve(
     if not checking:
         return
     try:
-        check = check_counter(recognition, solution, max_seconds=check_seconds)
+        check = check_counter(recognition, solution, board=board, max_seconds=check_seconds)
     except KeyboardInterrupt:
         check = None
         solution = dataclasses.replace(solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",))

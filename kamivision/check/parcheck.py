@@ -116,24 +116,35 @@ def apply_changes(board: Board, changes: tuple[Change, ...]) -> Board:
 
 
 def check_counter(
-    recognition: Recognition, solution: Solution, *, max_seconds: float = 10.0, limit: int = 60
+    recognition: Recognition,
+    solution: Solution,
+    *,
+    board: Optional[Board] = None,
+    max_seconds: float = 10.0,
+    limit: int = 60,
 ) -> Optional[CounterCheck]:
     """Re-solve other readings of the uncertain cells when the proven optimum of the board
-    as read differs from the counter; None when there is nothing to check (no counter read,
-    the optimum not proven, or it meets the counter).  Each alternative gets at most a
-    quarter of ``max_seconds``; one not proven within it does not count as meeting the
-    counter."""
-    counter = recognition.board.par
+    (``board``, as a person fixed it, else as read) differs from the counter; None when
+    there is nothing to check (no counter read, the optimum not proven, or it meets the
+    counter).  Cells a person changed are taken as they now are: no alternative changes
+    them.  Each alternative gets at most a quarter of ``max_seconds``; one not proven
+    within it does not count as meeting the counter."""
+    base = recognition.board if board is None else board
+    counter = base.par
     if counter is None or not solution.optimal or solution.length == counter:
         return None
+    read = recognition.board.cells
+    fixed = {(r, c) for r, row in enumerate(base.cells) for c, v in enumerate(row) if r >= len(read) or c >= len(read[r]) or read[r][c] != v}
     started = time.perf_counter()
     matching, tried, complete = [], 0, True
     for cost, changes in candidate_changes(recognition, limit):
+        if any((r, c) in fixed for r, c, _, _ in changes):
+            continue
         left = max_seconds - (time.perf_counter() - started)
         if left <= 0:
             complete = False
             break
-        board = apply_changes(recognition.board, changes)
+        board = apply_changes(base, changes)
         if all(v is BLANK for row in board.cells for v in row):
             continue
         answer = solve(board, max_seconds=min(left, max_seconds / 4))

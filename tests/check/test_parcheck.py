@@ -101,3 +101,31 @@ def test_a_check_where_most_readings_meet_the_counter_names_none():
     check = check_counter(recognition, solve(board))
     assert check is not None and check.tried > 5
     assert len(check.matching) > check.tried // 5 and not check.telling and check.best is None
+
+
+def test_cells_a_person_fixed_stay_fixed_in_the_check():
+    """Two cells misread; a person fixes one (A) on the page, and the counter is the true
+    optimum: the check must build its readings on the fixed board and name the other (B),
+    never offer A again (it used to re-solve readings of the board as first read)."""
+    rng = random.Random(11)
+    cases = 0
+    for _ in range(300):
+        truth = random_board(rng, "triangle", 5, 4, 3, 0.0)
+        optimum = solve(truth).length
+        (ra, ca), (rb, cb) = rng.sample([(r, c) for r in range(5) for c in range(4)], 2)
+        wrong_a = rng.choice([v for v in range(3) if v != truth.cells[ra][ca]])
+        wrong_b = rng.choice([v for v in range(3) if v != truth.cells[rb][cb]])
+        read = apply_changes(truth, ((ra, ca, truth.cells[ra][ca], wrong_a), (rb, cb, truth.cells[rb][cb], wrong_b)))
+        read = dataclasses.replace(read, par=optimum)
+        fixed = apply_changes(read, ((ra, ca, wrong_a, truth.cells[ra][ca]),))
+        solution = solve(fixed)
+        if solution.length == optimum:
+            continue
+        cases += 1
+        recognition = _recognition(read, {(ra, ca): truth.cells[ra][ca], (rb, cb): truth.cells[rb][cb]}, 3)
+        check = check_counter(recognition, solution, board=fixed)
+        assert check is not None and check.best is not None
+        assert all((r, c) != (ra, ca) for alt in check.matching for r, c, _, _ in alt.changes)
+        assert check.best.changes == ((rb, cb, wrong_b, truth.cells[rb][cb]),)
+        assert check.best.board.cells == truth.cells
+    assert cases >= 10
