@@ -14,9 +14,9 @@ typedef struct {
     int m, mw;
     int16_t region[MAXN]; /* compact number -> representative */
     int16_t index[MAXN];  /* representative -> compact number */
-    int16_t *near;        /* m lists of neighbors, each `degree[u]` long, at near_at[u] */
+    int16_t *near;        /* m lists of neighbors: u's from near_at[u] to near_at[u + 1] */
     int near_at[MAXN + 1];
-    int16_t *alike;       /* m lists of other regions of u's color */
+    int16_t *alike;       /* m lists of the other regions of u's color, likewise by alike_at */
     int alike_at[MAXN + 1];
     uint8_t *split;       /* alike entries: b(u, w), 0 while unknown */
     word *adjc;           /* m * mw: each region's neighbors, compact */
