@@ -11,7 +11,6 @@
 #define PF_MAXLEVEL 64
 
 typedef struct {
-    int m, mw;
     int16_t region[MAXN]; /* compact number -> representative */
     int16_t index[MAXN];  /* representative -> compact number */
     int16_t *near;        /* m lists of neighbors: u's from near_at[u] to near_at[u + 1] */
@@ -70,8 +69,6 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     }
     if (m <= 1) return 0;
     int mw = (m + 63) >> 6;
-    pf->m = m;
-    pf->mw = mw;
     /* Neighbors and same-colored regions, compact (room for m * m of each, once). */
     size_t room = (size_t)m * m;
     if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->split) < 0)
