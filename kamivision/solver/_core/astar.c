@@ -189,8 +189,7 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
         if (y && bt->has_worker && sh.n > 1) {
             bt->task = deep_helper_task;
             bt->task_arg = &sh;
-            atomic_store(&bt->left, 1);
-            batch_wake(bt);
+            batch_offer(bt);
             helping = 1;
         }
 #endif
@@ -198,8 +197,8 @@ static int deep_phase(Deep *x, Deep *y, Batch *bt, Queue *q, const Store *st, in
         int mine = res > 0; /* x found one, under x->index */
 #ifdef KV_THREADS
         if (helping) {
-            /* Wait for the helper, watching the limits (its search may take long). */
-            for (int tick = 1; atomic_load(&bt->left) > 0 || atomic_load(&bt->ack) != atomic_load(&bt->gen); tick++) {
+            /* Wait for the helper if it joined in, watching the limits (its search may take long). */
+            for (int tick = 1, joined = batch_joined(bt); joined && atomic_load(&bt->busy); tick++) {
                 struct timespec pause = {0, 1000000};
                 nanosleep(&pause, NULL);
                 if (tick % 50 == 0 && !sh.stop) {

@@ -87,8 +87,9 @@ typedef struct {
     int njobs;
     int nomem; /* a job could not grow its lists */
 #ifdef KV_THREADS
-    atomic_int next, left, gen, sleeping, quit;
-    atomic_int ack; /* the last generation the helper has finished with */
+    atomic_int next, gen, sleeping, quit;
+    atomic_int token; /* 1 while the offered work (batch_offer) is not yet taken */
+    atomic_int busy;  /* 1 from an offer until the helper is done with it, or it was taken back */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_t worker;
@@ -259,7 +260,6 @@ static void batch_share(Batch *b, Scratch *x) {
     int i;
     while ((i = atomic_fetch_add(&b->next, 1)) < b->njobs) {
         if (job_run(b, x, &b->jobs[i]) < 0) b->nomem = 1;
-        atomic_fetch_sub(&b->left, 1);
     }
 #else
     (void)b;
@@ -288,13 +288,13 @@ static void *batch_worker(void *arg) {
         }
         if (atomic_load(&b->quit)) return NULL;
         seen = atomic_load(&b->gen);
-        if (b->task) {
-            b->task(b->task_arg);
-            atomic_store(&b->left, 0);
-        } else {
-            batch_share(b, &b->wx);
+        if (atomic_exchange(&b->token, 0)) { /* the work is the helper's to share (else done already) */
+            if (b->task)
+                b->task(b->task_arg);
+            else
+                batch_share(b, &b->wx);
+            atomic_store(&b->busy, 0);
         }
-        atomic_store(&b->ack, seen);
     }
 }
 #endif
@@ -340,8 +340,11 @@ static void batch_free(Batch *b) {
 }
 
 #ifdef KV_THREADS
-/* Wake the helper for the next batch (or task). */
-static void batch_wake(Batch *b) {
+/* Offer the helper the batch's jobs, or `task` when one is set: it joins in only if it
+ * takes the offer before the main thread takes it back (batch_joined). */
+static void batch_offer(Batch *b) {
+    atomic_store(&b->busy, 1);
+    atomic_store(&b->token, 1);
     atomic_fetch_add(&b->gen, 1);
     if (atomic_load(&b->sleeping)) {
         pthread_mutex_lock(&b->mu);
@@ -350,14 +353,28 @@ static void batch_wake(Batch *b) {
     }
 }
 
-/* Wait until the jobs are done and the helper is done with this generation.  Waiting for
- * `left` alone is not enough: a helper that woke up late, for a generation whose jobs the
- * main thread had done alone, could take jobs of the next one before the main thread had
- * counted them in `left`, and a decrement lost that way left the search waiting forever
- * (seen on Bud6 after some minutes).  With the acknowledgement the helper never runs into
- * the next generation's jobs. */
+/* Called by the main thread once it has run out of shared work: 1 when the helper took the
+ * offer (then wait until `busy` is 0: it is finishing what it took), 0 when it had not and
+ * now never will.  Without taking the offer back the main thread had to wait for a helper
+ * that had not even woken up: on a machine whose cores were all busy, for a whole time
+ * slice per batch (a test board took 26 s beside one busy process, 6.7 s alone). */
+static int batch_joined(Batch *b) {
+    if (atomic_exchange(&b->token, 0)) {
+        atomic_store(&b->busy, 0);
+        return 0;
+    }
+    return 1;
+}
+
+/* Wait until the helper is done with what it took: spin briefly, then yield the core,
+ * which the helper may need on a busy machine. */
 static void batch_wait(Batch *b) {
-    while (atomic_load(&b->left) > 0 || atomic_load(&b->ack) != atomic_load(&b->gen)) {
+    if (!batch_joined(b)) return;
+    for (int spins = 0; atomic_load(&b->busy); spins++) {
+        if (spins >= 2000) {
+            sched_yield();
+            continue;
+        }
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
@@ -372,8 +389,7 @@ static int batch_run(Batch *b, Scratch *x) {
 #ifdef KV_THREADS
     if (b->has_worker && b->njobs > 1) {
         atomic_store(&b->next, 0);
-        atomic_store(&b->left, b->njobs);
-        batch_wake(b);
+        batch_offer(b);
         batch_share(b, x);
         batch_wait(b);
         return b->nomem ? -1 : 0;

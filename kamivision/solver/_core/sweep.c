@@ -325,8 +325,7 @@ static void sweep_start(Batch *bt, SweepChunk *ch) {
     if (bt->has_worker) {
         bt->task = sweep_helper_task;
         bt->task_arg = ch;
-        atomic_store(&bt->left, 1);
-        batch_wake(bt);
+        batch_offer(bt);
     }
 #else
     (void)bt;
@@ -334,20 +333,10 @@ static void sweep_start(Batch *bt, SweepChunk *ch) {
 #endif
 }
 
-/* Wait until the helper is done with the chunk it was given (it is finishing its last
- * parent: spin briefly, then yield the core, which it may need on a busy machine). */
+/* Wait until the helper is done with the chunk, if it took a part of it (batch_wait). */
 static void sweep_join(Batch *bt) {
 #ifdef KV_THREADS
-    if (!bt->has_worker) return;
-    for (int spins = 0; atomic_load(&bt->left) > 0 || atomic_load(&bt->ack) != atomic_load(&bt->gen); spins++) {
-        if (spins >= 2000) {
-            sched_yield();
-            continue;
-        }
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
+    if (bt->has_worker) batch_wait(bt);
 #else
     (void)bt;
 #endif
