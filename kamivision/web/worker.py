@@ -176,7 +176,7 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     RQ's loop stops on the error, and a new one starts once Redis answers again (the job
     that was running is reported by the page as stopped before it answered)."""
     from redis.exceptions import RedisError
-    from rq import Queue, Worker
+    from rq import Queue
 
     connection = reachable(url, timeout=None)
     import kamivision.check.parcheck  # noqa: F401 - imported once here, not in every job's process
@@ -186,14 +186,14 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
     while True:
         kind = job_class()
         queue = Queue(QUEUE, connection=connection, serializer=Serializer, job_class=kind)
-        worker = Worker(
+        worker = worker_class()(
             [queue], connection=connection, name=name, job_monitoring_interval=5, serializer=Serializer, job_class=kind
         )
         try:
             worker.work(burst=burst, logging_level="WARNING", with_scheduler=False)
             # RQ's loop ends on a stop (SIGTERM, Ctrl-C), an empty queue in a burst, or an
             # error it has logged (Redis lost mid-job, or over its maxmemory).
-            if burst or getattr(worker, "_stop_requested", False):
+            if burst or worker.stop_asked:
                 return
             log.warning("the worker's loop stopped on an error: solving again once Redis answers")
         except RedisError as error:  # raised by RQ's own clean-up, Redis being away
@@ -202,6 +202,24 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
             return
         with contextlib.suppress(RedisError):  # a name is free again once its worker is dead
             worker.register_death()
+
+
+@functools.lru_cache(maxsize=1)
+def worker_class():
+    """An RQ worker that remembers a stop was asked (SIGTERM, Ctrl-C).  RQ's own mark,
+    ``_stop_requested``, is set only when the stop comes mid-job: an idle worker's loop just
+    ends, which looked like a lost Redis here, and the worker went on (a SIGTERM did not
+    stop an idle ``kamivision worker``)."""
+    from rq import Worker
+
+    class StoppableWorker(Worker):
+        stop_asked = False
+
+        def request_stop(self, signum, frame):
+            self.stop_asked = True
+            super().request_stop(signum, frame)
+
+    return StoppableWorker
 
 
 def _wait_for(connection) -> bool:

@@ -296,3 +296,26 @@ def test_a_worker_runs_only_kamivisions_own_jobs(redis_server, tmp_path):
     assert not named.exists() and not pickled.exists()
     assert "'pathlib.Path.touch', not kamivision's solve: refused" in worker.stderr
     assert Queue(QUEUE, connection=connection).count == 0
+
+
+def test_an_idle_worker_stops_on_sigterm(redis_server):
+    """SIGTERM stops a worker that waits for work (RQ marks a stop only mid-job; an idle
+    worker's loop used to end as if Redis had gone, and the worker went on)."""
+    from rq import Worker
+
+    from kamivision.web.redisstore import Serializer, connect
+
+    connection = connect(redis_server.url)
+    before = len(Worker.all(connection=connection, serializer=Serializer))
+    worker = start_worker(redis_server.url)
+    try:
+        deadline = time.monotonic() + 30
+        while len(Worker.all(connection=connection, serializer=Serializer)) <= before and time.monotonic() < deadline:
+            assert worker.poll() is None, worker.stderr.read()
+            time.sleep(0.1)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0, worker.stderr.read()
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
