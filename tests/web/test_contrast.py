@@ -65,7 +65,7 @@ def test_every_outline_on_the_board_is_drawn_over_a_dark_stroke(cls):
     top = re.search(rf"#board \.{cls} {{[^}}]*stroke-width:\s*([\d.]+)", STYLE)
     assert under and top, cls
     assert float(under.group(1)) > float(top.group(1))  # the dark stroke shows on both sides
-    script = (ROOT / "kamivision" / "web" / "static" / "app.js").read_text()
+    script = "".join(path.read_text() for path in (ROOT / "kamivision" / "web" / "static").glob("*.js"))
     assert f'"{cls}-under"' in script  # and the page draws it
 
 
