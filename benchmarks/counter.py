@@ -81,7 +81,9 @@ def one_counter(rng: np.random.Generator, face=None, icon: bool = False) -> tupl
         rgb = undo_bar(rgb, bar)
     block = find_buttons(rgb, (0, 0, w, h), [x * scale for x in (side, 2 * side, 3 * side)], over)
     shade = (0, bar.slope) if bar is not None else (0, 1.0)
-    layout = ScreenLayout(w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),), shade, block)
+    layout = ScreenLayout(
+        w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),), shade, block
+    )
     read, _ = read_par(layout)
     return value, round((box[3] - box[1]) * scale), read
 

@@ -29,7 +29,9 @@ def answer_after(path: Path, seconds: float) -> tuple[dict, float, int]:
     started = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-m", "kamivision", "solve", str(path), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         out, err = child.communicate(timeout=seconds)

@@ -66,7 +66,9 @@ def main() -> int:
             flush=True,
         )
     print("-" * len(header))
-    print(f"jobs {args.jobs}, limit {args.max_seconds:g} s per board; '=opt' counts boards whose length equals the known optimum")
+    print(
+        f"jobs {args.jobs}, limit {args.max_seconds:g} s per board; '=opt' counts boards whose length equals the known optimum"
+    )
     return 0
 
 

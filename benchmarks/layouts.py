@@ -142,7 +142,10 @@ def main() -> int:
         rows.append(row)
         if reading_flawed(row) or row.get("read") not in (None, row["counter"]) or args.verbose:
             what = reading_note(row) + ("" if "refused" in row else f", counter {row['read']} (drawn {row['counter']})")
-            print(f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} {row['board']:>9}: {what}", flush=True)
+            print(
+                f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} {row['board']:>9}: {what}",
+                flush=True,
+            )
     print()
     header = f"{'group':<22} {'screens':>7} {READING_HEADER} {'ctr right':>9} {'unsure':>6} {'WRONG':>5}"
     print(header)
@@ -169,7 +172,9 @@ def reading_note(row: dict) -> str:
     whether the colors are in doubt."""
     if "refused" in row:
         return row["refused"]
-    return f"cells {row['right']}/{row['cells']}, silent {row['silent']}" + (", colors in doubt" if row["doubt"] else "")
+    return f"cells {row['right']}/{row['cells']}, silent {row['silent']}" + (
+        ", colors in doubt" if row["doubt"] else ""
+    )
 
 
 #: The columns every reading table has (:func:`reading_columns`).

@@ -47,7 +47,9 @@ def board_case(folder: Path, name: str, lattice: str, rows: int, columns: int, c
 def floodit_99(folder: Path) -> list[str]:
     rng, n = random.Random(2), 300
     (folder / "p300").mkdir()
-    (folder / "p300" / "300_300_08").write_text(f"{n} {n} 8\n" + " ".join(str(rng.randint(1, 8)) for _ in range(n * n)) + "\n")
+    (folder / "p300" / "300_300_08").write_text(
+        f"{n} {n} 8\n" + " ".join(str(rng.randint(1, 8)) for _ in range(n * n)) + "\n"
+    )
     return ["solve", str(folder / "p300"), "--rules", "pivot"]
 
 
@@ -57,12 +59,16 @@ def tile_board(folder: Path) -> list[str]:
     cells, blank = goal[:], n * n - 1
     for _ in range(20_000):  # a random walk of the empty cell: solvable
         r, c = divmod(blank, n)
-        rr, cc = rng.choice([(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if 0 <= r + dr < n and 0 <= c + dc < n])
+        rr, cc = rng.choice(
+            [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if 0 <= r + dr < n and 0 <= c + dc < n]
+        )
         other = rr * n + cc
         cells[blank], cells[other], blank = cells[other], cells[blank], other
     grid = lambda a: [a[i * n : (i + 1) * n] for i in range(n)]  # noqa: E731
     path = folder / "tile20.json"
-    path.write_text(json.dumps({"format": "kamivision.slide/1", "rows": n, "columns": n, "cells": grid(cells), "goal": grid(goal)}))
+    path.write_text(
+        json.dumps({"format": "kamivision.slide/1", "rows": n, "columns": n, "cells": grid(cells), "goal": grid(goal)})
+    )
     return ["solve", str(path)]
 
 
@@ -145,13 +151,18 @@ def main() -> int:
             allowed = limit + max(1.0, 0.1 * limit)
             cap = limit * 5 + 60
             started = time.perf_counter()
-            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+            )
             try:
                 out, err = process.communicate(timeout=cap)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)  # the solver too, not only the timer
                 process.communicate()
-                print(f"{name:<22} {limit:>6g} {allowed:>8.1f} {'>' + format(cap, '.0f'):>7} {'NO':>5} {'killed':>9}", flush=True)
+                print(
+                    f"{name:<22} {limit:>6g} {allowed:>8.1f} {'>' + format(cap, '.0f'):>7} {'NO':>5} {'killed':>9}",
+                    flush=True,
+                )
                 failures += 1
                 continue
             wall = time.perf_counter() - started
@@ -170,7 +181,10 @@ def main() -> int:
                 answer = f"exit {process.returncode}"
             held = wall <= allowed and mb < 2048 and answer in ("answered", "refused")
             failures += not held
-            print(f"{name:<22} {limit:>6g} {allowed:>8.1f} {wall:>7.2f} {'yes' if held else 'NO':>5} {answer:>9} {mb:>6.0f}", flush=True)
+            print(
+                f"{name:<22} {limit:>6g} {allowed:>8.1f} {wall:>7.2f} {'yes' if held else 'NO':>5} {answer:>9} {mb:>6.0f}",
+                flush=True,
+            )
     print("-" * len(header))
     print(f"cases over their allowance, over 2 GB or without an answer: {failures}")
     return 0

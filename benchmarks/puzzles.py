@@ -51,8 +51,13 @@ def build_in_child(partition, folder: str) -> tuple[float, float]:
         f"d.build(d.{'LARGE' if partition is databases.LARGE else 'SMALL'}); "
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )
-    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
-                          env={**os.environ, "KAMIVISION_CACHE": folder})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "KAMIVISION_CACHE": folder},
+    )
     return time.perf_counter() - started, int(done.stdout.split()[-1]) / 1024
 
 
@@ -60,8 +65,10 @@ def korf(path: Path, fresh: bool, which: str) -> None:
     boards = read_collection(path)
     folder = tempfile.mkdtemp(prefix="kamivision-pdb-") if fresh else None
     chosen = [p for p in databases.PARTITIONS if which in ("all", p.name)]
-    print("| tables | on disk | built (or loaded) in | build peak MB | instances | proven | equal to the file | moves | states | "
-          "seconds | slowest | peak MB (the process so far) |")
+    print(
+        "| tables | on disk | built (or loaded) in | build peak MB | instances | proven | equal to the file | moves | states | "
+        "seconds | slowest | peak MB (the process so far) |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for partition in chosen:
         built, build_peak = "-", "-"
@@ -136,15 +143,23 @@ def peer(folder: Path, path: Path, runs: int) -> None:
     for run in range(runs):
         cold = not any((folder / "databases").glob("kamivision-78-korf-*.dat"))
         started = time.perf_counter()
-        child = subprocess.Popen([str(folder / "puzzle"), "-d", "kamivision-78-korf", "-b", "kamivision-korf100.txt"],
-                                 cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        child = subprocess.Popen(
+            [str(folder / "puzzle"), "-d", "kamivision-78-korf", "-b", "kamivision-korf100.txt"],
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         out = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
         lengths = [int(line.split()[1]) for line in out.splitlines() if line.startswith("Solution:")]
         equal = sum(length == board.optimal for length, (_, board) in zip(lengths, boards))
-        print(f"| {run + 1} | {'built in the run' if cold else 'read from its files'} | {len(lengths)} | "
-              f"{sum(lengths):,} | {equal} | {seconds:.1f} | {usage.ru_maxrss / 1024:.0f} |", flush=True)
+        print(
+            f"| {run + 1} | {'built in the run' if cold else 'read from its files'} | {len(lengths)} | "
+            f"{sum(lengths):,} | {equal} | {seconds:.1f} | {usage.ru_maxrss / 1024:.0f} |",
+            flush=True,
+        )
 
 
 def kenken() -> None:
@@ -179,22 +194,39 @@ def safezone(levels: int, seconds_per_level: float, reference: bool = True) -> N
             level = read_safezone(path)
             result = solve_safezone(level)
             stored = level.optimal if isinstance(level.optimal, int) or level.optimal is None else "-"
-            print(f"| {path.name} | {result.length if result.length is not None else 'none'} | {stored} | {result.expanded} | {result.seconds:.3f} |")
+            print(
+                f"| {path.name} | {result.length if result.length is not None else 'none'} | {stored} | {result.expanded} | {result.seconds:.3f} |"
+            )
         print()
     print("Each level is proven by the generator's A* (assignment bound, compiled when built); a drawn board is drawn")
-    print(f"again when it has no solution, needs fewer than 3 moves, or is not proven within {seconds_per_level:g} s (counted below).")
+    print(
+        f"again when it has no solution, needs fewer than 3 moves, or is not proven within {seconds_per_level:g} s (counted below)."
+    )
     if reference:
         print("Each kept level is solved again by the Python search, the reference: the last columns compare them.")
     print()
-    print("| size | zones + helpers | levels | optimum mean / max | states mean / max | seconds mean / max | "
-          "drawn again: no solution / under 3 moves / not proven | wall s | same moves and states as Python | Python s mean / max |")
+    print(
+        "| size | zones + helpers | levels | optimum mean / max | states mean / max | seconds mean / max | "
+        "drawn again: no solution / under 3 moves / not proven | wall s | same moves and states as Python | Python s mean / max |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     rng = random.Random(2026)
     for size, zones, helpers in SIZES:
         started = time.perf_counter()
         counts: dict = {}
-        made = [generate(rng, size, size, zones, helpers, min_moves=3, limits=Limits(max_seconds=seconds_per_level), counts=counts)
-                for _ in range(levels)]
+        made = [
+            generate(
+                rng,
+                size,
+                size,
+                zones,
+                helpers,
+                min_moves=3,
+                limits=Limits(max_seconds=seconds_per_level),
+                counts=counts,
+            )
+            for _ in range(levels)
+        ]
         made = [m for m in made if m is not None]
         results = [result for _, result in made]
         assert all(r.optimal for r in results)
@@ -219,15 +251,34 @@ def safezone(levels: int, seconds_per_level: float, reference: bool = True) -> N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--korf", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/slide/korf100.txt")
+    parser.add_argument(
+        "--korf", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/slide/korf100.txt"
+    )
     parser.add_argument("--fresh-tables", action="store_true", help="build the tables in a temporary folder, timed")
-    parser.add_argument("--tables", choices=["all", "7-8", "6-6-3", "none"], default="all", help="Korf's 100 with which tables (none: only --peer)")
-    parser.add_argument("--peer", type=Path, metavar="DIR", help="Korf's 100 by MichaelKim/15puzzle built in DIR (see peer())")
-    parser.add_argument("--peer-runs", type=int, default=2, metavar="N", help="runs of the public solver (the first may build its tables)")
+    parser.add_argument(
+        "--tables",
+        choices=["all", "7-8", "6-6-3", "none"],
+        default="all",
+        help="Korf's 100 with which tables (none: only --peer)",
+    )
+    parser.add_argument(
+        "--peer", type=Path, metavar="DIR", help="Korf's 100 by MichaelKim/15puzzle built in DIR (see peer())"
+    )
+    parser.add_argument(
+        "--peer-runs",
+        type=int,
+        default=2,
+        metavar="N",
+        help="runs of the public solver (the first may build its tables)",
+    )
     parser.add_argument("--levels", type=int, default=100)
-    parser.add_argument("--level-seconds", type=float, default=30.0, help="a generated level must be proven within this")
+    parser.add_argument(
+        "--level-seconds", type=float, default=30.0, help="a generated level must be proven within this"
+    )
     parser.add_argument("--only", choices=["korf", "kenken", "safezone"])
-    parser.add_argument("--no-reference", action="store_true", help="Safe Zone: do not solve the levels again with the Python search")
+    parser.add_argument(
+        "--no-reference", action="store_true", help="Safe Zone: do not solve the levels again with the Python search"
+    )
     args = parser.parse_args()
     if args.only in (None, "korf"):
         if args.tables != "none":

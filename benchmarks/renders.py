@@ -67,7 +67,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, default=6, help="boards per layout and variant")
     parser.add_argument("--max-seconds", type=float, default=2.0, help="the solve's limit per render")
-    parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="the variants to render")
+    parser.add_argument(
+        "--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS), help="the variants to render"
+    )
     args = parser.parse_args()
     header = f"{'layout':<18} {'variant':<8} {'boards':>6} {'failed':>6} {'wrong':>6} {'silent':>6} {'palette':>7} {'shown (median, max)':>20} {'hidden':>6}"
     print(header)
@@ -83,13 +85,21 @@ def main() -> int:
                 bar = None
                 if variant == "bar":
                     gray = rng.randint(0, 60)
-                    bar = NavBar(rng.choice(NAV_KINDS), rng.uniform(0.08, 0.15), rng.uniform(0.2, 0.8), (gray, gray, gray))
+                    bar = NavBar(
+                        rng.choice(NAV_KINDS), rng.uniform(0.08, 0.15), rng.uniform(0.2, 0.8), (gray, gray, gray)
+                    )
                 status, corners = None, 0.0
                 if variant == "top":
                     status = NavBar("buttons", rng.uniform(0.04, 0.08), rng.uniform(0.2, 0.7))
                     corners = rng.uniform(0.03, 0.09)
                 image, layout = render(
-                    board, device, seed=k, ink=16 if variant == "inked" else 0, nav_bar=bar, status_bar=status, corners=corners
+                    board,
+                    device,
+                    seed=k,
+                    ink=16 if variant == "inked" else 0,
+                    nav_bar=bar,
+                    status_bar=status,
+                    corners=corners,
                 )
                 if variant == "jpeg70":
                     image = received(image)
@@ -111,7 +121,9 @@ def main() -> int:
                 wrong += len(cells)
                 wrong_seen_all += len(cells - set(found.hidden))
                 silent += len(cells - told)
-                seen = [(r, c) for r in range(board.rows) for c in range(board.columns) if (r, c) not in set(found.hidden)]
+                seen = [
+                    (r, c) for r in range(board.rows) for c in range(board.columns) if (r, c) not in set(found.hidden)
+                ]
                 in_order = all(found.board.cells[r][c] == board.cells[r][c] for r, c in seen if (r, c) not in cells)
                 palette_ok += in_order and not found.palette_doubt and len(found.board.palette) == board.color_count
                 shown.append(len(doubt.doubtful) if doubt.palette else len(doubt.matters))

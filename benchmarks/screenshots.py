@@ -34,7 +34,9 @@ def main() -> int:
     entries = json.loads((args.folder / "truth.json").read_text())["screenshots"]
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    header = f"{'screenshot':<44} {'par':>3} {'read':>4} {'moves':>5} {'proven':>6} {'=par':>4} {'check':>8} {'seconds':>7}"
+    header = (
+        f"{'screenshot':<44} {'par':>3} {'read':>4} {'moves':>5} {'proven':>6} {'=par':>4} {'check':>8} {'seconds':>7}"
+    )
     print(header)
     print("-" * len(header))
     at_par = proven = 0

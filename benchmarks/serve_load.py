@@ -63,7 +63,9 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=1000, help="idle connections held during the first attack")
     parser.add_argument("--redis", action="store_true", help="serve --redis with workers, beside the in-memory server")
     parser.add_argument("--worker-counts", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--solve-bound", action="store_true", help="with --redis: a board file that takes 1.4 s to solve")
+    parser.add_argument(
+        "--solve-bound", action="store_true", help="with --redis: a board file that takes 1.4 s to solve"
+    )
     args = parser.parse_args()
     if args.redis:
         return redis_rounds(args.clients[0], args.worker_counts, solve_bound_board() if args.solve_bound else None)
@@ -73,7 +75,9 @@ def main() -> None:
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         base = re.search(r"(http://\S+/)", server.stdout.readline()).group(1)
-        print("| clients | wall s | upload p50 / p95 s | round p50 / p95 / max s | at optimum | RSS before / peak / after MB |")
+        print(
+            "| clients | wall s | upload p50 / p95 s | round p50 / p95 / max s | at optimum | RSS before / peak / after MB |"
+        )
         print("| --- | --- | --- | --- | --- | --- |")
         for clients in args.clients:
             figures = run_load(base, server.pid, clients)
@@ -88,8 +92,8 @@ def main() -> None:
                 and r["state"]["solution"]["length"] == read_board(r["shot"].with_suffix(".json")).par
             )
             print(
-                f"| {clients} | {figures['wall']:.1f} | {percentile(uploads, .5):.2f} / {percentile(uploads, .95):.2f} | "
-                f"{percentile(rounds, .5):.1f} / {percentile(rounds, .95):.1f} / {max(rounds):.1f} | {good}/{clients} | "
+                f"| {clients} | {figures['wall']:.1f} | {percentile(uploads, 0.5):.2f} / {percentile(uploads, 0.95):.2f} | "
+                f"{percentile(rounds, 0.5):.1f} / {percentile(rounds, 0.95):.1f} / {max(rounds):.1f} | {good}/{clients} | "
                 f"{figures['rss_before'] / 1e6:.0f} / {figures['rss_peak'] / 1e6:.0f} / {figures['rss_after'] / 1e6:.0f} |"
             )
         attacks(base, server.pid, args.idle)
@@ -107,7 +111,9 @@ def flat_png(width: int, height: int) -> bytes:
 
 
 def post(base: str, data: bytes, name: str) -> int:
-    request = urllib.request.Request(base + "api/sessions", data=data, headers={"X-Kamivision": "1", "X-Filename": name})
+    request = urllib.request.Request(
+        base + "api/sessions", data=data, headers={"X-Kamivision": "1", "X-Filename": name}
+    )
     try:
         with urllib.request.urlopen(request, timeout=120) as answer:
             return answer.status
@@ -133,7 +139,9 @@ def attacks(base: str, pid: int, idle: int) -> None:
         with urllib.request.urlopen(base + "api/config", timeout=30) as answer:
             answer.read()
         one.append(time.monotonic() - started)
-    print(f"(one request at a time beside {idle} idle connections: p95 {percentile(one, .95) * 1000:.0f} ms)", flush=True)
+    print(
+        f"(one request at a time beside {idle} idle connections: p95 {percentile(one, 0.95) * 1000:.0f} ms)", flush=True
+    )
     figures = run_load(base, pid, 20)
     for sock in held:
         sock.close()
@@ -160,13 +168,25 @@ def big_boards(base: str):
 
     rng = np.random.default_rng(1)
     cells = rng.integers(0, 3, (300, 300)).tolist()
-    board = json.dumps({"format": "kamivision.board/1", "lattice": "square", "rows": 300, "columns": 300,
-                        "palette": ["#d04040", "#40a040", "#4060d0"], "cells": cells}).encode()
+    board = json.dumps(
+        {
+            "format": "kamivision.board/1",
+            "lattice": "square",
+            "rows": 300,
+            "columns": 300,
+            "palette": ["#d04040", "#40a040", "#4060d0"],
+            "cells": cells,
+        }
+    ).encode()
     stop = threading.Event()
     rounds, slowest = [0], [0.0]
 
     def call(url: str, data: bytes | None = None, kind: str | None = None) -> dict:
-        headers = {"X-Kamivision": "1", **({"X-Filename": "big.json"} if kind is None and data else {}), **({"Content-Type": kind} if kind else {})}
+        headers = {
+            "X-Kamivision": "1",
+            **({"X-Filename": "big.json"} if kind is None and data else {}),
+            **({"Content-Type": kind} if kind else {}),
+        }
         with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=300) as answer:
             return json.loads(answer.read())
 
@@ -199,11 +219,10 @@ def report(label: str, figures: dict, attack: str) -> None:
     rounds = [r["total"] for r in results]
     done = sum(1 for r in results if r["state"]["state"] == "done")
     print(
-        f"| {label} | {done}/{len(results)} | {percentile(rounds, .5):.1f} / {percentile(rounds, .95):.1f} | "
+        f"| {label} | {done}/{len(results)} | {percentile(rounds, 0.5):.1f} / {percentile(rounds, 0.95):.1f} | "
         f"{figures['rss_before'] / 1e6:.0f} / {figures['rss_peak'] / 1e6:.0f} / {figures['rss_after'] / 1e6:.0f} | {attack} |",
         flush=True,
     )
-
 
 
 def solve_bound_board() -> Path:
@@ -232,7 +251,9 @@ def redis_rounds(clients: int, worker_counts: list[int], board: Path | None = No
     what = "a sample screenshot" if board is None else "the solve-bound board file"
     print(f"{clients} clients at once, each uploading {what} and solving it (limit 60 s)")
     print()
-    print("| server | solving processes | wall s | solved / min | at optimum | round p50 / p95 s | mean solve s | peak RSS per process MB |")
+    print(
+        "| server | solving processes | wall s | solved / min | at optimum | round p50 / p95 s | mean solve s | peak RSS per process MB |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     big = ["--max-waiting", str(clients + 8), "--max-sessions", str(clients + 8)]
     for workers in worker_counts:
@@ -267,14 +288,15 @@ def table_row(label: str, workers: int, clients: int, figures: dict) -> None:
         1
         for r in done
         if r["state"]["solution"]["optimal"]
-        and r["state"]["solution"]["length"] == (read_board(r["shot"].with_suffix(".json")).par or r["state"]["solution"]["length"])
+        and r["state"]["solution"]["length"]
+        == (read_board(r["shot"].with_suffix(".json")).par or r["state"]["solution"]["length"])
     )
     totals = [r["total"] for r in results]
     solve = sum(r["state"]["solution"]["seconds"] for r in done) / max(1, len(done))
     peaks = ", ".join(f"{kind} {value / 1e6:.0f}" for kind, value in figures["peaks"].items())
     print(
         f"| {label} | {workers} | {figures['wall']:.1f} | {len(done) / figures['wall'] * 60:.0f} | {good}/{clients} | "
-        f"{percentile(totals, .5):.1f} / {percentile(totals, .95):.1f} | {solve:.2f} | {peaks} |",
+        f"{percentile(totals, 0.5):.1f} / {percentile(totals, 0.95):.1f} | {solve:.2f} | {peaks} |",
         flush=True,
     )
 

@@ -56,7 +56,9 @@ def run_one(
     expanded, status = result.expanded, result.status
     answer = {0: f"found {result.bound}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status.name})")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # kB -> GB
-    return dict(regions=len(island), threshold=threshold, answer=answer, expanded=expanded, seconds=seconds, peak_gb=peak)
+    return dict(
+        regions=len(island), threshold=threshold, answer=answer, expanded=expanded, seconds=seconds, peak_gb=peak
+    )
 
 
 def main() -> int:
@@ -71,14 +73,29 @@ def main() -> int:
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     if args.one:
-        print(json.dumps(run_one(args.levels[0], args.threshold, threads[0], args.max_gb, not args.no_winding, not args.no_commute)))
+        print(
+            json.dumps(
+                run_one(
+                    args.levels[0], args.threshold, threads[0], args.max_gb, not args.no_winding, not args.no_commute
+                )
+            )
+        )
         return 0
     header = f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'answer':<14} {'expanded':>12} {'seconds':>9} {'peak GB':>8}"
     print(header)
     print("-" * len(header))
     for path in args.levels:
         for count in threads:
-            command = [sys.executable, __file__, str(path), "--one", "--threads", str(count), "--max-gb", str(args.max_gb)]
+            command = [
+                sys.executable,
+                __file__,
+                str(path),
+                "--one",
+                "--threads",
+                str(count),
+                "--max-gb",
+                str(args.max_gb),
+            ]
             if args.threshold is not None:
                 command += ["--threshold", str(args.threshold)]
             if args.no_winding:
@@ -87,7 +104,9 @@ def main() -> int:
                 command.append("--no-commute")
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
-                print(f"{path.stem:<22} failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done.returncode}")
+                print(
+                    f"{path.stem:<22} failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done.returncode}"
+                )
                 continue
             row = json.loads(done.stdout)
             print(

@@ -140,9 +140,7 @@ class Board:
 
     def __str__(self) -> str:
         """The board as letters (``a`` = color 0, ``.`` = blank), one line per row."""
-        return "\n".join(
-            "".join("." if v is BLANK else LETTERS[v % len(LETTERS)] for v in row) for row in self.cells
-        )
+        return "\n".join("".join("." if v is BLANK else LETTERS[v % len(LETTERS)] for v in row) for row in self.cells)
 
 
 def _fold(flat: Sequence[Optional[ColorId]], columns: int) -> tuple[tuple[Optional[ColorId], ...], ...]:

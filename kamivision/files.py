@@ -99,7 +99,9 @@ def _check_folder(folder: Path, target: Path) -> None:
     try:
         fd, probe = tempfile.mkstemp(prefix=".kamivision-probe.", suffix=".tmp", dir=folder)
     except OSError as error:
-        raise OutputError(f"{target}: cannot write in folder {folder} ({error.strerror or type(error).__name__})") from None
+        raise OutputError(
+            f"{target}: cannot write in folder {folder} ({error.strerror or type(error).__name__})"
+        ) from None
     os.close(fd)
     os.unlink(probe)
 
@@ -290,7 +292,10 @@ def signals_held():
         yield
         return
     noted: list[int] = []
-    before = {signum: signal.signal(signum, lambda signum, frame: noted.append(signum)) for signum in (signal.SIGINT, signal.SIGTERM)}
+    before = {
+        signum: signal.signal(signum, lambda signum, frame: noted.append(signum))
+        for signum in (signal.SIGINT, signal.SIGTERM)
+    }
     try:
         yield
     finally:

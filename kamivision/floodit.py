@@ -140,7 +140,11 @@ def solve_one(puzzle: Puzzle, max_seconds: Optional[float], beam: int = 0) -> So
 
 
 def solve_collection(
-    puzzles: Iterable[Puzzle], max_seconds: Optional[float] = None, jobs: int = 1, beam: int = 0, total_seconds: Optional[float] = None
+    puzzles: Iterable[Puzzle],
+    max_seconds: Optional[float] = None,
+    jobs: int = 1,
+    beam: int = 0,
+    total_seconds: Optional[float] = None,
 ) -> Iterator[Solved]:
     """Solve every puzzle, in order, with ``jobs`` processes (:func:`kamivision.batch.run`);
     yields :class:`Solved` rows.  ``puzzles`` may be a stream (:func:`iter_collection`):
@@ -153,6 +157,11 @@ def solve_collection(
     the pool is stopped, and the ``KeyboardInterrupt`` reaches the caller after the rows
     already yielded."""
     return batch.run(
-        puzzles, functools.partial(solve_one, beam=beam), jobs=jobs, max_seconds=max_seconds, total_seconds=total_seconds,
-        interrupted=lambda row: row.interrupted, chunksize=8,
+        puzzles,
+        functools.partial(solve_one, beam=beam),
+        jobs=jobs,
+        max_seconds=max_seconds,
+        total_seconds=total_seconds,
+        interrupted=lambda row: row.interrupted,
+        chunksize=8,
     )

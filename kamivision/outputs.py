@@ -30,8 +30,14 @@ def check_picture_outputs(source: Path, output: Path, steps, gif, force: bool) -
         # A file there under a step picture's name would be overwritten by the steps, or
         # removed as an earlier run's.
         for path, what in ((source, "the screenshot"), (output, "the -o picture"), (gif, "the GIF")):
-            if path is not None and os.path.abspath(Path(path).parent) == os.path.abspath(steps) and is_step_picture(Path(path).name):
-                raise KamiError(f"{path}: {what} is in the --steps folder under a step picture's name; give --steps another folder")
+            if (
+                path is not None
+                and os.path.abspath(Path(path).parent) == os.path.abspath(steps)
+                and is_step_picture(Path(path).name)
+            ):
+                raise KamiError(
+                    f"{path}: {what} is in the --steps folder under a step picture's name; give --steps another folder"
+                )
 
 
 def check_suffix(path: Path, suffixes: tuple[str, ...]) -> None:
@@ -60,7 +66,9 @@ def write_pictures(result, output: Path, steps, gif, force: bool) -> list[Path]:
             frames = result.steps()
             if steps is not None:
                 names = [f"step-{i:02d}.png" if i < len(frames) else "solved.png" for i in range(1, len(frames) + 1)]
-                staged.folder(steps, {name: png_bytes(frame) for name, frame in zip(names, frames)}, stale=is_step_picture)
+                staged.folder(
+                    steps, {name: png_bytes(frame) for name, frame in zip(names, frames)}, stale=is_step_picture
+                )
             if gif is not None:
                 staged.file(gif, gif_bytes(frames))
         return staged.commit()

@@ -40,7 +40,9 @@ class ShotSolution:
         """The solution over the screenshot; the cells that would change the moves
         outlined, and a line saying what to check when there is anything."""
         board = self.recognition.board
-        return draw_solution(self.image, board, self.solution.moves, self.geometry, self.doubt.matters, self.picture_warning())
+        return draw_solution(
+            self.image, board, self.solution.moves, self.geometry, self.doubt.matters, self.picture_warning()
+        )
 
     def picture_warning(self) -> Optional[str]:
         """The overlay's warning: the notices (:meth:`notices`) in one paragraph, or None
@@ -61,7 +63,11 @@ class ShotSolution:
         likely sign of a misread cell) and what the counter check found, then what the
         reading left in doubt; each with the cells it is about."""
         board = self.recognition.board
-        return answer_notices(board, self.solution, self.check) + reading_notices(self.recognition, solved=True) + doubt_notices(board, self.doubt)
+        return (
+            answer_notices(board, self.solution, self.check)
+            + reading_notices(self.recognition, solved=True)
+            + doubt_notices(board, self.doubt)
+        )
 
     def verdict(self) -> str:
         """The verdict in plain words (:func:`kamivision.report.verdict`)."""
@@ -179,7 +185,9 @@ def after_solve(
         check = check_counter(recognition, solution, board=board, max_seconds=check_seconds)
     except KeyboardInterrupt:
         check = None
-        solution = dataclasses.replace(solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",))
+        solution = dataclasses.replace(
+            solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",)
+        )
     yield Checked(solution, check)
 
 
@@ -215,4 +223,3 @@ def settle(
 def default_output(shot: Path) -> Path:
     """``SHOT-solution.png`` beside the screenshot."""
     return shot.with_name(f"{shot.stem}-solution.png")
-

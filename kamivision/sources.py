@@ -20,7 +20,20 @@ from .answers import Answer, BoardAnswer, PuzzleAnswer, ShotAnswer
 from .errors import KamiError
 from .solver import Progress, SearchSettings, solve
 
-__all__ = ["Answer", "BoardAnswer", "Kind", "PuzzleAnswer", "Row", "Run", "ShotAnswer", "kind_of", "run_of", "solve_all", "solve_row", "solve_source"]
+__all__ = [
+    "Answer",
+    "BoardAnswer",
+    "Kind",
+    "PuzzleAnswer",
+    "Row",
+    "Run",
+    "ShotAnswer",
+    "kind_of",
+    "run_of",
+    "solve_all",
+    "solve_row",
+    "solve_source",
+]
 
 
 class Kind(enum.Enum):
@@ -63,8 +76,6 @@ def run_of(sources: list[Path], rules: Optional[str]) -> Run:
     return Run.ONE
 
 
-
-
 def solve_source(
     path: str | Path,
     rules: Optional[str] = None,
@@ -90,20 +101,32 @@ def solve_source(
         from .puzzles.search import Limits
 
         puzzle = read_puzzle(path)
-        return PuzzleAnswer(puzzle, solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress)))
+        return PuzzleAnswer(
+            puzzle, solve_puzzle(puzzle, Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress))
+        )
     if kind is Kind.BOARD:
         board = read_board(path)
         if rules is not None and rules != board.rules:
             board = dataclasses.replace(board, rules=rules)
-        return BoardAnswer(board, solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam, settings=settings))
+        return BoardAnswer(
+            board,
+            solve(board, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, beam=beam, settings=settings),
+        )
     from .pipeline import solve_screenshot
 
     check_input(path)
     if rules not in (None, "free"):
         raise KamiError(f"{path}: a screenshot is a KAMI board (free rules); --rules {rules} is for board files")
-    return ShotAnswer(solve_screenshot(
-        path, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, check_seconds=check_seconds, settings=settings
-    ))
+    return ShotAnswer(
+        solve_screenshot(
+            path,
+            max_seconds=max_seconds,
+            max_nodes=max_nodes,
+            progress=progress,
+            check_seconds=check_seconds,
+            settings=settings,
+        )
+    )
 
 
 # ------------------------------------------------------------------ many sources
@@ -142,7 +165,11 @@ class Row:
 
 
 def solve_row(
-    path: Path, max_seconds: Optional[float] = None, rules: Optional[str] = None, check_seconds: float = 10.0, sharing: int = 1
+    path: Path,
+    max_seconds: Optional[float] = None,
+    rules: Optional[str] = None,
+    check_seconds: float = 10.0,
+    sharing: int = 1,
 ) -> Row:
     """Solve one source for the table: a bad file is a row with its error, not the end of
     the run.  ``sharing``: the solves running at once on this machine
@@ -154,23 +181,51 @@ def solve_row(
     except KamiError as error:
         return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), str(error))
     except OSError as error:  # gone, or unreadable, meanwhile
-        return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), f"{path}: {error.strerror}")
+        return Row(
+            str(path),
+            None,
+            None,
+            False,
+            None,
+            None,
+            round(time.perf_counter() - started, 4),
+            f"{path}: {error.strerror}",
+        )
     seconds = round(time.perf_counter() - started, 4)
     if isinstance(answered, PuzzleAnswer):
         from .puzzles.search import Stop
 
         result, puzzle = answered.result, answered.puzzle
         par = getattr(puzzle, "par", None)
-        return Row(str(path), Kind.PUZZLE.value, result.length, bool(result.optimal and result.length is not None),
-                   result.lower_bound, par if isinstance(par, int) else None, seconds,
-                   interrupted=result.stopped is Stop.INTERRUPTED)
+        return Row(
+            str(path),
+            Kind.PUZZLE.value,
+            result.length,
+            bool(result.optimal and result.length is not None),
+            result.lower_bound,
+            par if isinstance(par, int) else None,
+            seconds,
+            interrupted=result.stopped is Stop.INTERRUPTED,
+        )
     solution, kind = answered.solution, Kind.BOARD if isinstance(answered, BoardAnswer) else Kind.SCREENSHOT
-    return Row(str(path), kind.value, solution.length, solution.optimal, solution.lower_bound,
-               answered.board.par, seconds, interrupted=solution.interrupted)
+    return Row(
+        str(path),
+        kind.value,
+        solution.length,
+        solution.optimal,
+        solution.lower_bound,
+        answered.board.par,
+        seconds,
+        interrupted=solution.interrupted,
+    )
 
 
 def solve_all(
-    paths: list[Path], max_seconds: Optional[float] = None, jobs: int = 1, rules: Optional[str] = None, check_seconds: float = 10.0
+    paths: list[Path],
+    max_seconds: Optional[float] = None,
+    jobs: int = 1,
+    rules: Optional[str] = None,
+    check_seconds: float = 10.0,
 ) -> Iterator[Row]:
     """Solve every source, yielding a :class:`Row` as each one finishes
     (:func:`kamivision.batch.run`: in this process in order with ``jobs`` 1, else in a
@@ -179,4 +234,6 @@ def solve_all(
     the run ends; with several the pool is stopped and the ``KeyboardInterrupt`` reaches
     the caller after the rows already yielded."""
     solve_one = functools.partial(solve_row, rules=rules, check_seconds=check_seconds, sharing=max(1, jobs))
-    return batch.run(paths, solve_one, jobs=jobs, max_seconds=max_seconds, interrupted=lambda row: row.interrupted, ordered=False)
+    return batch.run(
+        paths, solve_one, jobs=jobs, max_seconds=max_seconds, interrupted=lambda row: row.interrupted, ordered=False
+    )

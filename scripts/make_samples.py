@@ -82,7 +82,11 @@ def main() -> int:
         write_board(board, ROOT / f"{name}.json", overwrite=True)
         image, _ = render(board, device, seed=seed, selected=0)
         suffix = ".png" if device in ("iphone-se", "iphone-8") and not outline else ".jpg"
-        write_atomic(ROOT / f"{name}{suffix}", encode(image, suffix, jpeg_quality=92 if suffix == ".jpg" else None), overwrite=True)
+        write_atomic(
+            ROOT / f"{name}{suffix}",
+            encode(image, suffix, jpeg_quality=92 if suffix == ".jpg" else None),
+            overwrite=True,
+        )
         print(f"{name:10} {device:14} {len(used)} colors, par {solution.length}, {solution.regions} regions")
     return 0
 

@@ -55,11 +55,27 @@ def main() -> None:
         tmp = Path(tmp)
         shot = tmp / "harbour-tall.jpg"
         subprocess.run(
-            [sys.executable, "-m", "kamivision", "render", str(ROOT / "samples/harbour.json"), "-o", str(shot),
-             "--device", "android-tall", "--ink", "14", "--seed", "1"],
-            check=True, capture_output=True,
+            [
+                sys.executable,
+                "-m",
+                "kamivision",
+                "render",
+                str(ROOT / "samples/harbour.json"),
+                "-o",
+                str(shot),
+                "--device",
+                "android-tall",
+                "--ink",
+                "14",
+                "--seed",
+                "1",
+            ],
+            check=True,
+            capture_output=True,
         )
-        server = subprocess.Popen([sys.executable, "-m", "kamivision", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "kamivision", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+        )
         try:
             url = re.search(r"(http://\S+/)", server.stdout.readline()).group(1)
             driver = browser(tmp / "d", 1280, 860, phone=False)

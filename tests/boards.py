@@ -9,15 +9,10 @@ from typing import Optional
 from kamivision.board import Board, make_board
 
 
-def random_board(
-    rng: random.Random, lattice: str, rows: int, columns: int, colors: int, blank: float
-) -> Board:
+def random_board(rng: random.Random, lattice: str, rows: int, columns: int, colors: int, blank: float) -> Board:
     """A random board with some blank cells; at least one cell is colored."""
     while True:
-        grid = [
-            [None if rng.random() < blank else rng.randrange(colors) for _ in range(columns)]
-            for _ in range(rows)
-        ]
+        grid = [[None if rng.random() < blank else rng.randrange(colors) for _ in range(columns)] for _ in range(rows)]
         if any(v is not None for row in grid for v in row):
             return make_board(grid, lattice=lattice)
 
@@ -27,11 +22,14 @@ def bfs_optimum(board: Board, limit: int = 12, goal: Optional[int] = None) -> Op
     every region, every color used on the board (merging or not), to one color (``goal``
     when given).  ``None`` past ``limit``."""
     n = len(board.colors())
-    return _breadth_first(board.colors(), [board.neighbors(i) for i in range(n)],
-                          sorted(board.colors_used()), limit, goal)
+    return _breadth_first(
+        board.colors(), [board.neighbors(i) for i in range(n)], sorted(board.colors_used()), limit, goal
+    )
 
 
-def island_bfs_optimum(colors: bytes | list[int], adjacency, limit: int = 12, goal: Optional[int] = None) -> Optional[int]:
+def island_bfs_optimum(
+    colors: bytes | list[int], adjacency, limit: int = 12, goal: Optional[int] = None
+) -> Optional[int]:
     """The same over a graph of regions that need not be a board (``adjacency``: a bitset
     of neighbors per node), trying every component and every color of the graph."""
     n = len(colors)
@@ -112,7 +110,6 @@ def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par:
         used = sorted({v for row in grid for v in row if v is not None})
         if len(used) == colors:
             return make_board(grid, lattice="triangle", par=par)
-
 
 
 def root_state(board: Board):

@@ -32,7 +32,14 @@ def git_source(tmp_path: Path) -> Path:
 
 def index_env() -> dict[str, str]:
     """How this machine reaches its package index (pip's settings), for a clean environment."""
-    names = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_CERT", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
+    names = (
+        "PIP_INDEX_URL",
+        "PIP_EXTRA_INDEX_URL",
+        "PIP_FIND_LINKS",
+        "PIP_CERT",
+        "SSL_CERT_FILE",
+        "REQUESTS_CA_BUNDLE",
+    )
     return {name: os.environ[name] for name in names if name in os.environ}
 
 
@@ -42,10 +49,21 @@ def smoke_files(folder: Path) -> dict[str, Path]:
     level, eight = folder / "zone.json", folder / "eight.json"
     subprocess.run(
         [*CHECKOUT, "generate", "-o", str(level), "--rows", "6", "--columns", "6", "--zones", "3", "--seed", "4"],
-        cwd=folder, capture_output=True, check=True,
+        cwd=folder,
+        capture_output=True,
+        check=True,
     )
-    eight.write_text(json.dumps({"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]]}))
-    return {"lantern": ROOT / "samples" / "lantern.jpg", "patchwork": ROOT / "samples" / "patchwork.json", "zone": level, "eight": eight}
+    eight.write_text(
+        json.dumps(
+            {"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]]}
+        )
+    )
+    return {
+        "lantern": ROOT / "samples" / "lantern.jpg",
+        "patchwork": ROOT / "samples" / "patchwork.json",
+        "zone": level,
+        "eight": eight,
+    }
 
 
 def answers(command: list[str], folder: Path, files: dict[str, Path], *options: str, env=None) -> dict[str, dict]:
@@ -55,7 +73,11 @@ def answers(command: list[str], folder: Path, files: dict[str, Path], *options: 
     for name, path in files.items():
         picture = ["-o", str(folder / f"{name}.png"), "--force"] if path.suffix == ".jpg" else []
         done = subprocess.run(
-            [*command, "solve", str(path), "--json", *options, *picture], cwd=folder, capture_output=True, text=True, env=env
+            [*command, "solve", str(path), "--json", *options, *picture],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            env=env,
         )
         assert done.returncode == 0, (name, done.stderr[-1000:])
         out[name] = json.loads(done.stdout)

@@ -146,16 +146,22 @@ def test_the_command_line_and_a_board_file_solve_load_no_image_libraries(tmp_pat
 
 
 def test_nan_is_refused_as_a_limit():
-    for command in (["solve", "x.json", "--max-seconds", "nan"], ["solve", "x.json", "--check-seconds", "nan"],
-                    ["export", "x.png", "-o", "y.json", "--max-seconds", "nan"]):
+    for command in (
+        ["solve", "x.json", "--max-seconds", "nan"],
+        ["solve", "x.json", "--check-seconds", "nan"],
+        ["export", "x.png", "-o", "y.json", "--max-seconds", "nan"],
+    ):
         result = runner.invoke(app, command)
         assert result.exit_code == 2 and "not a number" in result.output, (command, result.output)
 
 
 def test_only_finite_limits_are_accepted():
     """Issue 47: 'inf' passed every range check and reached the search as a limit."""
-    for command in (["solve", "x.json", "--max-seconds", "inf"], ["solve", "x.json", "--total-seconds", "1e999"],
-                    ["export", "x.png", "-o", "y.json", "--max-seconds", "Infinity"]):
+    for command in (
+        ["solve", "x.json", "--max-seconds", "inf"],
+        ["solve", "x.json", "--total-seconds", "1e999"],
+        ["export", "x.png", "-o", "y.json", "--max-seconds", "Infinity"],
+    ):
         result = runner.invoke(app, command)
         assert result.exit_code == 2 and "not a finite number" in result.output, (command, result.output)
 
@@ -208,7 +214,9 @@ def test_steps_never_overwrite_or_remove_the_screenshot(tmp_path, name):
     shot = tmp_path / name
     shutil.copy(SAMPLES / "ribbons.png", shot)
     before = shot.read_bytes()
-    result = runner.invoke(app, ["solve", str(shot), "-o", str(tmp_path / "out.png"), "--steps", str(tmp_path), "--force"])
+    result = runner.invoke(
+        app, ["solve", str(shot), "-o", str(tmp_path / "out.png"), "--steps", str(tmp_path), "--force"]
+    )
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "--steps" in lines[0] and name in lines[0]
@@ -255,7 +263,9 @@ def test_ctrl_c_just_before_a_timed_solve_ends_is_still_ctrl_c(tmp_path, before_
     started = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-m", "kamivision", "solve", str(path), "--json", "--max-seconds", "3"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(3 - before_the_end)
@@ -276,7 +286,10 @@ def test_sigterm_keeps_the_best_answer_and_exits_143(tmp_path):
     path = tmp_path / "hard.json"
     write_board(board, path)
     process = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "solve", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "kamivision", "solve", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     time.sleep(2.5)
     process.send_signal(signal.SIGTERM)
@@ -337,10 +350,29 @@ def test_ctrl_c_in_a_tile_collection_exits_130_with_the_boards_done(tmp_path, mo
 
 @pytest.mark.slow  # waits out a time limit
 def test_generate_stops_at_ctrl_c_and_at_its_time_limit(tmp_path):
-    command = [sys.executable, "-m", "kamivision", "generate", "-o", str(tmp_path / "g.json"),
-               "--rows", "16", "--columns", "16", "--zones", "8", "--helpers", "4"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    command = [
+        sys.executable,
+        "-m",
+        "kamivision",
+        "generate",
+        "-o",
+        str(tmp_path / "g.json"),
+        "--rows",
+        "16",
+        "--columns",
+        "16",
+        "--zones",
+        "8",
+        "--helpers",
+        "4",
+    ]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     time.sleep(3)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
@@ -348,7 +380,9 @@ def test_generate_stops_at_ctrl_c_and_at_its_time_limit(tmp_path):
     assert not (tmp_path / "g.json").exists()
     limited = subprocess.run(command + ["--max-seconds", "2"], capture_output=True, text=True, timeout=60)
     assert limited.returncode == 1 and "more time" in limited.stderr
-    tiny = runner.invoke(app, ["generate", "-o", str(tmp_path / "t.json"), "--rows", "2", "--columns", "2", "--zones", "8"])
+    tiny = runner.invoke(
+        app, ["generate", "-o", str(tmp_path / "t.json"), "--rows", "2", "--columns", "2", "--zones", "8"]
+    )
     assert tiny.exit_code == 1 and "do not fit" in tiny.output
 
 
@@ -377,13 +411,28 @@ def test_a_full_disk_is_one_line_for_every_writing_command(full_disk):
     for command in (
         ["export", str(SAMPLES / "ribbons.png"), "-o", str(full_disk / "b.json")],
         ["render", str(SAMPLES / "ribbons.json"), "-o", str(full_disk / "s.png")],
-        ["generate", "-o", str(full_disk / "g.json"), "--rows", "4", "--columns", "4", "--zones", "1", "--min-moves", "1"],
+        [
+            "generate",
+            "-o",
+            str(full_disk / "g.json"),
+            "--rows",
+            "4",
+            "--columns",
+            "4",
+            "--zones",
+            "1",
+            "--min-moves",
+            "1",
+        ],
         ["solve", str(SAMPLES / "ribbons.png"), "-o", str(full_disk / "o.png")],
     ):
         result = runner.invoke(app, command)
         assert result.exit_code == 1, (command, result.output)
         lines = [line for line in result.stderr.splitlines() if line.startswith("kamivision:")]
-        assert len(lines) == 1 and "cannot be written" in lines[0] and "Traceback" not in result.output, (command, result.output)
+        assert len(lines) == 1 and "cannot be written" in lines[0] and "Traceback" not in result.output, (
+            command,
+            result.output,
+        )
         assert not [p for p in full_disk.iterdir() if p.name != "filler"]
 
 
@@ -480,14 +529,20 @@ def test_several_sources_on_two_processes_give_the_same_rows_as_json_lines(tmp_p
     files = [str(folder / "a.json"), str(folder / "b.json"), str(folder / "broken.json")]
     one = runner.invoke(app, ["solve", *files, "--json"])
     two = runner.invoke(app, ["solve", *files, "--json", "--jobs", "2"])
-    strip = lambda out: sorted(json.dumps({k: v for k, v in json.loads(line).items() if k != "seconds"}) for line in out.strip().splitlines())  # noqa: E731
+
+    def strip(out):
+        lines = out.strip().splitlines()
+        return sorted(json.dumps({k: v for k, v in json.loads(line).items() if k != "seconds"}) for line in lines)
+
     assert one.exit_code == two.exit_code == 1
     assert strip(one.stdout) == strip(two.stdout) and len(strip(one.stdout)) == 3
 
 
 def test_several_sources_refuse_the_options_of_one_in_one_line(tmp_path):
     folder = _folder_of_sources(tmp_path)
-    result = runner.invoke(app, ["solve", str(folder / "a.json"), str(folder / "b.json"), "-o", str(tmp_path / "x.png")])
+    result = runner.invoke(
+        app, ["solve", str(folder / "a.json"), str(folder / "b.json"), "-o", str(tmp_path / "x.png")]
+    )
     assert result.exit_code == 1 and result.stderr.strip().count("\n") == 0
     assert "several sources" in result.stderr
     empty = tmp_path / "empty"

@@ -88,13 +88,19 @@ def test_a_key_given_twice_and_an_endless_integer_are_one_line_each(tmp_path):
 
     runner = CliRunner()
     twice = tmp_path / "twice.json"
-    twice.write_text('{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 2, '
-                     '"cells": [[0, 1]], "cells": [[1, 1]]}')
+    twice.write_text(
+        '{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 2, '
+        '"cells": [[0, 1]], "cells": [[1, 1]]}'
+    )
     huge = tmp_path / "huge.json"
-    huge.write_text('{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 2, '
-                    '"cells": [[0, 1]], "par": ' + "9" * 5000 + "}")
+    huge.write_text(
+        '{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 2, '
+        '"cells": [[0, 1]], "par": ' + "9" * 5000 + "}"
+    )
     tiles = tmp_path / "tiles.json"
-    tiles.write_text('{"format": "kamivision.slide/1", "rows": 2, "columns": 2, "cells": [[0, 1], [2, ' + "3" * 5000 + "]]}")
+    tiles.write_text(
+        '{"format": "kamivision.slide/1", "rows": 2, "columns": 2, "cells": [[0, 1], [2, ' + "3" * 5000 + "]]}"
+    )
     for path, words in ((twice, "given twice"), (huge, "not usable JSON"), (tiles, "not usable JSON")):
         for command in (["solve", str(path)], ["render", str(path), "-o", str(tmp_path / "x.png")]):
             result = runner.invoke(app, command)
@@ -176,11 +182,15 @@ def _snapshot(path: Path):
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    kind=st.sampled_from(["absent", "regular", "symlink", "folder", "input", "hard link to the input", "other output", *ROOT_ONLY]),
+    kind=st.sampled_from(
+        ["absent", "regular", "symlink", "folder", "input", "hard link to the input", "other output", *ROOT_ONLY]
+    ),
     force=st.booleans(),
     data=st.binary(min_size=1, max_size=4096),
 )
-def test_an_output_is_written_whole_or_refused_in_one_line_with_nothing_lost(tmp_path_factory, mounts, kind, force, data):
+def test_an_output_is_written_whole_or_refused_in_one_line_with_nothing_lost(
+    tmp_path_factory, mounts, kind, force, data
+):
     """Whatever the output path is, a write either puts exactly the new bytes there (only
     where a file may be replaced: absent, or a regular file or a link to one with
     ``--force``), or is refused with one line naming it, and then what was there, the input

@@ -45,7 +45,9 @@ def test_markers_sit_inside_the_regions_they_tap_and_do_not_overlap():
             current = current.apply(move)
         assert current.is_solved()
         r = geometry.marker_radius()
-        close = [(a, b) for i, a in enumerate(centres) for b in centres[i + 1 :] if np.hypot(a[0] - b[0], a[1] - b[1]) < r]
+        close = [
+            (a, b) for i, a in enumerate(centres) for b in centres[i + 1 :] if np.hypot(a[0] - b[0], a[1] - b[1]) < r
+        ]
         assert not close
 
 
@@ -93,4 +95,6 @@ def test_doubtful_cells_are_outlined_and_a_warning_is_written_on_the_picture():
     x, y = corners[:2].mean(axis=0)  # the middle of the cell's vertical edge
     edge = warned[int(y) - 2 : int(y) + 3, int(x) - 2 : int(x) + 3].reshape(-1, 3).astype(int)
     assert (np.abs(edge - CHECK_RGB).sum(axis=1) < 60).any()
-    assert np.array_equal(warned[: image.shape[0]][: int(corners[:, 1].min()) - 3], plain[: int(corners[:, 1].min()) - 3])
+    assert np.array_equal(
+        warned[: image.shape[0]][: int(corners[:, 1].min()) - 3], plain[: int(corners[:, 1].min()) - 3]
+    )

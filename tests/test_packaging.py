@@ -25,7 +25,8 @@ def _built(tmp_path: Path, *what: str) -> tuple[Path, str]:
     source = git_source(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "build", *what, "--outdir", str(tmp_path / "dist"), str(source)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return tmp_path / "dist", done.stdout + done.stderr
@@ -41,7 +42,11 @@ def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert not [n for n in names if n.endswith((".c", ".h"))], "C sources in the wheel"
     assert not [n for n in names if n.split("/")[0] in ("tests", "benchmarks", "scripts", "samples")]
-    assert {"kamivision/web/static/app.js", "kamivision/web/static/index.html", "kamivision/web/static/style.css"} <= set(names)
+    assert {
+        "kamivision/web/static/app.js",
+        "kamivision/web/static/index.html",
+        "kamivision/web/static/style.css",
+    } <= set(names)
     assert any(n.endswith("dist-info/licenses/LICENSE") for n in names)
     (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
     fields = zipfile.ZipFile(wheel).read(metadata).decode()

@@ -40,7 +40,9 @@ def test_solve_screenshot_writes_the_overlay_beside_it_and_never_the_input(tmp_p
     shot = tmp_path / "level.png"
     shutil.copy(SAMPLES / "ribbons.png", shot)
     before = shot.read_bytes()
-    result = runner.invoke(app, ["solve", str(shot), "--steps", str(tmp_path / "steps"), "--gif", str(tmp_path / "a.gif")])
+    result = runner.invoke(
+        app, ["solve", str(shot), "--steps", str(tmp_path / "steps"), "--gif", str(tmp_path / "a.gif")]
+    )
     assert result.exit_code == 0, result.output
     assert "The counter shows 4 moves, as found (evidence that the reading is right, not proof)" in result.stdout
     assert "every cell read with confidence" in result.stdout

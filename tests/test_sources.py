@@ -23,7 +23,13 @@ def test_the_kind_is_picked_from_the_file_and_a_bad_one_is_a_row_not_an_exceptio
     row = solve_row(tmp_path / "bad.json")
     assert row.kind is None and row.moves is None and "bad.json" in row.error
     good = solve_row(board)
-    assert (good.kind, good.moves, good.optimal, good.par, good.error) == ("board", answered.solution.length, True, 2, None)
+    assert (good.kind, good.moves, good.optimal, good.par, good.error) == (
+        "board",
+        answered.solution.length,
+        True,
+        2,
+        None,
+    )
 
 
 def test_a_screenshot_refuses_other_rules_than_kamis_naming_it(tmp_path):
@@ -43,7 +49,11 @@ def test_what_a_source_is_and_what_a_command_runs_are_decided_in_one_place(tmp_p
     board = write_board(parse_board("ab\nba", lattice="square"), tmp_path / "b.json")
     puzzle = tmp_path / "p.json"
     puzzle.write_text('{"format": "kamivision.slide/1"}')
-    assert (kind_of(board), kind_of(puzzle), kind_of(tmp_path / "shot.png")) == (Kind.BOARD, Kind.PUZZLE, Kind.SCREENSHOT)
+    assert (kind_of(board), kind_of(puzzle), kind_of(tmp_path / "shot.png")) == (
+        Kind.BOARD,
+        Kind.PUZZLE,
+        Kind.SCREENSHOT,
+    )
     lines = tmp_path / "c.txt"
     lines.write_text("1 2\n")
     assert run_of([board], None) is Run.ONE and run_of([board, puzzle], None) is Run.MANY

@@ -86,7 +86,11 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_imports_form_no_circle():
     known = modules()
     graph = {name: imported(name, path, known) for name, path in known.items()}
-    assert graph["kamivision.pipeline"] >= {"kamivision.vision", "kamivision.solver", "kamivision.check.doubt"}  # the reading works
+    assert graph["kamivision.pipeline"] >= {
+        "kamivision.vision",
+        "kamivision.solver",
+        "kamivision.check.doubt",
+    }  # the reading works
     assert circles(graph) == []
 
 
@@ -95,7 +99,11 @@ def test_the_circle_finder_finds_a_circle():
 
 
 def test_no_module_is_over_450_lines():
-    long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    long = {
+        name: n
+        for name, path in modules().items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
     assert long == {}, f"split these by idea: {long}"
 
 
@@ -107,14 +115,17 @@ def test_every_process_pool_is_started_by_forkserver():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Pool":
                 owner = node.func.value
-                started = isinstance(owner, ast.Call) and ast.unparse(owner) == "multiprocessing.get_context('forkserver')"
+                started = (
+                    isinstance(owner, ast.Call) and ast.unparse(owner) == "multiprocessing.get_context('forkserver')"
+                )
                 pools.setdefault(name, []).append(started)
     assert pools and all(all(found) for found in pools.values()), pools
 
 
 def test_ruff_finds_nothing():
-    """The lint configured in pyproject.toml ([tool.ruff]) over the package, the tests,
-    the benchmarks and the scripts: errors, unused imports and names, sorted imports."""
+    """The lint and the format configured in pyproject.toml ([tool.ruff]) over the package,
+    the tests, the benchmarks and the scripts: errors, unused imports and names, sorted
+    imports, and the code laid out as ``ruff format`` lays it out."""
     import shutil
     import subprocess
     import sys
@@ -125,10 +136,11 @@ def test_ruff_finds_nothing():
     if not Path(ruff).exists():
         pytest.skip("ruff is not installed (it is in the test extra: pip install -e '.[test]')")
     root = PACKAGE.parent
-    done = subprocess.run(
-        [ruff, "check", "kamivision", "tests", "benchmarks", "scripts"], cwd=root, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    for command in (["check"], ["format", "--check"]):
+        done = subprocess.run(
+            [ruff, *command, "kamivision", "tests", "benchmarks", "scripts"], cwd=root, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_stages_import_only_the_stages_before_them():
@@ -139,9 +151,27 @@ def test_the_stages_import_only_the_stages_before_them():
     known = modules()
     graph = {name: imported(name, path, known) for name, path in known.items()}
     later = {
-        "kamivision.vision": ("kamivision.solver", "kamivision.check", "kamivision.synth", "kamivision.overlay", "kamivision.pipeline"),
-        "kamivision.solver": ("kamivision.vision", "kamivision.check", "kamivision.synth", "kamivision.overlay", "kamivision.pipeline"),
-        "kamivision.check": ("kamivision.synth", "kamivision.overlay", "kamivision.pipeline", "kamivision.web", "kamivision.cli"),
+        "kamivision.vision": (
+            "kamivision.solver",
+            "kamivision.check",
+            "kamivision.synth",
+            "kamivision.overlay",
+            "kamivision.pipeline",
+        ),
+        "kamivision.solver": (
+            "kamivision.vision",
+            "kamivision.check",
+            "kamivision.synth",
+            "kamivision.overlay",
+            "kamivision.pipeline",
+        ),
+        "kamivision.check": (
+            "kamivision.synth",
+            "kamivision.overlay",
+            "kamivision.pipeline",
+            "kamivision.web",
+            "kamivision.cli",
+        ),
     }
     wrong = sorted(
         (name, other)

@@ -155,7 +155,9 @@ class Replay:
         # Before move ``start`` only the changed cells differ: the board may be one color
         # sooner (the changed cells were the last of a color), never later.
         for k in range(start):
-            if sum(1 for m in self.states[k] if m) <= 1 + len(changes) and self._solved(self._changed(self.states[k], changes)):
+            if sum(1 for m in self.states[k] if m) <= 1 + len(changes) and self._solved(
+                self._changed(self.states[k], changes)
+            ):
                 return k
         masks = self._changed(self.states[start], changes)
         if self._solved(masks):
@@ -227,13 +229,20 @@ def plausible_readings(recognition: "Recognition", board: Optional[Board] = None
             # read as the color of a neighbor the screen shows well may be that
             # neighbor's pixels (the lattice a pixel off at the edge): its own tell nothing.
             corner = r in (0, board.rows - 1)
-            bleeds = corner and shown < 1.0 and any(
-                board.color_at(n) == here and recognition.visible[divmod(n, board.columns)] >= hidden for n in table[cell]
+            bleeds = (
+                corner
+                and shown < 1.0
+                and any(
+                    board.color_at(n) == here and recognition.visible[divmod(n, board.columns)] >= hidden
+                    for n in table[cell]
+                )
             )
             if shown <= 0.0 or bleeds:
                 values = around | set(range(colors)) | {BLANK}
                 values.discard(here)
-                out[cell] = tuple(sorted((v for v in values if v is BLANK or v < colors), key=lambda v: -1 if v is BLANK else v))
+                out[cell] = tuple(
+                    sorted((v for v in values if v is BLANK or v < colors), key=lambda v: -1 if v is BLANK else v)
+                )
                 continue
             cost = [float(v) / shown for v in costs[r, c]]
 
@@ -325,7 +334,9 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     flat = board.colors()
     confusions = {(flat[c], values[0]) for c, values in plausible.items() if values}
     for read, other in sorted(confusions, key=repr):
-        count += _blame_together(replay, plausible, matters, lambda cell: (flat[cell], plausible[cell][0]) == (read, other))
+        count += _blame_together(
+            replay, plausible, matters, lambda cell: (flat[cell], plausible[cell][0]) == (read, other)
+        )
     order = sorted(matters)
     return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
 
@@ -338,7 +349,11 @@ def _blame_together(replay: "Replay", plausible, matters: dict, chosen) -> int:
     ``matters``; returns the replays made."""
     count = 0
     while True:
-        rest = [(cell, values[0]) for cell, values in sorted(plausible.items()) if values and cell not in matters and chosen(cell)]
+        rest = [
+            (cell, values[0])
+            for cell, values in sorted(plausible.items())
+            if values and cell not in matters and chosen(cell)
+        ]
         if len(rest) < 2:
             return count
         count += 1

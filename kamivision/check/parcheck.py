@@ -134,7 +134,12 @@ def check_counter(
     if counter is None or not solution.optimal or solution.length == counter:
         return None
     read = recognition.board.cells
-    fixed = {(r, c) for r, row in enumerate(base.cells) for c, v in enumerate(row) if r >= len(read) or c >= len(read[r]) or read[r][c] != v}
+    fixed = {
+        (r, c)
+        for r, row in enumerate(base.cells)
+        for c, v in enumerate(row)
+        if r >= len(read) or c >= len(read[r]) or read[r][c] != v
+    }
     started = time.perf_counter()
     matching, tried, complete = [], 0, True
     for cost, changes in candidate_changes(recognition, limit):

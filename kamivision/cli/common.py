@@ -124,8 +124,6 @@ def progress_printer(unlimited: bool = False):
     return show
 
 
-
-
 @contextlib.contextmanager
 def one_line_errors(output: Path):
     """A :class:`KamiError`, or an output that cannot be written (a full disk, a folder
@@ -152,5 +150,3 @@ def exit_if_interrupted(solution: Solution) -> None:
     so scripts can tell it from a finished run."""
     if solution.interrupted:
         raise typer.Exit(INTERRUPTED)
-
-

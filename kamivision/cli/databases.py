@@ -25,7 +25,9 @@ def _megabytes(count: int) -> str:
 
 @tables_app.command("status")
 def status_command(
-    verify: Annotated[bool, typer.Option("--verify", help="Check each file against its digest (a second or so for 7-8).")] = False,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Check each file against its digest (a second or so for 7-8).")
+    ] = False,
 ) -> None:
     """Which tables are in the cache folder, their size, and which ones the solver uses."""
     from ..puzzles import databases
@@ -43,26 +45,38 @@ def status_command(
             in_use = partition
             state += ", in use"
         if verify and loaded is not None:
-            state += ", digest " + ("right" if databases.verify(partition) else f"WRONG: rebuild it ({databases.rebuild_command(partition)})")
+            state += ", digest " + (
+                "right"
+                if databases.verify(partition)
+                else f"WRONG: rebuild it ({databases.rebuild_command(partition)})"
+            )
         size = _megabytes(path.stat().st_size) if loaded is not None else _megabytes(sum(partition.table_bytes()))
         typer.echo(f"{partition.name:<6} {size:>7}  {state}  ({path.name})")
     current = {databases.path_of(p).name for p in databases.PARTITIONS}
     folder = databases.cache_folder()
     for old in sorted(folder.glob("slide-patterns-*.bin")) if folder.is_dir() else ():
         if old.name not in current:
-            typer.echo(f"{'old':<6} {_megabytes(old.stat().st_size):>7}  unused: an earlier version's ({old.name}; 'kamivision tables clear' removes it)")
+            typer.echo(
+                f"{'old':<6} {_megabytes(old.stat().st_size):>7}  unused: an earlier version's ({old.name}; 'kamivision tables clear' removes it)"
+            )
     if in_use is None:
-        typer.echo("none in use: the first 15-puzzle solved builds 6-6-3 (about 25 s); 'kamivision tables build' makes 7-8")
+        typer.echo(
+            "none in use: the first 15-puzzle solved builds 6-6-3 (about 25 s); 'kamivision tables build' makes 7-8"
+        )
     elif in_use is databases.SMALL:
         typer.echo("7-8 solves the 15-puzzle about ten times faster: 'kamivision tables build'")
 
 
 @tables_app.command("build")
 def build_command(
-    small: Annotated[bool, typer.Option("--small", help="Build the 6-6-3 tables instead (11.5 MB, under a minute).")] = False,
+    small: Annotated[
+        bool, typer.Option("--small", help="Build the 6-6-3 tables instead (11.5 MB, under a minute).")
+    ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Build without asking.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Build again over tables already there.")] = False,
-    threads: Annotated[Optional[int], typer.Option(min=1, max=16, metavar="N", help="Threads (default: every core).")] = None,
+    threads: Annotated[
+        Optional[int], typer.Option(min=1, max=16, metavar="N", help="Threads (default: every core).")
+    ] = None,
 ) -> None:
     """Build the 7-8 pattern databases into the cache folder: 288 MB on disk, about 1.5 GB
     of memory and a few minutes while building.  Asks first; Ctrl-C stops it and leaves
@@ -76,7 +90,9 @@ def build_command(
     except databases.DatabaseError:
         there = False  # damaged or of another version: built again
     if there and not force:
-        typer.echo(f"the {partition.name} pattern databases are there already: {databases.path_of(partition)} (--force builds them again)")
+        typer.echo(
+            f"the {partition.name} pattern databases are there already: {databases.path_of(partition)} (--force builds them again)"
+        )
         return
     need, disk = partition.build_memory, sum(partition.table_bytes())
     path = databases.path_of(partition)

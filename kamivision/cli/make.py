@@ -26,7 +26,12 @@ Example:
   kamivision generate -o level.json --rows 6 --columns 6 --zones 3 --helpers 1 --seed 4""",
 )
 def generate_command(
-    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The Safe Zone level to write (.json).", show_default=False)],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "-o", "--output", metavar="FILE", help="The Safe Zone level to write (.json).", show_default=False
+        ),
+    ],
     rows: Annotated[int, typer.Option(min=2, max=16, metavar="N", help="Rows.")] = 6,
     columns: Annotated[int, typer.Option(min=2, max=16, metavar="N", help="Columns.")] = 6,
     zones: Annotated[int, typer.Option(min=1, max=8, metavar="N", help="Safe zones (and as many blocks).")] = 2,
@@ -34,7 +39,10 @@ def generate_command(
     min_moves: Annotated[int, typer.Option(min=1, metavar="N", help="Shortest optimum accepted.")] = 4,
     seed: Annotated[int, typer.Option(metavar="N", help="Random seed.")] = 0,
     max_seconds: Annotated[
-        float, typer.Option(callback=number, min=1.0, metavar="SECONDS", help="Give up after this long in all (200 tries at most).")
+        float,
+        typer.Option(
+            callback=number, min=1.0, metavar="SECONDS", help="Give up after this long in all (200 tries at most)."
+        ),
     ] = 120.0,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
@@ -55,7 +63,13 @@ def generate_command(
         check_output(output, force)
         try:
             made = generate(
-                random.Random(seed), rows, columns, zones, helpers, min_moves=min_moves, max_seconds=max_seconds,
+                random.Random(seed),
+                rows,
+                columns,
+                zones,
+                helpers,
+                min_moves=min_moves,
+                max_seconds=max_seconds,
                 progress=progress,
             )
         except ValueError as error:
@@ -88,20 +102,53 @@ Example:
 )
 def render_command(
     source: Annotated[Path, typer.Argument(metavar="BOARD", help="A board file (.json).", show_default=False)],
-    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The screenshot to write (.png or .jpg).", show_default=False)],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "-o", "--output", metavar="FILE", help="The screenshot to write (.png or .jpg).", show_default=False
+        ),
+    ],
     device: Annotated[str, typer.Option(metavar="NAME", help=f"Phone layout: {', '.join(DEVICES)}.")] = DEFAULT_DEVICE,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed of the paper texture and shading.")] = 0,
-    moves: Annotated[Optional[int], typer.Option(min=0, metavar="N", help="Moves-left counter.  [default: the board's par]")] = None,
-    selected: Annotated[int, typer.Option(min=0, metavar="N", help="Swatch with the folded corner (0: the first).")] = 0,
-    jpeg_quality: Annotated[Optional[int], typer.Option(min=1, max=100, metavar="Q", help="Write JPEG at this quality.")] = None,
-    scale: Annotated[Optional[float], typer.Option(callback=number, min=0.1, max=4.0, metavar="FACTOR", help="Rescale the screenshot.")] = None,
-    truth: Annotated[bool, typer.Option("--truth", help="Also write the board file beside it (SHOT.json).")] = False,
-    ink: Annotated[int, typer.Option(min=0, max=200, metavar="N", help="Marks a player wrote over the board (numbers, strokes, dots).")] = 0,
-    nav_bar: Annotated[
-        Optional[str], typer.Option("--nav-bar", metavar="buttons|pill", help="A translucent navigation bar over the bottom of the screen.  [default: the device's own, if any]")
+    moves: Annotated[
+        Optional[int], typer.Option(min=0, metavar="N", help="Moves-left counter.  [default: the board's par]")
     ] = None,
-    nav_height: Annotated[float, typer.Option(callback=number, min=0.02, max=0.4, metavar="W", help="The bar's height in screen widths.")] = 0.105,
-    nav_darkness: Annotated[float, typer.Option(callback=number, min=0.05, max=0.95, metavar="D", help="The share of light the bar takes away (0.6: darkened to 40 %).")] = 0.55,
+    selected: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Swatch with the folded corner (0: the first).")
+    ] = 0,
+    jpeg_quality: Annotated[
+        Optional[int], typer.Option(min=1, max=100, metavar="Q", help="Write JPEG at this quality.")
+    ] = None,
+    scale: Annotated[
+        Optional[float],
+        typer.Option(callback=number, min=0.1, max=4.0, metavar="FACTOR", help="Rescale the screenshot."),
+    ] = None,
+    truth: Annotated[bool, typer.Option("--truth", help="Also write the board file beside it (SHOT.json).")] = False,
+    ink: Annotated[
+        int,
+        typer.Option(min=0, max=200, metavar="N", help="Marks a player wrote over the board (numbers, strokes, dots)."),
+    ] = 0,
+    nav_bar: Annotated[
+        Optional[str],
+        typer.Option(
+            "--nav-bar",
+            metavar="buttons|pill",
+            help="A translucent navigation bar over the bottom of the screen.  [default: the device's own, if any]",
+        ),
+    ] = None,
+    nav_height: Annotated[
+        float, typer.Option(callback=number, min=0.02, max=0.4, metavar="W", help="The bar's height in screen widths.")
+    ] = 0.105,
+    nav_darkness: Annotated[
+        float,
+        typer.Option(
+            callback=number,
+            min=0.05,
+            max=0.95,
+            metavar="D",
+            help="The share of light the bar takes away (0.6: darkened to 40 %).",
+        ),
+    ] = 0.55,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Draw a board as a realistic phone screenshot."""
@@ -139,10 +186,21 @@ Example:
   kamivision export level.png -o level.json   # then: kamivision solve level.json""",
 )
 def export_command(
-    shot: Annotated[Path, typer.Argument(metavar="SHOT", help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).", show_default=False)],
-    output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE", help="The board file to write (.json).", show_default=False)],
+    shot: Annotated[
+        Path, typer.Argument(metavar="SHOT", help="A KAMI 2 screenshot (PNG, JPEG, TIFF, ...).", show_default=False)
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", metavar="FILE", help="The board file to write (.json).", show_default=False),
+    ],
     max_seconds: Annotated[
-        float, typer.Option(callback=number, min=0.0, metavar="SECONDS", help="The solve that tells which doubtful cells matter stops after this long.")
+        float,
+        typer.Option(
+            callback=number,
+            min=0.0,
+            metavar="SECONDS",
+            help="The solve that tells which doubtful cells matter stops after this long.",
+        ),
     ] = 10.0,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing board file.")] = False,
 ) -> None:
@@ -170,5 +228,3 @@ def export_command(
     typer.echo(result.verdict())
     for notice in result.notices():
         typer.echo(f"warning: {notice.text}", err=True)
-
-

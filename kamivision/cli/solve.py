@@ -47,26 +47,64 @@ def solve_command(
         ),
     ],
     output: Annotated[
-        Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]")
+        Optional[Path],
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]",
+        ),
     ] = None,
-    steps: Annotated[Optional[Path], typer.Option(metavar="FOLDER", help="Write one picture per move into this folder.")] = None,
+    steps: Annotated[
+        Optional[Path], typer.Option(metavar="FOLDER", help="Write one picture per move into this folder.")
+    ] = None,
     gif: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
     max_seconds: Annotated[
-        Optional[float], typer.Option(callback=number, min=0.0, metavar="SECONDS", help="Stop after this many seconds with the best answer found and its bound; for a screenshot, reading and the counter check included; in a collection, per board.  [default: no limit: runs until proven optimal]")
+        Optional[float],
+        typer.Option(
+            callback=number,
+            min=0.0,
+            metavar="SECONDS",
+            help="Stop after this many seconds with the best answer found and its bound; for a screenshot, reading and the counter check included; in a collection, per board.  [default: no limit: runs until proven optimal]",
+        ),
     ] = None,
     total_seconds: Annotated[
-        Optional[float], typer.Option(callback=number, min=0.0, metavar="SECONDS", help="Collections: stop the whole run after this many seconds (each board gets at most what is left; the boards not started are not shown).  [default: no limit]")
+        Optional[float],
+        typer.Option(
+            callback=number,
+            min=0.0,
+            metavar="SECONDS",
+            help="Collections: stop the whole run after this many seconds (each board gets at most what is left; the boards not started are not shown).  [default: no limit]",
+        ),
     ] = None,
     max_nodes: Annotated[
-        Optional[int], typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]")
+        Optional[int],
+        typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]"),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")] = False,
     rules: Annotated[
-        Optional[str], typer.Option(metavar="free|pivot", help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]")
+        Optional[str],
+        typer.Option(
+            metavar="free|pivot",
+            help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]",
+        ),
     ] = None,
-    jobs: Annotated[int, typer.Option(min=1, max=1024, metavar="N", help="Processes for several sources, a folder or a Flood-It collection; more than the cores available is cut to them, with a note.")] = 1,
-    beam: Annotated[int, typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none).")] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=1024,
+            metavar="N",
+            help="Processes for several sources, a folder or a Flood-It collection; more than the cores available is cut to them, with a note.",
+        ),
+    ] = 1,
+    beam: Annotated[
+        int,
+        typer.Option(
+            min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none)."
+        ),
+    ] = 0,
     check_seconds: Annotated[
         float,
         typer.Option(
@@ -90,7 +128,9 @@ def solve_command(
             raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
         run = run_of(sources, rules)
         if run is not Run.ONE:
-            if run is Run.MANY and (output is not None or steps is not None or gif is not None or max_nodes is not None or beam):
+            if run is Run.MANY and (
+                output is not None or steps is not None or gif is not None or max_nodes is not None or beam
+            ):
                 raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
             table(run, sources, max_seconds, max_nodes, jobs, rules, beam, check_seconds, as_json, total_seconds)
             return
@@ -100,8 +140,16 @@ def solve_command(
         elif output is not None or steps is not None or gif is not None:
             raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
         progress = None if as_json else progress_printer(unlimited=max_seconds is None and max_nodes is None)
-        answer = solve_source(source, rules, max_seconds=max_seconds, max_nodes=max_nodes, progress=progress,
-                              check_seconds=check_seconds, beam=beam, kind=kind)
+        answer = solve_source(
+            source,
+            rules,
+            max_seconds=max_seconds,
+            max_nodes=max_nodes,
+            progress=progress,
+            check_seconds=check_seconds,
+            beam=beam,
+            kind=kind,
+        )
         clear(progress)
     except KamiError as error:
         clear(progress)
@@ -121,8 +169,18 @@ def solve_command(
     exit_if_interrupted(answer.solution)
 
 
-def table(run, sources: list[Path], max_seconds, max_nodes, jobs: int, rules, beam: int, check_seconds: float,
-          as_json: bool, total_seconds) -> None:
+def table(
+    run,
+    sources: list[Path],
+    max_seconds,
+    max_nodes,
+    jobs: int,
+    rules,
+    beam: int,
+    check_seconds: float,
+    as_json: bool,
+    total_seconds,
+) -> None:
     """Several sources or a collection, a row each (:mod:`.tables`); ``--jobs`` cut to the
     cores this process may use."""
     from ..solver.settings import usable_cpus
@@ -180,5 +238,3 @@ def print_puzzle(source: Path, answer, as_json: bool) -> None:
         typer.echo(f"kamivision: {source}: {error}", err=True)
     if verdict.status:
         raise typer.Exit(verdict.status)
-
-

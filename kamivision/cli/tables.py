@@ -55,9 +55,14 @@ class Table:
     ``json_of`` a row's JSON (None: the row is not printed as JSON), ``instead`` a line
     that replaces the columns' for some rows (None for the others)."""
 
-    def __init__(self, columns: list[Column], as_json: bool, count: Callable[[Any], None],
-                 json_of: Optional[Callable[[Any], Any]] = dataclasses.asdict,
-                 instead: Callable[[Any], Optional[str]] = lambda row: None):
+    def __init__(
+        self,
+        columns: list[Column],
+        as_json: bool,
+        count: Callable[[Any], None],
+        json_of: Optional[Callable[[Any], Any]] = dataclasses.asdict,
+        instead: Callable[[Any], Optional[str]] = lambda row: None,
+    ):
         self.columns, self.as_json, self.count, self.json_of, self.instead = columns, as_json, count, json_of, instead
 
     def run(self, rows: Iterator) -> bool:
@@ -105,19 +110,27 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
 
     def count(row) -> None:
         tally.update(
-            done=1, interrupted=row.interrupted, moves=row.length, proven=row.optimal, known=row.known or 0,
+            done=1,
+            interrupted=row.interrupted,
+            moves=row.length,
+            proven=row.optimal,
+            known=row.known or 0,
             unknown=row.known is None,
         )
 
-    table = Table([
-        Column("board", 28, lambda row: row.name, left=True),
-        Column("cells", 5, lambda row: str(row.cells)),
-        Column("colors", 7, lambda row: str(row.colors)),
-        Column("moves", 5, lambda row: str(row.length)),
-        Column("proven", 6, lambda row: _yes(row.optimal)),
-        Column("known", 5, lambda row: _or_dash(row.known)),
-        Column("seconds", 8, lambda row: f"{row.seconds:.2f}"),
-    ], as_json, count)
+    table = Table(
+        [
+            Column("board", 28, lambda row: row.name, left=True),
+            Column("cells", 5, lambda row: str(row.cells)),
+            Column("colors", 7, lambda row: str(row.colors)),
+            Column("moves", 5, lambda row: str(row.length)),
+            Column("proven", 6, lambda row: _yes(row.optimal)),
+            Column("known", 5, lambda row: _or_dash(row.known)),
+            Column("seconds", 8, lambda row: f"{row.seconds:.2f}"),
+        ],
+        as_json,
+        count,
+    )
     rows = solve_collection(puzzles, max_seconds=max_seconds, jobs=jobs, beam=beam, total_seconds=total_seconds)
     interrupted = table.run(rows) or tally["interrupted"] > 0
     if not as_json:
@@ -125,8 +138,10 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
         extra = "" if tally["unknown"] else f"; known optimum total {tally['known']}"
         ended = total_seconds is not None and not interrupted and _unfinished(puzzles)
         noun = "board" if done == 1 else "boards"
-        boards = f"{done} {noun} (interrupted)" if interrupted else f"{done} {noun}" + (
-            f" (--total-seconds {total_seconds:g} ended the run)" if ended else ""
+        boards = (
+            f"{done} {noun} (interrupted)"
+            if interrupted
+            else f"{done} {noun}" + (f" (--total-seconds {total_seconds:g} ended the run)" if ended else "")
         )
         typer.echo(f"{boards}: {tally['moves']} moves in all, {tally['proven']} proven optimal{extra}")
     if interrupted:
@@ -147,7 +162,7 @@ def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seco
 
     def label(path: str) -> str:  # long paths lose their start, never the file's name
         text = safe_text(path, 10_000)
-        return text if len(text) <= width else "…" + text[-(width - 1):]
+        return text if len(text) <= width else "…" + text[-(width - 1) :]
 
     tally = Counter()
 
@@ -160,19 +175,31 @@ def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seco
             if row.par is not None:
                 tally.update(at_par=row.moves == row.par, over=row.moves > row.par, under=row.moves < row.par)
 
-    source, kind = Column("source", width, lambda row: label(row.path), left=True), Column("kind", 10, lambda row: row.kind, left=True)
+    source, kind = (
+        Column("source", width, lambda row: label(row.path), left=True),
+        Column("kind", 10, lambda row: row.kind, left=True),
+    )
 
     def error(row) -> Optional[str]:  # a source that could not be solved: its error in place of the figures
-        return None if row.error is None else f"{source.cell(label(row.path))} {kind.cell('error')} {safe_text(row.error, 100)}"
+        return (
+            None
+            if row.error is None
+            else f"{source.cell(label(row.path))} {kind.cell('error')} {safe_text(row.error, 100)}"
+        )
 
-    table = Table([
-        source,
-        kind,
-        Column("moves", 5, lambda row: _or_dash(row.moves)),
-        Column("proven", 6, lambda row: _yes(row.optimal)),
-        Column("par", 4, lambda row: _or_dash(row.par)),
-        Column("seconds", 8, lambda row: f"{row.seconds:.2f}"),
-    ], as_json, count, instead=error)
+    table = Table(
+        [
+            source,
+            kind,
+            Column("moves", 5, lambda row: _or_dash(row.moves)),
+            Column("proven", 6, lambda row: _yes(row.optimal)),
+            Column("par", 4, lambda row: _or_dash(row.par)),
+            Column("seconds", 8, lambda row: f"{row.seconds:.2f}"),
+        ],
+        as_json,
+        count,
+        instead=error,
+    )
     rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds)
     interrupted = table.run(rows) or tally["interrupted"] > 0
     seconds = time.perf_counter() - started
@@ -211,7 +238,10 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
         length, known = result.length, stored(solved)
         bounds.add(result.bound)
         tally.update(
-            done=1, moves=length or 0, known=known or 0, proven=result.optimal and length is not None,
+            done=1,
+            moves=length or 0,
+            known=known or 0,
+            proven=result.optimal and length is not None,
             interrupted=result.stopped is Stop.INTERRUPTED,
         )
         if known is not None and result.optimal and length != known:
@@ -224,29 +254,48 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
             return "none"  # no sequence of moves reaches the goal (its parity says so)
         return _yes(result.optimal and result.length is not None)
 
-    table = Table([
-        Column("board", 6, lambda solved: safe_text(solved[0], 6)),
-        Column("moves", 6, lambda solved: _or_dash(solved[2].length)),
-        Column("file", 6, lambda solved: _or_dash(stored(solved))),
-        Column("proven", 7, lambda solved: verdict(solved[2])),
-        Column("states", 14, lambda solved: f"{solved[2].expanded:,}"),
-        Column("seconds", 9, lambda solved: f"{solved[2].seconds:.2f}"),
-    ], as_json, count, json_of=None)  # the JSON is one document, printed at the end
+    table = Table(
+        [
+            Column("board", 6, lambda solved: safe_text(solved[0], 6)),
+            Column("moves", 6, lambda solved: _or_dash(solved[2].length)),
+            Column("file", 6, lambda solved: _or_dash(stored(solved))),
+            Column("proven", 7, lambda solved: verdict(solved[2])),
+            Column("states", 14, lambda solved: f"{solved[2].expanded:,}"),
+            Column("seconds", 9, lambda solved: f"{solved[2].seconds:.2f}"),
+        ],
+        as_json,
+        count,
+        json_of=None,
+    )  # the JSON is one document, printed at the end
     interrupted = table.run(solve_collection(boards, max_seconds, max_nodes, total_seconds)) or tally["interrupted"] > 0
     ended = total_seconds is not None and not interrupted and _unfinished(boards)
     seconds = time.perf_counter() - started
     peak = _peak_mb()
     moves, known, done = tally["moves"], tally["known"], tally["done"]
     if as_json:
-        typer.echo(json.dumps({"boards": rows, "total_moves": moves, "total_file": known, "seconds": round(seconds, 2), "peak_mb": peak}))
+        typer.echo(
+            json.dumps(
+                {
+                    "boards": rows,
+                    "total_moves": moves,
+                    "total_file": known,
+                    "seconds": round(seconds, 2),
+                    "peak_mb": peak,
+                }
+            )
+        )
     else:
         typer.echo(
             f"{done} {'board' if done == 1 else 'boards'}: {moves} moves in all (the file: {known}); {tally['proven']} proven "
-            f"optimal; {seconds:.1f} s" + ("" if peak is None else f"; peak memory {peak} MB") + ("; interrupted" if interrupted else "")
+            f"optimal; {seconds:.1f} s"
+            + ("" if peak is None else f"; peak memory {peak} MB")
+            + ("; interrupted" if interrupted else "")
             + (f"; --total-seconds {total_seconds:g} ended the run" if ended else "")
         )
         if any(bound and f"databases {SMALL.name} " in bound for bound in bounds):
-            typer.echo("(the 6-6-3 pattern databases: 'kamivision tables build' makes the 7-8 ones, about ten times faster)")
+            typer.echo(
+                "(the 6-6-3 pattern databases: 'kamivision tables build' makes the 7-8 ones, about ten times faster)"
+            )
     for name in wrong:
         typer.echo(f"kamivision: {source}: board {name}: the proven optimum differs from the file's", err=True)
     if wrong:

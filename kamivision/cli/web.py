@@ -21,16 +21,29 @@ Examples:
   kamivision review level.json --image level.png""",
 )
 def review_command(
-    source: Annotated[Path, typer.Argument(metavar="SOURCE", help="A screenshot, or a board file (with --image).", show_default=False)],
+    source: Annotated[
+        Path, typer.Argument(metavar="SOURCE", help="A screenshot, or a board file (with --image).", show_default=False)
+    ],
     output: Annotated[
-        Optional[Path], typer.Option("-o", "--output", metavar="FILE", help="The board file to save.  [default: beside the source]")
+        Optional[Path],
+        typer.Option("-o", "--output", metavar="FILE", help="The board file to save.  [default: beside the source]"),
     ] = None,
     image: Annotated[Optional[Path], typer.Option(metavar="SHOT", help="The screenshot of a board file.")] = None,
-    max_seconds: Annotated[float, typer.Option(callback=number, min=1.0, metavar="SECONDS", help="The page's solve limit (it can be changed there).")] = 30.0,
+    max_seconds: Annotated[
+        float,
+        typer.Option(
+            callback=number, min=1.0, metavar="SECONDS", help="The page's solve limit (it can be changed there)."
+        ),
+    ] = 30.0,
     port: Annotated[
-        int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Local port.  [default: any free port]", show_default=False)
+        int,
+        typer.Option(
+            "--port", min=0, max=65535, metavar="PORT", help="Local port.  [default: any free port]", show_default=False
+        ),
     ] = 0,
-    browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")] = True,
+    browser: Annotated[
+        bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")
+    ] = True,
 ) -> None:
     """Open the screenshot in a page in your browser: fix misread cells, solve, save the board."""
     import secrets
@@ -60,38 +73,86 @@ Examples:
 )
 def serve_command(
     ctx: typer.Context,
-    host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port).")] = 8000,
-    max_seconds: Annotated[float, typer.Option(callback=number, min=1.0, metavar="SECONDS", help="A solve's default limit (the page can change it).")] = 30.0,
-    limit: Annotated[float, typer.Option(callback=number, min=1.0, metavar="SECONDS", help="The longest solve a page may ask for.")] = 600.0,
+    host: Annotated[
+        str, typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network).")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on (0: any free port).")
+    ] = 8000,
+    max_seconds: Annotated[
+        float,
+        typer.Option(
+            callback=number, min=1.0, metavar="SECONDS", help="A solve's default limit (the page can change it)."
+        ),
+    ] = 30.0,
+    limit: Annotated[
+        float, typer.Option(callback=number, min=1.0, metavar="SECONDS", help="The longest solve a page may ask for.")
+    ] = 600.0,
     workers: Annotated[
-        int, typer.Option(min=0, metavar="N", help="Solves run at once.  [default: one per core, less one]", show_default=False)
+        int,
+        typer.Option(
+            min=0, metavar="N", help="Solves run at once.  [default: one per core, less one]", show_default=False
+        ),
     ] = 0,
-    browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")] = False,
-    cert: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Serve HTTPS with this certificate (PEM); needs --key.")] = None,
+    browser: Annotated[
+        bool, typer.Option("--browser/--no-browser", help="Open the page in the default browser.")
+    ] = False,
+    cert: Annotated[
+        Optional[Path], typer.Option(metavar="FILE", help="Serve HTTPS with this certificate (PEM); needs --key.")
+    ] = None,
     key: Annotated[Optional[Path], typer.Option(metavar="FILE", help="The certificate's private key (PEM).")] = None,
     redis: Annotated[
         Optional[str],
-        typer.Option(envvar="KAMIVISION_REDIS", metavar="URL", help="Keep sessions in Redis and queue solves there for 'kamivision worker' (redis://host:6379/0; with a password, give it in KAMIVISION_REDIS instead)."),
+        typer.Option(
+            envvar="KAMIVISION_REDIS",
+            metavar="URL",
+            help="Keep sessions in Redis and queue solves there for 'kamivision worker' (redis://host:6379/0; with a password, give it in KAMIVISION_REDIS instead).",
+        ),
     ] = None,
     token: Annotated[
         Optional[str],
-        typer.Option("--token", envvar="KAMIVISION_TOKEN", metavar="TOKEN", help="The token every request needs (the same for every web process; better given in KAMIVISION_TOKEN).  [default: a random one off the loopback]", show_default=False),
+        typer.Option(
+            "--token",
+            envvar="KAMIVISION_TOKEN",
+            metavar="TOKEN",
+            help="The token every request needs (the same for every web process; better given in KAMIVISION_TOKEN).  [default: a random one off the loopback]",
+            show_default=False,
+        ),
     ] = None,
     allow_host: Annotated[
         Optional[list[str]],
-        typer.Option("--allow-host", metavar="NAME", help="Also answer requests for this host name without a token (a public site behind a proxy); repeatable."),
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Also answer requests for this host name without a token (a public site behind a proxy); repeatable.",
+        ),
     ] = None,
-    uploads_per_minute: Annotated[int, typer.Option(min=0, metavar="N", help="Uploads one client address may make a minute (0: no limit).")] = 0,
-    solves_per_minute: Annotated[int, typer.Option(min=0, metavar="N", help="Solves one client address may ask for a minute (0: no limit).")] = 0,
-    max_waiting: Annotated[int, typer.Option(min=1, metavar="N", help="Solves that may wait; more get 'try again' (503).")] = 64,
+    uploads_per_minute: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Uploads one client address may make a minute (0: no limit).")
+    ] = 0,
+    solves_per_minute: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Solves one client address may ask for a minute (0: no limit).")
+    ] = 0,
+    max_waiting: Annotated[
+        int, typer.Option(min=1, metavar="N", help="Solves that may wait; more get 'try again' (503).")
+    ] = 64,
     max_sessions: Annotated[
         Optional[int],
-        typer.Option(min=1, metavar="N", help="Screenshots held at once, idle ones dropped first.  [default: 64; 2000 with --redis]", show_default=False),
+        typer.Option(
+            min=1,
+            metavar="N",
+            help="Screenshots held at once, idle ones dropped first.  [default: 64; 2000 with --redis]",
+            show_default=False,
+        ),
     ] = None,
     max_store_mb: Annotated[
         Optional[int],
-        typer.Option(min=1, metavar="MB", help="Megabytes of screenshots held at once, idle ones dropped first.  [default: 1500; 4000 with --redis]", show_default=False),
+        typer.Option(
+            min=1,
+            metavar="MB",
+            help="Megabytes of screenshots held at once, idle ones dropped first.  [default: 1500; 4000 with --redis]",
+            show_default=False,
+        ),
     ] = None,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
@@ -135,9 +196,21 @@ Examples:
 )
 def worker_command(
     ctx: typer.Context,
-    redis: Annotated[str, typer.Option(envvar="KAMIVISION_REDIS", metavar="URL", help="The Redis that the web processes queue solves on (with a password, give it in KAMIVISION_REDIS instead).")],
+    redis: Annotated[
+        str,
+        typer.Option(
+            envvar="KAMIVISION_REDIS",
+            metavar="URL",
+            help="The Redis that the web processes queue solves on (with a password, give it in KAMIVISION_REDIS instead).",
+        ),
+    ],
     burst: Annotated[bool, typer.Option("--burst", help="Stop when the queue is empty.")] = False,
-    name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False)] = None,
+    name: Annotated[
+        Optional[str],
+        typer.Option(
+            "--name", metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False
+        ),
+    ] = None,
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
     warn_of_secrets(ctx, redis=redis)
@@ -147,8 +220,6 @@ def worker_command(
         run_worker(redis, burst=burst, name=name)
     except KamiError as error:
         fail(error)
-
-
 
 
 def warn_of_secrets(ctx: typer.Context, **values: Optional[str]) -> None:
@@ -168,6 +239,12 @@ def warn_of_secrets(ctx: typer.Context, **values: Optional[str]) -> None:
             except ValueError:
                 secret = False
             if secret:
-                typer.echo("warning: the Redis password is on the command line, where any user of this machine can read it: give the URL in KAMIVISION_REDIS instead", err=True)
+                typer.echo(
+                    "warning: the Redis password is on the command line, where any user of this machine can read it: give the URL in KAMIVISION_REDIS instead",
+                    err=True,
+                )
         else:
-            typer.echo(f"warning: the {name} is on the command line, where any user of this machine can read it: give it in KAMIVISION_{name.upper()} instead", err=True)
+            typer.echo(
+                f"warning: the {name} is on the command line, where any user of this machine can read it: give it in KAMIVISION_{name.upper()} instead",
+                err=True,
+            )

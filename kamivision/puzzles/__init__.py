@@ -71,7 +71,9 @@ def _method(puzzle: Puzzle, result: Result) -> str:
         return f"IDA*, bound: {result.bound}"
     if puzzle.rows * puzzle.columns > 9 and puzzle.distinct:
         return "IDA*, bound: Manhattan distance and linear conflicts"
-    return "A*, bound: Manhattan distance and linear conflicts" + ("" if puzzle.distinct else " over matchings of equal tiles")
+    return "A*, bound: Manhattan distance and linear conflicts" + (
+        "" if puzzle.distinct else " over matchings of equal tiles"
+    )
 
 
 def report(puzzle: Puzzle, result: Result) -> Verdict:
@@ -95,7 +97,9 @@ def report(puzzle: Puzzle, result: Result) -> Verdict:
             errors.append(f"the file says the optimum is {stored}, but the board has no solution")
         status = 3
     elif result.moves is None:
-        lines.append(f"no solution found before the {'interruption' if result.stopped is Stop.INTERRUPTED else 'limit'}: at least {result.lower_bound} moves are needed")
+        lines.append(
+            f"no solution found before the {'interruption' if result.stopped is Stop.INTERRUPTED else 'limit'}: at least {result.lower_bound} moves are needed"
+        )
         status = 130 if result.stopped is Stop.INTERRUPTED else 0
     else:
         for i, move in enumerate(result.moves, 1):

@@ -150,10 +150,12 @@ def load(partition: Partition, folder: Optional[Path] = None) -> Optional[Loaded
     view, tables, at = memoryview(mapped), [], HEADER_BYTES
     if _checked(path) != identity:  # changed since its digest was last checked: check it now
         if hashlib.sha256(view[HEADER_BYTES:]).digest() != digest:
-            raise DatabaseError(f"{path}: damaged, its tables do not match their digest (rebuild it: {rebuild_command(partition)})")
+            raise DatabaseError(
+                f"{path}: damaged, its tables do not match their digest (rebuild it: {rebuild_command(partition)})"
+            )
         _mark_checked(path, identity)
     for size in sizes:
-        tables.append(view[at:at + size])
+        tables.append(view[at : at + size])
         at += size
     return Loaded(partition, tables)
 
@@ -207,11 +209,15 @@ def build(
     started = time.perf_counter()
     tables = compute(partition, threads, progress)
     path = write(partition, tables, folder)
-    progress(f"{partition.name}: {path.stat().st_size / 1e6:.1f} MB written to {path} in {time.perf_counter() - started:.0f} s")
+    progress(
+        f"{partition.name}: {path.stat().st_size / 1e6:.1f} MB written to {path} in {time.perf_counter() - started:.0f} s"
+    )
     return path
 
 
-def compute(partition: Partition, threads: Optional[int] = None, progress: Callable[[str], None] = lambda text: None) -> list:
+def compute(
+    partition: Partition, threads: Optional[int] = None, progress: Callable[[str], None] = lambda text: None
+) -> list:
     """The partition's tables, in the order of its groups."""
     if not AVAILABLE:
         raise DatabaseError("the compiled pattern databases are not built (no C compiler at install)")
@@ -263,7 +269,9 @@ def _build_packed(group, size: int, threads: int, progress, started: float) -> b
         following[:] = zeros
         states = 0
         for first in range(0, words, step):
-            reached, found, over = _patterns.level(goal, depth, visited, frontier, following, packed, threads, first, first + step)
+            reached, found, over = _patterns.level(
+                goal, depth, visited, frontier, following, packed, threads, first, first + step
+            )
             valued, states, clipped = valued + reached, states + found, clipped + over
         progress(
             f"{len(group)} tiles: {depth + 1} move{'s' * (depth > 0)}, {valued / size:6.1%} of {size:,} placements, "

@@ -46,7 +46,9 @@ def suits(board: SlideBoard) -> bool:
     )
 
 
-def solve(board: SlideBoard, limits: Limits = Limits(), announce=None, tables: Optional[PatternTables] = None) -> Result:
+def solve(
+    board: SlideBoard, limits: Limits = Limits(), announce=None, tables: Optional[PatternTables] = None
+) -> Result:
     """The fewest moves of a board that :func:`suits`, proven (IDA* with an admissible
     bound finds a shortest solution first); ``tables``: those to use (loaded once per
     object), else the cache folder's best."""
@@ -78,7 +80,14 @@ def search(board: SlideBoard, groups, found: list[bytes], limits: Limits) -> Res
     )
     elapsed = time.perf_counter() - started
     if status != Status.FOUND:  # the statuses are the KAMI core's (solver/_core/status.h)
-        return Result(None, False, bound, expanded, elapsed, stopped=Stop.INTERRUPTED if status == Status.INTERRUPTED else Stop.LIMIT)
+        return Result(
+            None,
+            False,
+            bound,
+            expanded,
+            elapsed,
+            stopped=Stop.INTERRUPTED if status == Status.INTERRUPTED else Stop.LIMIT,
+        )
     back = {canonical: cell for cell, canonical in enumerate(to_canonical)}
     moves, state = [], list(board.cells)
     blank = state.index(0)

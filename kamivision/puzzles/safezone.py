@@ -87,7 +87,9 @@ def safezone_from_dict(obj: Any, origin: str = "<safezone>") -> SafeZone:
     for r, row in enumerate(cells):
         for c, value in enumerate(row):
             if not integer(value) or value not in (HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE):
-                raise fail(f"cell ({r},{c}) is {json.dumps(value)}: expected 0 (hole), 1 (tile), 2 (block), 4 (safe zone) or 6 (block on a safe zone)")
+                raise fail(
+                    f"cell ({r},{c}) is {json.dumps(value)}: expected 0 (hole), 1 (tile), 2 (block), 4 (safe zone) or 6 (block on a safe zone)"
+                )
             bit = 1 << (r * columns + c)
             if value != HOLE:
                 floor |= bit
@@ -111,7 +113,9 @@ def safezone_to_dict(level: SafeZone, blocks: Optional[int] = None) -> dict:
     if level.name is not None:
         out["name"] = level.name
     out.update(rows=level.rows, columns=level.columns)
-    out["cells"] = [[level.code(r * level.columns + c, blocks) for c in range(level.columns)] for r in range(level.rows)]
+    out["cells"] = [
+        [level.code(r * level.columns + c, blocks) for c in range(level.columns)] for r in range(level.rows)
+    ]
     if level.rules != "slide":
         out["rules"] = level.rules
     if level.par is not None:
@@ -208,11 +212,11 @@ class SetUpStopped(Exception):
 
 
 def segment_distances(level: SafeZone, deadline: Optional[float] = None) -> dict[int, list[Optional[int]]]:
-    """For every zone z, ``d[z][p]``: the fewest straight segments from floor cell p to z,
-    a segment running any length of at least 1 over floor cells, ignoring blocks and
-    stopping anywhere (a breadth-first search of rook moves over the floor).  Raises
-    :class:`SetUpStopped` past ``deadline`` (a ``time.perf_counter()`` value), checked
-    after every zone."""
+    """For every zone z, ``d[z][p]``: the fewest straight segments from floor cell p to z, a
+    segment running any length of at least 1 over floor cells, ignoring blocks and stopping
+    anywhere (a breadth-first search of rook moves over the floor).  Raises
+    :class:`SetUpStopped` past ``deadline`` (a ``time.perf_counter()`` value), checked after
+    every zone."""
     out = {}
     columns = level.columns
     for z in _bits(level.zones):
@@ -280,7 +284,9 @@ def assignment_bound(level: SafeZone, deadline: Optional[float] = None):
     return h
 
 
-def _least_assignment(table: list[list[Optional[int]]], row: int, used: int, spent: int = 0, best: Optional[int] = None) -> Optional[int]:
+def _least_assignment(
+    table: list[list[Optional[int]]], row: int, used: int, spent: int = 0, best: Optional[int] = None
+) -> Optional[int]:
     """The least total picking one distinct column per row (None entries forbidden)."""
     if row == len(table):
         return spent
@@ -303,7 +309,9 @@ def _bits(mask: int) -> Iterator[int]:
 # ---------------------------------------------------------------- solving and showing
 
 
-def solve_safezone(level: SafeZone, limits: Limits = Limits(), heuristic: str = "assignment", compiled: bool = True) -> Result:
+def solve_safezone(
+    level: SafeZone, limits: Limits = Limits(), heuristic: str = "assignment", compiled: bool = True
+) -> Result:
     """The fewest slides, by A* with H1 (or H0 with ``heuristic="zones"``).  The bound's
     set-up (the distance tables) runs inside ``limits.max_seconds`` too: the search gets
     what is left.  With H1 on a board of at most :data:`COMPILED_CELLS` cells the compiled
@@ -336,17 +344,18 @@ def _compiled_astar(level: SafeZone, distances: dict[int, list[Optional[int]]], 
     from ..solver.core import Status
 
     table = array("h", [-1 if d is None else d for z in sorted(distances) for d in distances[z]])
-    status, moves, expanded, bound = _safezone.astar(
-        level.rows, level.columns, level.floor, level.zones, level.blocks, level.rules == "slide-stop-on-zone",
-        table.tobytes(), -1.0 if limits.max_seconds is None else limits.max_seconds,
-        -1 if limits.max_nodes is None else limits.max_nodes, limits.progress,
-    )
+    board = (level.rows, level.columns, level.floor, level.zones, level.blocks, level.rules == "slide-stop-on-zone")
+    seconds = -1.0 if limits.max_seconds is None else limits.max_seconds
+    nodes = -1 if limits.max_nodes is None else limits.max_nodes
+    status, moves, expanded, bound = _safezone.astar(*board, table.tobytes(), seconds, nodes, limits.progress)
     if status == Status.FOUND:
         found = tuple(Slide(start, DIRECTIONS[d][0], end) for start, d, end in moves)
         return Result(found, True, len(found), expanded, 0.0)
     if status == Status.NONE:  # the queue ran dry (or the bound proved the start dead)
         return Result(None, True, bound, expanded, 0.0, unsolvable=True)
-    return Result(None, False, bound, expanded, 0.0, stopped=Stop.INTERRUPTED if status == Status.INTERRUPTED else Stop.LIMIT)
+    return Result(
+        None, False, bound, expanded, 0.0, stopped=Stop.INTERRUPTED if status == Status.INTERRUPTED else Stop.LIMIT
+    )
 
 
 def draw(level: SafeZone, blocks: Optional[int] = None) -> str:
@@ -389,7 +398,9 @@ def generate(
     counts = {} if counts is None else counts
     n = rows * columns
     if 2 * zones + helpers + 2 > n:
-        raise ValueError(f"{zones} zone(s), as many blocks and {helpers} helper(s) do not fit on {rows} x {columns} cells")
+        raise ValueError(
+            f"{zones} zone(s), as many blocks and {helpers} helper(s) do not fit on {rows} x {columns} cells"
+        )
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     for attempt in range(tries):
         if progress is not None and attempt:
@@ -403,7 +414,8 @@ def generate(
         chosen = rng.sample(floor_cells, 2 * zones + helpers)
         zone_cells, block_cells = chosen[:zones], chosen[zones:]
         level = SafeZone(
-            rows, columns,
+            rows,
+            columns,
             floor=sum(1 << cell for cell in floor_cells),
             zones=sum(1 << cell for cell in zone_cells),
             blocks=sum(1 << cell for cell in block_cells),
@@ -417,7 +429,15 @@ def generate(
         result = solve_safezone(level, limits, compiled=compiled)
         if result.stopped is Stop.INTERRUPTED:
             raise KeyboardInterrupt
-        outcome = "unsolvable" if result.unsolvable else "unproven" if result.moves is None else "short" if len(result.moves) < min_moves else "kept"
+        outcome = (
+            "unsolvable"
+            if result.unsolvable
+            else "unproven"
+            if result.moves is None
+            else "short"
+            if len(result.moves) < min_moves
+            else "kept"
+        )
         counts[outcome] = counts.get(outcome, 0) + 1
         if outcome == "kept":
             return dataclasses.replace(level, optimal=len(result.moves)), result

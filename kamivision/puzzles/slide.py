@@ -95,12 +95,18 @@ def _line_conflicts(goal_of: list[int], columns: int, rows: int) -> int:
     three tiles conflict)."""
     total = 0
     for r in range(rows):
-        line = [goal_of[r * columns + c] % columns for c in range(columns)
-                if goal_of[r * columns + c] >= 0 and goal_of[r * columns + c] // columns == r]
+        line = [
+            goal_of[r * columns + c] % columns
+            for c in range(columns)
+            if goal_of[r * columns + c] >= 0 and goal_of[r * columns + c] // columns == r
+        ]
         total += len(line) - _longest_increasing(line)
     for c in range(columns):
-        line = [goal_of[r * columns + c] // columns for r in range(rows)
-                if goal_of[r * columns + c] >= 0 and goal_of[r * columns + c] % columns == c]
+        line = [
+            goal_of[r * columns + c] // columns
+            for r in range(rows)
+            if goal_of[r * columns + c] >= 0 and goal_of[r * columns + c] % columns == c
+        ]
         total += len(line) - _longest_increasing(line)
     return total
 
@@ -145,7 +151,11 @@ def manhattan_conflicts(board: SlideBoard) -> Callable:
             if known is not None:
                 return known
             goal_of = [where[v] if v else -1 for v in state]
-            total = sum(abs(i // columns - g // columns) + abs(i % columns - g % columns) for i, g in enumerate(goal_of) if g >= 0)
+            total = sum(
+                abs(i // columns - g // columns) + abs(i % columns - g % columns)
+                for i, g in enumerate(goal_of)
+                if g >= 0
+            )
             value = total + 2 * _line_conflicts(goal_of, columns, rows)
             if len(memo) < 4_000_000:
                 memo[state] = value
@@ -306,5 +316,10 @@ def solve_collection(
         name, board = named
         return name, board, solve_slide(board, Limits(max_seconds=seconds, max_nodes=max_nodes), tables=tables)
 
-    return batch.run(boards, solve_one, max_seconds=max_seconds, total_seconds=total_seconds,
-                     interrupted=lambda row: row[2].stopped is Stop.INTERRUPTED)
+    return batch.run(
+        boards,
+        solve_one,
+        max_seconds=max_seconds,
+        total_seconds=total_seconds,
+        interrupted=lambda row: row[2].stopped is Stop.INTERRUPTED,
+    )

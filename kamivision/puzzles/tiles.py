@@ -78,7 +78,9 @@ def slide_from_dict(obj: Any, origin: str = "<slide>") -> SlideBoard:
         for r, row in enumerate(grid_rows(obj, key, rows, columns, fail)):
             for c, v in enumerate(row):
                 if not integer(v) or v < 0:
-                    raise fail(f"{key} cell ({r},{c}) is {json.dumps(v)}: expected 0 (the empty cell) or a positive integer label")
+                    raise fail(
+                        f"{key} cell ({r},{c}) is {json.dumps(v)}: expected 0 (the empty cell) or a positive integer label"
+                    )
                 flat.append(v)
         blanks = flat.count(0)
         if blanks != 1:
@@ -90,7 +92,9 @@ def slide_from_dict(obj: Any, origin: str = "<slide>") -> SlideBoard:
     if Counter(cells) != Counter(goal):
         extra = sorted((Counter(cells) - Counter(goal)).elements())
         missing = sorted((Counter(goal) - Counter(cells)).elements())
-        raise fail(f"cells and goal hold different labels: cells have {extra or 'nothing'} more, the goal {missing or 'nothing'} more")
+        raise fail(
+            f"cells and goal hold different labels: cells have {extra or 'nothing'} more, the goal {missing or 'nothing'} more"
+        )
     name, par, optimal = extras(obj, fail)
     cages = _cages(obj.get("cages"), rows, columns, goal, fail) if "cages" in obj else None
     return SlideBoard(rows, columns, tuple(cells), tuple(goal), name, par, optimal, cages)
@@ -167,7 +171,7 @@ def _connected(cells: list[int], columns: int) -> bool:
 
 def slide_to_dict(board: SlideBoard, cells: Optional[tuple] = None) -> dict:
     cells = board.cells if cells is None else cells
-    fold = lambda flat: [list(flat[r * board.columns:(r + 1) * board.columns]) for r in range(board.rows)]  # noqa: E731
+    fold = lambda flat: [list(flat[r * board.columns : (r + 1) * board.columns]) for r in range(board.rows)]  # noqa: E731
     out: dict[str, Any] = {"format": FORMAT}
     if board.name is not None:
         out["name"] = board.name
@@ -277,8 +281,8 @@ def draw(board: SlideBoard, cells: Optional[tuple] = None) -> str:
     width = max(len(str(v)) for v in board.goal)
     lines = []
     for r in range(board.rows):
-        now = " ".join(str(v or ".").rjust(width) for v in cells[r * board.columns:(r + 1) * board.columns])
-        goal = " ".join(str(v or ".").rjust(width) for v in board.goal[r * board.columns:(r + 1) * board.columns])
+        now = " ".join(str(v or ".").rjust(width) for v in cells[r * board.columns : (r + 1) * board.columns])
+        goal = " ".join(str(v or ".").rjust(width) for v in board.goal[r * board.columns : (r + 1) * board.columns])
         lines.append(f"{now}    {goal}" if r else f"{now}    {goal}   <- goal")
     return "\n".join(lines)
 
@@ -314,8 +318,10 @@ def iter_collection(path: str | Path) -> Iterator[tuple[str, SlideBoard]]:
                     "(a board of color digits a line); solve it with --rules pivot"
                 )
             if side is None:
-                raise BoardFileError(f"{path}: line {number} has {len(values)} numbers: expected N tiles (N a square), or an id, the optimum and a node count before them")
-            tiles = values[-side * side:]
+                raise BoardFileError(
+                    f"{path}: line {number} has {len(values)} numbers: expected N tiles (N a square), or an id, the optimum and a node count before them"
+                )
+            tiles = values[-side * side :]
             if sorted(tiles) != list(range(side * side)):
                 raise BoardFileError(f"{path}: line {number}: the tiles must be 0 to {side * side - 1}, each once")
             if len(values) > side * side:

@@ -11,6 +11,7 @@ from .words import sentence
 if TYPE_CHECKING:
     from ..solver import Solution
 
+
 def moves_to_json(moves) -> list[dict]:
     return [{"row": m.row, "column": m.column, "color": m.color} for m in moves]
 
@@ -55,7 +56,11 @@ def doubt_to_json(doubt, columns: int) -> dict:
     return {
         "doubtful": [list(divmod(c, columns)) for c in doubt.doubtful],
         "matters": [
-            {"row": c // columns, "column": c % columns, "breaking": [[cell // columns, cell % columns, value] for cell, value in reading]}
+            {
+                "row": c // columns,
+                "column": c % columns,
+                "breaking": [[cell // columns, cell % columns, value] for cell, value in reading],
+            }
             for c, reading in zip(doubt.matters, doubt.breaking)
         ],
         "readings_replayed": doubt.readings,

@@ -205,7 +205,11 @@ def verdict(solution: Solution, par: Optional[int], doubt: Optional["Doubt"] = N
     the reading, not proof: it is reported as agreeing or not, never as a proof.
     """
     n = solution.length
-    proof = "proven optimal" if solution.optimal else f"NOT proven optimal (at least {solution.lower_bound} moves are needed)"
+    proof = (
+        "proven optimal"
+        if solution.optimal
+        else f"NOT proven optimal (at least {solution.lower_bound} moves are needed)"
+    )
     if doubt is None:
         text = f"{plural(n, 'move')}, {proof}"
         if par is not None:
@@ -287,7 +291,11 @@ def reading_notices(recognition: "Recognition", solved: bool = False) -> list[No
     doubtful (the solve tells which of them matter: :func:`doubt_notices`)."""
     out = []
     if not recognition.layout.swatches:
-        out.append(Notice("the picture shows the board alone: its colors were read from the cells, and there is no counter to check the answer against"))
+        out.append(
+            Notice(
+                "the picture shows the board alone: its colors were read from the cells, and there is no counter to check the answer against"
+            )
+        )
     elif recognition.board.par is None:
         out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
     if recognition.palette_doubt:
@@ -296,7 +304,11 @@ def reading_notices(recognition: "Recognition", solved: bool = False) -> list[No
     if doubtful and not solved:
         hidden = len(recognition.hidden)
         edge = f", {hidden} of them hidden at the screen's edges" if hidden else ""
-        out.append(Notice(f"{plural(doubtful, 'cell')} read with doubt{edge}: solving tells which of them would change the moves"))
+        out.append(
+            Notice(
+                f"{plural(doubtful, 'cell')} read with doubt{edge}: solving tells which of them would change the moves"
+            )
+        )
     return out
 
 
@@ -307,9 +319,8 @@ def doubt_notices(board: Board, doubt: "Doubt") -> list[Notice]:
     columns = board.columns
     cells = tuple(divmod(c, columns) for c in doubt.matters)
     many = len(cells) > 1
-    text = (
-        f"{len(cells)} doubtful cell{'s' if many else ''} would change the moves if misread: {cell_list(cells)}"
-        + (f" ({doubt.search})" if doubt.search and not doubt.search.startswith("moves chosen") else "")
+    text = f"{len(cells)} doubtful cell{'s' if many else ''} would change the moves if misread: {cell_list(cells)}" + (
+        f" ({doubt.search})" if doubt.search and not doubt.search.startswith("moves chosen") else ""
     )
     return [Notice(text, cells)]
 
@@ -321,7 +332,9 @@ def answer_notices(board: Board, solution: "Solution", check: Optional["CounterC
     if counter_missed(board, solution) is not None:
         out.append(counter_missed(board, solution))
     elif par is not None and n < par and solution.optimal:
-        text = f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may be misread"
+        text = (
+            f"{n} moves beats the {par} moves left on the counter: if this is the level's start, a cell may be misread"
+        )
         out.append(Notice(text))
     if check is not None:
         out.append(_check_notice(board, check))
@@ -332,9 +345,13 @@ def counter_missed(board: Board, solution: "Solution") -> Optional[Notice]:
     """That the proven optimum needs more moves than the counter shows (None if not): the
     verdict says it too (:func:`counter_sentence`), and where both show, it alone does."""
     par, n = board.par, solution.length
-    return None if par is None or n <= par or not solution.optimal else Notice(
-        f"the counter shows {plural(par, 'move')} left (the level's par, if this is its start) but the proven "
-        f"optimum of the board as read is {n} moves: the board may be misread, or this is not the level's start"
+    return (
+        None
+        if par is None or n <= par or not solution.optimal
+        else Notice(
+            f"the counter shows {plural(par, 'move')} left (the level's par, if this is its start) but the proven "
+            f"optimum of the board as read is {n} moves: the board may be misread, or this is not the level's start"
+        )
     )
 
 
@@ -370,6 +387,7 @@ def _check_notice(board: Board, check: "CounterCheck") -> Notice:
             f"moves, as the counter shows; the likeliest is {changed}: check these cells"
         )
     return Notice(text, cells, changes)
+
 
 def sentence(text: str) -> str:
     """A notice's text as a sentence: capitalized, with a full stop."""

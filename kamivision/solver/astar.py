@@ -212,15 +212,19 @@ def _astar_loop(heap, parent, best_g, limit, budget, goal_color, upper, popped, 
             # The color bound of the child: its colors are the parent's, less the tapped
             # region's color if that region was its last; minus one (or minus the goal color).
             left = ncolors - (1 if counts[color[rep]] == 1 else 0)
-            if goal_color is None or goal_color == c or (
-                goal_color in counts and not (counts[goal_color] == 1 and color[rep] == goal_color)
+            if (
+                goal_color is None
+                or goal_color == c
+                or (goal_color in counts and not (counts[goal_color] == 1 and color[rep] == goal_color))
             ):
                 left -= 1
             hc = left if left > inherited else inherited
             if limit is not None and ng + hc >= limit:
                 continue
-            hd = max(pair_bound_after(pairs, merged, color, c, goal_color),
-                     winding_bound_after(wind, state, merged, c, sigma))
+            hd = max(
+                pair_bound_after(pairs, merged, color, c, goal_color),
+                winding_bound_after(wind, state, merged, c, sigma),
+            )
             if hd > hc:
                 hc = hd
                 if limit is not None and ng + hc >= limit:

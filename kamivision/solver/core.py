@@ -76,7 +76,9 @@ def graph(colors: bytes, adjacency: Sequence[int]) -> Graph:
     """Pack a graph given as region colors and neighbor bitsets (ints) for the core."""
     n = len(colors)
     if not 1 <= n <= MAX_REGIONS or len(adjacency) != n:
-        raise ValueError(f"the core takes 1 to {MAX_REGIONS} regions with one bitset each, got {n} and {len(adjacency)}")
+        raise ValueError(
+            f"the core takes 1 to {MAX_REGIONS} regions with one bitset each, got {n} and {len(adjacency)}"
+        )
     words = max(1, (n + 63) // 64)
     return Graph(bytes(colors), b"".join(a.to_bytes(8 * words, "little") for a in adjacency), words)
 
@@ -284,8 +286,15 @@ def prove(
     return [tuple(move) for move in answer.path]
 
 
-def _sweep(packed: Graph, goal_color: Optional[int], upper: tuple[int, Path], bound: int, budget: Budget,
-           found: list[Path], orient: int = -1) -> Optional[Path]:
+def _sweep(
+    packed: Graph,
+    goal_color: Optional[int],
+    upper: tuple[int, Path],
+    bound: int,
+    budget: Budget,
+    found: list[Path],
+    orient: int = -1,
+) -> Optional[Path]:
     """The last threshold by region count (:func:`sweep`), when the A*'s memory
     is full: is there a solution shorter than ``upper``?
 

@@ -405,8 +405,9 @@ def winding_pair(state: Contracted, sigma: Optional[Sigma]) -> Optional[WindPair
     return d, u, v, to, weighted_distances(state, v, back)
 
 
-def winding_bound_after(pair: Optional[WindPair], state: Contracted, merged: int, new_color: int,
-                        sigma: Optional[Sigma]) -> int:
+def winding_bound_after(
+    pair: Optional[WindPair], state: Contracted, merged: int, new_color: int, sigma: Optional[Sigma]
+) -> int:
     """The winding bound of the child that contracts ``merged`` into one region of color
     ``new_color``, from the parent's :func:`winding_pair` ``u, v``:
     ``ceil(min(D(u, v), D'(u, S) + D'(S, v)) / 6)``, where ``D'(u, S)`` is the least

@@ -86,7 +86,16 @@ def draw_status_bar(img: np.ndarray, bar: NavBar) -> None:
     img[:height] = img[:height] * (1.0 - bar.darkness) + np.array(bar.tint, np.float32) * bar.darkness
     u = height / 2
     marks = np.zeros((height, w), np.uint8)
-    cv2.putText(marks, "9:41", (round(0.05 * w), round(0.7 * height)), cv2.FONT_HERSHEY_SIMPLEX, u / 22, 255, max(1, round(u / 10)), cv2.LINE_AA)
+    cv2.putText(
+        marks,
+        "9:41",
+        (round(0.05 * w), round(0.7 * height)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        u / 22,
+        255,
+        max(1, round(u / 10)),
+        cv2.LINE_AA,
+    )
     cv2.rectangle(marks, (round(0.88 * w), round(0.3 * height)), (round(0.94 * w), round(0.7 * height)), 255, -1)
     alpha = (marks.astype(np.float32) / 255.0)[..., None]
     img[:height] = img[:height] * (1 - alpha) + 250.0 * alpha

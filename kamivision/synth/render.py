@@ -233,7 +233,15 @@ def _icon_hint(draw: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill) 
     r = 0.27 * u
     by = cy - 0.12 * u
     draw.ellipse([cx - r, by - r, cx + r, by + r], fill=fill)
-    draw.polygon([(cx - 0.6 * r, by + 0.6 * r), (cx + 0.6 * r, by + 0.6 * r), (cx + 0.35 * r, by + 1.45 * r), (cx - 0.35 * r, by + 1.45 * r)], fill=fill)
+    draw.polygon(
+        [
+            (cx - 0.6 * r, by + 0.6 * r),
+            (cx + 0.6 * r, by + 0.6 * r),
+            (cx + 0.35 * r, by + 1.45 * r),
+            (cx - 0.35 * r, by + 1.45 * r),
+        ],
+        fill=fill,
+    )
     lw = max(2, round(0.05 * u))
     for k in range(3):
         y = by + (1.65 + 0.35 * k) * r
@@ -259,7 +267,9 @@ def _draw_footer(
         base = np.array(hex_to_rgb(palette[i]), np.float32)
         grad = 1.0 + 0.03 * np.linspace(1, -1, sh, dtype=np.float32)[:, None]
         mottle = 1.0 + 0.015 * _smooth_noise(rng, sh, sw, 6)
-        img[sy : sy + sh, sx : sx + sw] = base * (grad * mottle)[..., None] + 0.8 * _grain(rng, sh, sw, scale)[..., None]
+        img[sy : sy + sh, sx : sx + sw] = (
+            base * (grad * mottle)[..., None] + 0.8 * _grain(rng, sh, sw, scale)[..., None]
+        )
     pil = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
     draw = ImageDraw.Draw(pil)
     white = (238, 236, 230)
@@ -276,7 +286,11 @@ def _draw_footer(
     counter = slots.pop(counter_slot(device))
     # The icons fill the other slots in the game's order (a row: back, restart, hint; a
     # 2 x 2 block: restart, hint, back).
-    icons = (_icon_back, _icon_restart, _icon_hint) if device.style == "classic" else (_icon_restart, _icon_hint, _icon_back)
+    icons = (
+        (_icon_back, _icon_restart, _icon_hint)
+        if device.style == "classic"
+        else (_icon_restart, _icon_hint, _icon_back)
+    )
     u = min(bw / (4 if device.style == "classic" else 2), bh / (1 if device.style == "classic" else 2))
     for (x, y, cw, ch), icon in zip(slots, icons):
         icon(draw, x + cw / 2, y + ch / 2, 0.75 * u, white)
@@ -321,7 +335,9 @@ def _draw_strips(img: np.ndarray, layout: Layout, device: Device, rng: np.random
         elif device.nav_bar == "android":
             img[:top] = np.array([30, 30, 32], np.float32)
         elif device.strip == "cutout":  # a camera hole punched in the screen
-            cv2.circle(img, (round(w * rng.uniform(0.1, 0.9)), top // 2), max(2, round(0.3 * top)), (0, 0, 0), -1, cv2.LINE_AA)
+            cv2.circle(
+                img, (round(w * rng.uniform(0.1, 0.9)), top // 2), max(2, round(0.3 * top)), (0, 0, 0), -1, cv2.LINE_AA
+            )
     bottom = layout.footer[1] + layout.footer[3]
     if bottom < h:
         if device.nav_bar == "android":
@@ -381,7 +397,9 @@ def render(
     return out, layout
 
 
-def encode(image: np.ndarray, path_suffix: str, jpeg_quality: Optional[int] = None, scale: Optional[float] = None) -> bytes:
+def encode(
+    image: np.ndarray, path_suffix: str, jpeg_quality: Optional[int] = None, scale: Optional[float] = None
+) -> bytes:
     """The image as file bytes: PNG, or JPEG at ``jpeg_quality``; optionally rescaled first,
     as real screenshots are when shared."""
     if scale is not None and scale != 1.0:

@@ -80,6 +80,7 @@ def _tablet(name: str, width: int, height: int) -> Device:
     board_width = footer_top / (TRIANGLE_ASPECT - _UNDER_FOOTER)
     return Device(name, width, height, "classic", 0.0, footer_top, None, 0.4, "", board_width)
 
+
 DEVICES: dict[str, Device] = {
     d.name: d
     for d in [

@@ -77,6 +77,8 @@ class Glyph:
 #: The icon's pixels are grown by this many pixels: its anti-aliased fringe, mixed with
 #: what lies under it, is neither the icon nor the game.
 FRINGE = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Covered:
     """A button (without its border) with pixels that a system bar drew over it."""

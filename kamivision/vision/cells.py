@@ -110,9 +110,8 @@ class CellSamples:
         return ~np.isnan(self.lab).any(axis=1)
 
     def relative_grain(self) -> np.ndarray:
-        """Each cell's grain over the board's (its 75th percentile: paper, whatever share
-        of the board is blank); 0 for cells not seen.  Paper is about 1, the background
-        near 0."""
+        """Each cell's grain over the board's (its 75th percentile: paper, whatever share of
+        the board is blank); 0 for cells not seen.  Paper is about 1, the background near 0."""
         seen = self.seen
         grain = np.where(seen, self.grain, 0.0)
         reference = float(np.percentile(grain[seen], 75)) if seen.any() else 1.0
@@ -120,8 +119,7 @@ class CellSamples:
 
 
 def _to_cie_lab(rgb: np.ndarray) -> np.ndarray:
-    lab = cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
-    return lab
+    return cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
 
 
 def sample_cells(
@@ -169,7 +167,9 @@ def sample_cells(
 FOREIGN_DELTA = 20.0
 
 
-def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, dict]:
+def _paper_pixels(
+    values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray, dict]:
     """Which sampled pixels are the cells' paper, each cell's share of foreign pixels, and
     the pixels of every cell with marks (for :func:`classify_cells` to weigh); ``medians``
     (one row per cell) is updated in place for the cells with marks.
@@ -206,7 +206,9 @@ def _paper_pixels(values: np.ndarray, cells: np.ndarray, medians: np.ndarray, n:
     return keep, share.astype(np.float32), marks
 
 
-def swatch_colors(rgb: np.ndarray, layout: ScreenLayout, cut: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def swatch_colors(
+    rgb: np.ndarray, layout: ScreenLayout, cut: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Lab and sRGB median of each swatch over its lower part (clear of the folded-corner
     mark), without the pixels ``cut`` out of the screenshot (rounded corners)."""
     lab = _to_cie_lab(rgb)
@@ -223,6 +225,7 @@ def swatch_colors(rgb: np.ndarray, layout: ScreenLayout, cut: np.ndarray | None 
 
 
 # ------------------------------------------------------------------ classifying the cells
+
 
 @dataclass(frozen=True, slots=True)
 class CellClasses:
@@ -246,7 +249,9 @@ def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> tuple
     return centres.astype(np.float64), labels.ravel()
 
 
-def classify_cells(samples: CellSamples, swatches: np.ndarray, settings: VisionSettings = DEFAULT_SETTINGS) -> CellClasses:
+def classify_cells(
+    samples: CellSamples, swatches: np.ndarray, settings: VisionSettings = DEFAULT_SETTINGS
+) -> CellClasses:
     """Assign every cell a swatch or blank.
 
     k-means (:func:`_kmeans`, OpenCV's) runs on the cells' Lab medians plus their relative grain, seeded

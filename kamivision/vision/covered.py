@@ -97,7 +97,9 @@ def _pieces(c: Covered) -> Optional[tuple[np.ndarray, np.ndarray, list[np.ndarra
                 joined = False
             if joined:
                 group[root(a)] = root(b)
-    groups = [[labels == kept[i] for i in range(len(kept)) if root(i) == r] for r in sorted(set(map(root, range(len(kept)))))]
+    groups = [
+        [labels == kept[i] for i in range(len(kept)) if root(i) == r] for r in sorted(set(map(root, range(len(kept)))))
+    ]
     return shade, marks, [glyph for pieces in groups for glyph in _split(pieces)]
 
 
@@ -174,7 +176,9 @@ def match_digit(
                 inside = drawn[pad : pad + height, pad : pad + width] > 0.5
                 ys, xs = slice(max(0, top), top + height), slice(max(0, x), x + width)
                 part = body[ys, xs]
-                part |= inside[ys.start - top : ys.start - top + part.shape[0], xs.start - x : xs.start - x + part.shape[1]]
+                part |= inside[
+                    ys.start - top : ys.start - top + part.shape[0], xs.start - x : xs.start - x + part.shape[1]
+                ]
                 hidden = float(inside.sum()) - float((body & (weight > 0)).sum())
                 where[digit] = (x, width, hidden / max(1.0, float(inside.sum())))
     return scores, where
@@ -274,7 +278,9 @@ def _read_line(c: Covered, shade, marks, glyphs, boxes, line: list[int]) -> Opti
         known = cv2.resize(known.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.99
         at, tall_px = round((top - rows.start) * scale), round(height * scale)
         tried = [(at - u, tall_px + u + d) for u in grow_up for d in grow_down]
-        scores, where = match_digit(seen, known, tried, round((x0 - cols.start) * scale), round((x1 - cols.start) * scale))
+        scores, where = match_digit(
+            seen, known, tried, round((x0 - cols.start) * scale), round((x1 - cols.start) * scale)
+        )
         if len(scores) < 10:
             return None
         ranked = sorted(scores.items(), key=lambda item: -item[1])

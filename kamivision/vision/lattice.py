@@ -67,7 +67,9 @@ def _edge_fit(blurred: np.ndarray, layout: ScreenLayout, span: int) -> int:
     return int(shifts[int(_crossed(blurred, layout.board, layout.width, shifts).argmax())])
 
 
-def slanted_contrast(lab_l: np.ndarray, box: tuple[float, float, float, float], width: int, half_side: int) -> tuple[int, float]:
+def slanted_contrast(
+    lab_l: np.ndarray, box: tuple[float, float, float, float], width: int, half_side: int
+) -> tuple[int, float]:
     """The shift within ``±half_side`` (half a triangle side, pixels) whose slanted sides
     cross the highest mean gradient, and how many times the gradient crossed half a side
     from it that is (a lattice: well above 1; a picture with no lattice: about 1)."""

@@ -239,13 +239,13 @@ def find_layout(
         # The icons of a translucent navigation bar over the swatches' lower part (not the
         # game's, and left after the bar is undone): over the swatches' whole height
         # they are in too few rows to move the columns' medians.
-        count = _count_swatches(_column_colors(lab, footer_top + int(0.1 * ch), footer_top + int(0.95 * ch), cut)[start:])
+        count = _count_swatches(
+            _column_colors(lab, footer_top + int(0.1 * ch), footer_top + int(0.95 * ch), cut)[start:]
+        )
     if not 1 <= count <= 10 or not (0.2 * w <= start <= 0.5 * w):
         raise ImageError(f"{origin}: the footer does not look like KAMI's (palette from x={start}, {count} swatches)")
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
-    swatch_rects = tuple(
-        (int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count)
-    )
+    swatch_rects = tuple((int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count))
     box, board_top = _board_box(lab, edges, w, footer_top)
     if _square_lattice(edges, max(0, round(box[1])), footer_top, w):
         raise ImageError(
@@ -328,7 +328,11 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
         # 99 %, by the height between the status strip and the footer agreeing with the
         # columns' width.
         fits_height = top_edge > 0 and abs((footer_top - top_edge) / above - bw) < 0.01 * w
-        if bw > 1.02 * w or (bw < 0.99 * w and fits_height) or (bw < 0.98 * w and _bare_margins(profile, x0, bw, period)):
+        if (
+            bw > 1.02 * w
+            or (bw < 0.99 * w and fits_height)
+            or (bw < 0.98 * w and _bare_margins(profile, x0, bw, period))
+        ):
             measured = (x0, bw)
     if measured is None:
         # No clear comb (blur, large flat regions): the board still fills the height

@@ -37,7 +37,9 @@ if TYPE_CHECKING:
     from .cells import CellSamples
 
 
-def board_points(samples: "CellSamples", settings: VisionSettings = DEFAULT_SETTINGS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def board_points(
+    samples: "CellSamples", settings: VisionSettings = DEFAULT_SETTINGS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The cells the palette is read from: the Lab colors of those that are surely paper
     (at least half on the screen, since a sliver's few pixels may mix its neighbor's; not
     marked; with paper's grain), their cell numbers, and the Lab colors of the flat ones
@@ -106,7 +108,9 @@ def fit_map(board_rgb: np.ndarray, swatch_rgb: np.ndarray) -> tuple[float, np.nd
     return a, b, error
 
 
-def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.ndarray, weights: np.ndarray) -> PaletteMatch:
+def match_palette(
+    points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.ndarray, weights: np.ndarray
+) -> PaletteMatch:
     """Seeds for the classification from the paper cells' Lab colors ``points`` and the
     swatches (``weights`` scale Lab's channels for clustering, as the classifier does)."""
     k = len(swatch_lab)
@@ -125,7 +129,9 @@ def match_palette(points: np.ndarray, swatch_lab: np.ndarray, swatch_rgb: np.nda
     if near.max() <= NEAR and apart >= SAME:
         stray = _stray_cluster(scaled, swatch_lab * w, w)
         if len(stray) > STRAY_SHARE * len(points):
-            return PaletteMatch(swatch_lab, swatch_rgb, f"{len(stray)} cells of the board have a color that no swatch shows")
+            return PaletteMatch(
+                swatch_lab, swatch_rgb, f"{len(stray)} cells of the board have a color that no swatch shows"
+            )
         return PaletteMatch(swatch_lab, swatch_rgb, stray=stray)
     # From the board alone, matched to the swatches through one map.
     centres = _kmeans_pp(scaled, k) / w
@@ -202,7 +208,9 @@ def _stray_cluster(points: np.ndarray, seeds: np.ndarray, w: np.ndarray) -> tupl
         return ()
     cv2.setRNGSeed(12345)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-4)
-    _, labels, centres = cv2.kmeans(np.ascontiguousarray(points, np.float32), k + 1, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    _, labels, centres = cv2.kmeans(
+        np.ascontiguousarray(points, np.float32), k + 1, None, criteria, 3, cv2.KMEANS_PP_CENTERS
+    )
     labels = labels.ravel()
     counts = np.bincount(labels, minlength=k + 1)
     for i, centre in enumerate(centres.astype(np.float64)):
@@ -217,7 +225,9 @@ def _seeded_centres(points: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     pts = np.ascontiguousarray(points, np.float32)
     first = np.linalg.norm(pts[:, None, :] - seeds[None, :, :].astype(np.float32), axis=2).argmin(axis=1)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 100, 1e-4)
-    _, labels, centres = cv2.kmeans(pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+    _, labels, centres = cv2.kmeans(
+        pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS
+    )
     out = centres.astype(np.float64)
     # A seed that lost every point keeps its place (k-means would leave it anywhere).
     counts = np.bincount(labels.ravel(), minlength=len(seeds))

@@ -113,9 +113,7 @@ def holes(mask: np.ndarray) -> int:
     padded = np.pad(mask.astype(np.uint8), 1)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - padded, connectivity=4)
     outside = labels[0, 0]
-    return sum(
-        1 for i in range(1, count) if i != outside and stats[i, cv2.CC_STAT_AREA] >= max(3, padded.size / 50)
-    )
+    return sum(1 for i in range(1, count) if i != outside and stats[i, cv2.CC_STAT_AREA] >= max(3, padded.size / 50))
 
 
 def read_glyph(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[str, float, float]:

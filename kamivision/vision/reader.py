@@ -30,6 +30,7 @@ from .settings import DEFAULT_SETTINGS, VisionSettings
 #: hides about a tenth); more, and the screenshot is not one the reader understands.
 MAX_UNSEEN = 0.25
 
+
 @dataclass(frozen=True, slots=True)
 class Recognition:
     """A board read from a screenshot, with what was found on the way."""
@@ -147,7 +148,9 @@ def recognize(
     samples = sample_cells(rgb, layout, settings, cut)
     unseen = int((~samples.seen).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
-        raise ImageError(f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)")
+        raise ImageError(
+            f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)"
+        )
     weights = np.array([settings.lightness_weight, 1.0, 1.0])
     points, paper, flat = board_points(samples, settings)
     if layout.swatches:

@@ -61,7 +61,6 @@ log = logging.getLogger("kamivision.web")
 STATIC = Path(__file__).parent / "static"
 
 
-
 # ---------------------------------------------------------------- pages and config
 
 
@@ -88,7 +87,9 @@ async def upload(request: Request) -> Response:
     settings = settings_of(request)
     filename = Path(unquote(request.headers.get("x-filename", "upload")) or "upload").name[:200] or "upload"
     await run_in_threadpool(count, request, "uploads", settings.uploads_per_minute)
-    data = await read_body(request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB")
+    data = await read_body(
+        request, settings.max_upload, f"{filename}: the file is larger than {settings.max_upload // 1_000_000} MB"
+    )
     session = await open_session(request, data, filename)
     return JSONResponse(describe(session), status_code=201)
 
@@ -156,7 +157,8 @@ def image(request: Request) -> Response:
         ok, data = cv2.imencode(".jpg", session.image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
         return data.tobytes()
 
-    return Response(store.cached(session, "page.jpg", encode), media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+    picture = store.cached(session, "page.jpg", encode)
+    return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
 
 
 async def edit(request: Request) -> Response:
@@ -359,7 +361,9 @@ def _save(request: Request, body: dict) -> Response:
                 raise OutputExistsError(f"{session.save_to.name} exists")
             written = session.model.save(session.save_to, overwrite=True)
         except OutputExistsError:
-            return JSONResponse({"error": f"{session.save_to.name} exists: replace it?", "exists": True}, status_code=409)
+            return JSONResponse(
+                {"error": f"{session.save_to.name} exists: replace it?", "exists": True}, status_code=409
+            )
         except KamiError as error:
             raise refuse(500, str(error)) from None
     return JSONResponse({"saved": written.name})  # its name: the page has no business with the server's folders

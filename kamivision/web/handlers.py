@@ -46,7 +46,9 @@ async def client_gone(request: Request, error: ClientDisconnect) -> Response:
 
 async def internal_error(request: Request, error: Exception) -> Response:
     log.exception("request %s %s failed", request.method, request.url.path)
-    return JSONResponse({"error": f"the server failed ({type(error).__name__}); its log has the details"}, status_code=500)
+    return JSONResponse(
+        {"error": f"the server failed ({type(error).__name__}); its log has the details"}, status_code=500
+    )
 
 
 def exception_handlers(redis: bool) -> dict:

@@ -150,7 +150,9 @@ def last_event(event) -> bool:
     return isinstance(event, (Checked, Cancelled, Failed)) or (isinstance(event, Solved) and not event.checking)
 
 
-def _solve_in_child(conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1) -> None:
+def _solve_in_child(
+    conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1
+) -> None:
     """The solving process: :func:`solve_for_page`, its reports sent down ``conn``."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     try:

@@ -129,7 +129,9 @@ def result_key(session_id: str) -> str:
 class RedisStore:
     """The sessions in Redis, bounded in number, bytes and idle time (as :class:`~kamivision.web.sessions.MemoryStore`)."""
 
-    def __init__(self, connection, max_sessions: int = 2000, max_bytes: int = 4_000_000_000, idle_seconds: float = 3600.0):
+    def __init__(
+        self, connection, max_sessions: int = 2000, max_bytes: int = 4_000_000_000, idle_seconds: float = 3600.0
+    ):
         self.redis = connection
         self.max_sessions = max_sessions
         self.max_bytes = max_bytes
@@ -138,7 +140,9 @@ class RedisStore:
     # ---------------------------------------------------------------- the interface
 
     def get(self, session_id: str, picture: bool = False) -> Session:
-        keys = [_session_key(session_id), result_key(session_id)] + ([_session_key(session_id, "image")] if picture else [])
+        keys = [_session_key(session_id), result_key(session_id)] + (
+            [_session_key(session_id, "image")] if picture else []
+        )
         with self.redis.pipeline() as pipe:
             for key in keys:
                 pipe.get(key)
@@ -247,8 +251,14 @@ class RedisStore:
 def _state(session: Session) -> bytes:
     """The session as kept in Redis: without its picture, its files, its answer (kept
     apart) and its lock."""
-    job = None if session.job is None else dataclasses.replace(session.job, recognition=None, solution=None, doubt=None, check=None)
-    return codec.dumps(dataclasses.replace(session, image=None, files={}, result=None, lock=None, job=job, size=session.size))
+    job = (
+        None
+        if session.job is None
+        else dataclasses.replace(session.job, recognition=None, solution=None, doubt=None, check=None)
+    )
+    return codec.dumps(
+        dataclasses.replace(session, image=None, files={}, result=None, lock=None, job=job, size=session.size)
+    )
 
 
 def _load(data: bytes, kind: type, session_id: str):
@@ -259,7 +269,9 @@ def _load(data: bytes, kind: type, session_id: str):
     except codec.CodecError as error:
         value = error
     if not isinstance(value, kind):
-        log.warning("session %s: its %s in Redis is not one (%s): taken for gone", session_id, kind.__name__.lower(), value)
+        log.warning(
+            "session %s: its %s in Redis is not one (%s): taken for gone", session_id, kind.__name__.lower(), value
+        )
         raise NoSession(session_id)
     return value
 
@@ -335,7 +347,9 @@ class RedisJobs:
         try:
             record = RQJob.fetch(job.id, connection=self.redis, serializer=Serializer)
         except NoSuchJobError:
-            return dataclasses.replace(job, state="failed", error="the solve's record has expired: solve again", version=job.version + 1)
+            return dataclasses.replace(
+                job, state="failed", error="the solve's record has expired: solve again", version=job.version + 1
+            )
         status = record.get_status(refresh=False)
         meta = record.meta or {}
         state = meta.get("state", "queued")

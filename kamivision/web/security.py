@@ -64,9 +64,10 @@ class Guard:
             if name not in self.allowed_hosts:
                 return 403, f"this server answers only at the loopback address, not at {host!r}"
         elif not path.startswith("/static/"):
-            given = headers.get("x-kamivision-token") or parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
-                "token", [""]
-            )[0]
+            given = (
+                headers.get("x-kamivision-token")
+                or parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+            )
             if not secrets.compare_digest(given.encode(), self.token.encode()):
                 return 403, f"this server needs the link with its token, as 'kamivision {self.command}' printed it"
         if scope["method"] in ("POST", "PUT", "DELETE") and headers.get("x-kamivision") != "1":

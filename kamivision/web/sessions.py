@@ -215,7 +215,9 @@ class MemoryStore:
         a session's lock and then the queue's): one assignment, atomic in Python."""
         session = self._sessions.get(job.session)
         if session is not None and job.solution is not None and session.job is job:
-            session.result = Result(board=job.board, solution=job.solution, check=job.check, doubt=job.doubt, job=job.id)
+            session.result = Result(
+                board=job.board, solution=job.solution, check=job.check, doubt=job.doubt, job=job.id
+            )
 
     def _expire(self, now: float) -> None:
         for key, session in list(self._sessions.items()):
@@ -250,7 +252,9 @@ def session_from_upload(data: bytes, filename: str) -> Session:
         from ..formats import PUZZLES
 
         if isinstance(obj, dict) and obj.get("format") in PUZZLES:
-            raise BoardFileError(f"{filename}: {obj['format']} boards are solved with 'kamivision solve FILE', not on this page")
+            raise BoardFileError(
+                f"{filename}: {obj['format']} boards are solved with 'kamivision solve FILE', not on this page"
+            )
         board = board_from_dict(obj, filename)
         del obj, text
         # Fields the format does not name are kept (the board file downloads with them),

@@ -36,7 +36,9 @@ def describe(session: Session) -> dict:
     board, geometry = session.board, session.geometry
     polygons = [np.round(geometry.polygon(board, cell), 1).ravel().tolist() for cell in range(board.size)]
     confidence = (
-        [1.0] * board.size if session.model.confidence is None else np.round(session.model.confidence, 3).ravel().tolist()
+        [1.0] * board.size
+        if session.model.confidence is None
+        else np.round(session.model.confidence, 3).ravel().tolist()
     )
     recognition = session.recognition
     hidden = [] if recognition is None else [r * board.columns + c for r, c in recognition.hidden]
@@ -90,9 +92,9 @@ def edit_state(session: Session) -> dict:
         "can_undo": session.model.can_undo,
         "can_redo": session.model.can_redo,
         "dirty": session.model.dirty,
-        "warnings": [] if session.recognition is None else [
-            notice_to_json(n, board.columns) for n in reading_notices(session.reading(), solved=solved)
-        ],
+        "warnings": []
+        if session.recognition is None
+        else [notice_to_json(n, board.columns) for n in reading_notices(session.reading(), solved=solved)],
         "solved": solved,
     }
 
@@ -118,7 +120,9 @@ def job_state(session: Session, jobs, store) -> dict:
     if job.finished:
         result = answer(session)
         if result is not None and result.job == job.id:
-            described = store.cached(session, f"answer-{job.id}.json", lambda: json.dumps(describe_solution(result)).encode())
+            described = store.cached(
+                session, f"answer-{job.id}.json", lambda: json.dumps(describe_solution(result)).encode()
+            )
             out["solution"] = json.loads(described)
             out["edit"] = edit_state(session)  # the reading's notices and marks, now that it is solved
     return out
@@ -128,7 +132,12 @@ def answer(session: Session) -> Optional[Result]:
     """The last answer: the one the store keeps, or, a moment before it has it, the one the
     finished job carries."""
     job, result = session.job, session.result
-    if job is not None and job.state == "done" and job.solution is not None and (result is None or result.job != job.id):
+    if (
+        job is not None
+        and job.state == "done"
+        and job.solution is not None
+        and (result is None or result.job != job.id)
+    ):
         return Result(board=job.board, solution=job.solution, check=job.check, doubt=job.doubt, job=job.id)
     return result
 

@@ -96,11 +96,19 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
         report(state="running", started=time.time())
         sharing = _workers_on_this_host(redis)
         solve_for_page(
-            board, max_seconds, recognition, check_seconds, send, sharing,
-            cancelled=lambda: bool(redis.exists(cancel)), reraise=(JobTimeoutException,),
+            board,
+            max_seconds,
+            recognition,
+            check_seconds,
+            send,
+            sharing,
+            cancelled=lambda: bool(redis.exists(cancel)),
+            reraise=(JobTimeoutException,),
         )
         if meta.get("solution") is not None and meta.get("state") not in ("failed", "cancelled"):
-            answer = Result(board=board, solution=meta["solution"], check=meta.get("check"), doubt=meta.get("doubt"), job=job.id)
+            answer = Result(
+                board=board, solution=meta["solution"], check=meta.get("check"), doubt=meta.get("doubt"), job=job.id
+            )
             push_result(redis, session, answer)
             report(state="done", finished=time.time())
     except JobTimeoutException:
@@ -157,7 +165,9 @@ def _workers_on_this_host(redis) -> int:
 
     try:
         host = socket.gethostname()
-        return max(1, sum(1 for worker in Worker.all(connection=redis, serializer=Serializer) if worker.hostname == host))
+        return max(
+            1, sum(1 for worker in Worker.all(connection=redis, serializer=Serializer) if worker.hostname == host)
+        )
     except RedisError:
         from ..solver.settings import usable_cpus
 

@@ -67,7 +67,9 @@ def recognition_of(board: Board, doubtful: dict, colors: int, blank: bool = Fals
 
 
 boards = st.builds(
-    lambda seed, lattice, rows, cols, colors, blank: random_board(random.Random(seed), lattice, rows, cols, colors, blank),
+    lambda seed, lattice, rows, cols, colors, blank: random_board(
+        random.Random(seed), lattice, rows, cols, colors, blank
+    ),
     st.integers(0, 10**6),
     st.sampled_from(["triangle", "square"]),
     st.integers(2, 7),
@@ -226,7 +228,9 @@ def test_cells_misread_together_by_one_confusion_are_shown_when_they_change_the_
     confused = 0
     for seed in [*range(40), 225, 278, 374]:
         rng = random.Random(seed)
-        board = random_board(rng, rng.choice(["triangle", "square"]), rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4), 0.0)
+        board = random_board(
+            rng, rng.choice(["triangle", "square"]), rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4), 0.0
+        )
         solution = solve(board, max_nodes=rng.choice([1, 20_000]))
         doubtful = {c: 0.2 for c in rng.sample(range(board.size), rng.randint(3, 8))}
         plausible = plausible_readings(recognition_of(board, doubtful, board.color_count))

@@ -19,7 +19,9 @@ from kamivision.puzzles.tiles import SlideBoard
 
 from .test_patterns import rank, scramble
 
-pytestmark = pytest.mark.skipif(not databases.AVAILABLE, reason="the compiled pattern databases are not built (no C compiler)")
+pytestmark = pytest.mark.skipif(
+    not databases.AVAILABLE, reason="the compiled pattern databases are not built (no C compiler)"
+)
 
 # Five 3-tile patterns: tables of 3,360 placements, built in milliseconds.
 TINY = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15))
@@ -41,7 +43,11 @@ def test_a_packed_table_holds_the_full_searchs_values(group):
     searches (placement, empty cell) with free moves of the empty cell.  The corners and
     the scattered 5-tile pattern cut the free cells into several components."""
     table, full = packed(group), databases._patterns.build(bytes(group))
-    wrong = [cells for cells in permutations(range(16), len(group)) if value(table, rank(cells), cells, group) != full[rank(cells)]]
+    wrong = [
+        cells
+        for cells in permutations(range(16), len(group))
+        if value(table, rank(cells), cells, group) != full[rank(cells)]
+    ]
     assert wrong == []
 
 

@@ -18,7 +18,9 @@ from kamivision.puzzles.tiles import SlideBoard, SlideProblem, read_collection, 
 
 from ..conftest import shared_path
 
-pytestmark = pytest.mark.skipif(not patterns.AVAILABLE, reason="the compiled pattern databases are not built (no C compiler)")
+pytestmark = pytest.mark.skipif(
+    not patterns.AVAILABLE, reason="the compiled pattern databases are not built (no C compiler)"
+)
 
 SMALL = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15))
 
@@ -75,7 +77,11 @@ def scramble(rng: random.Random, goal: tuple[int, ...], moves: int) -> tuple[int
     for _ in range(moves):
         blank = state.index(0)
         r, c = divmod(blank, 4)
-        options = [n * 4 + m for n, m in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= n < 4 and 0 <= m < 4 and n * 4 + m != previous]
+        options = [
+            n * 4 + m
+            for n, m in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= n < 4 and 0 <= m < 4 and n * 4 + m != previous
+        ]
         cell = rng.choice(options)
         state[blank], state[cell] = state[cell], 0
         previous = blank

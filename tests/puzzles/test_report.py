@@ -19,11 +19,23 @@ def write(tmp_path, obj, name="p.json"):
 
 
 def zone(**extra):
-    return {"format": "kamivision.safezone/1", "rows": 3, "columns": 3, "cells": [[2, 1, 1], [1, 4, 1], [2, 1, 0]], **extra}
+    return {
+        "format": "kamivision.safezone/1",
+        "rows": 3,
+        "columns": 3,
+        "cells": [[2, 1, 1], [1, 4, 1], [2, 1, 0]],
+        **extra,
+    }
 
 
 def tiles(**extra):
-    return {"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]], **extra}
+    return {
+        "format": "kamivision.slide/1",
+        "rows": 3,
+        "columns": 3,
+        "cells": [[0, 2, 3], [1, 8, 6], [4, 5, 7]],
+        **extra,
+    }
 
 
 def test_a_safe_zone_file_gives_numbered_moves_the_board_and_the_verdict(tmp_path):
@@ -53,7 +65,9 @@ def test_no_solution_exits_3_and_a_wrong_stored_optimum_exits_1(tmp_path):
     assert result.exit_code == 3 and "parity" in result.output
     result = runner.invoke(app, ["solve", str(write(tmp_path, tiles(optimal=11), "wrong.json"))])
     assert result.exit_code == 1
-    assert result.stderr.strip().endswith("wrong.json: the file says an optimum of 11, but the proven optimum is 12 moves")
+    assert result.stderr.strip().endswith(
+        "wrong.json: the file says an optimum of 11, but the proven optimum is 12 moves"
+    )
     result = runner.invoke(app, ["solve", str(write(tmp_path, zone(par=6), "par.json"))])
     assert result.exit_code == 0 and "beats par 6" in result.output
 
@@ -80,7 +94,24 @@ def test_a_collection_gives_a_table_and_totals(tmp_path):
 
 def test_generate_writes_a_level_with_its_proven_optimum_and_refuses_to_overwrite(tmp_path):
     out = tmp_path / "level.json"
-    result = runner.invoke(app, ["generate", "-o", str(out), "--rows", "5", "--columns", "5", "--zones", "2", "--seed", "1", "--min-moves", "3"])
+    result = runner.invoke(
+        app,
+        [
+            "generate",
+            "-o",
+            str(out),
+            "--rows",
+            "5",
+            "--columns",
+            "5",
+            "--zones",
+            "2",
+            "--seed",
+            "1",
+            "--min-moves",
+            "3",
+        ],
+    )
     assert result.exit_code == 0, result.output
     obj = json.loads(out.read_text())
     assert obj["format"] == "kamivision.safezone/1" and obj["optimal"] >= 3 and len(obj["solution"]) == obj["optimal"]

@@ -38,7 +38,9 @@ EXAMPLES = {
 
 
 def level(cells, **extra) -> SafeZone:
-    return safezone_from_dict({"format": "kamivision.safezone/1", "rows": len(cells), "columns": len(cells[0]), "cells": cells, **extra})
+    return safezone_from_dict(
+        {"format": "kamivision.safezone/1", "rows": len(cells), "columns": len(cells[0]), "cells": cells, **extra}
+    )
 
 
 def bfs(level: SafeZone, start=None):
@@ -147,7 +149,9 @@ def test_astar_equals_breadth_first_search_on_many_small_random_boards():
             solvable += 1
             problem, state = SafeZoneProblem(board), board.blocks
             for move in result.moves:  # the moves are legal and reach the goal
-                state = dict(((m.start, m.direction, m.end), s) for m, s in problem.moves(state))[(move.start, move.direction, move.end)]
+                state = dict(((m.start, m.direction, m.end), s) for m, s in problem.moves(state))[
+                    (move.start, move.direction, move.end)
+                ]
             assert problem.is_goal(state)
     assert solvable > 100 and unsolvable > 10
 
@@ -248,7 +252,11 @@ def test_the_compiled_search_expands_the_same_states_as_the_python_search():
     for board in boards:
         fast, slow = solve_safezone(board), solve_safezone(board, compiled=False)
         assert (fast.moves, fast.expanded, fast.lower_bound, fast.optimal, fast.unsolvable) == (
-            slow.moves, slow.expanded, slow.lower_bound, slow.optimal, slow.unsolvable
+            slow.moves,
+            slow.expanded,
+            slow.lower_bound,
+            slow.optimal,
+            slow.unsolvable,
         ), safezone_to_dict(board)
     assert sum(b.zones.bit_count() > 4 for b in boards) >= 4
 
@@ -293,5 +301,7 @@ def test_ctrl_c_during_the_set_up_is_a_stop_not_a_traceback(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(safezone, "segment_distances", interrupted)
-    level = safezone_from_dict({"format": "kamivision.safezone/1", "rows": 3, "columns": 3, "cells": [[2, 1, 1], [1, 4, 1], [2, 1, 0]]})
+    level = safezone_from_dict(
+        {"format": "kamivision.safezone/1", "rows": 3, "columns": 3, "cells": [[2, 1, 1], [1, 4, 1], [2, 1, 0]]}
+    )
     assert safezone.solve_safezone(level).stopped is Stop.INTERRUPTED

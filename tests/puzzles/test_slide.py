@@ -83,22 +83,35 @@ def test_the_shared_example_files():
 
 @pytest.mark.parametrize(
     "shape, labels",
-    [((2, 2), [1, 2, 3, 0]), ((2, 2), [1, 1, 2, 0]), ((2, 3), [1, 2, 3, 4, 5, 0]), ((2, 3), [1, 1, 2, 2, 3, 0]),
-     ((1, 4), [1, 2, 3, 0]), ((1, 4), [1, 1, 2, 0]), ((3, 2), [1, 2, 2, 3, 3, 0]), ((4, 1), [1, 2, 3, 0])],
+    [
+        ((2, 2), [1, 2, 3, 0]),
+        ((2, 2), [1, 1, 2, 0]),
+        ((2, 3), [1, 2, 3, 4, 5, 0]),
+        ((2, 3), [1, 1, 2, 2, 3, 0]),
+        ((1, 4), [1, 2, 3, 0]),
+        ((1, 4), [1, 1, 2, 0]),
+        ((3, 2), [1, 2, 2, 3, 3, 0]),
+        ((4, 1), [1, 2, 3, 0]),
+    ],
 )
 def test_the_solvability_rule_agrees_with_breadth_first_search(shape, labels):
     rows, columns = shape
-    goal = [labels[r * columns:(r + 1) * columns] for r in range(rows)]
+    goal = [labels[r * columns : (r + 1) * columns] for r in range(rows)]
     reference = board(goal, goal)
     reach = set(distances_to_goal(reference))
     for state in arrangements(labels):
-        cells = [list(state[r * columns:(r + 1) * columns]) for r in range(rows)]
+        cells = [list(state[r * columns : (r + 1) * columns]) for r in range(rows)]
         assert solvable(board(cells, goal)) == (state in reach), state
 
 
 @pytest.mark.parametrize(
     "goal",
-    [KENKEN_GOAL, [[2, 3, 1], [1, 2, 3], [3, 1, 0]], [[1, 3, 2], [3, 2, 1], [2, 1, 0]], [[1, 2, 3], [4, 5, 6], [7, 8, 0]]],
+    [
+        KENKEN_GOAL,
+        [[2, 3, 1], [1, 2, 3], [3, 1, 0]],
+        [[1, 3, 2], [3, 2, 1], [2, 1, 0]],
+        [[1, 2, 3], [4, 5, 6], [7, 8, 0]],
+    ],
     ids=["kenken-1", "kenken-2", "kenken-3", "eight"],
 )
 def test_every_bound_is_admissible_and_consistent_on_every_state(goal):
@@ -143,7 +156,7 @@ def test_the_search_finds_the_breadth_first_optimum_on_kenken_and_eight_puzzle_s
         distance = distances_to_goal(reference)
         for state in rng.sample(sorted(distance), min(60, len(distance))):
             rows, columns = reference.rows, reference.columns
-            start = board([list(state[r * columns:(r + 1) * columns]) for r in range(rows)], goal)
+            start = board([list(state[r * columns : (r + 1) * columns]) for r in range(rows)], goal)
             result = solve_slide(start)
             assert result.optimal and result.length == distance[state]
             replay = list(state)
@@ -174,7 +187,7 @@ def test_the_board_is_drawn_beside_its_goal():
         ({"rows": 1, "columns": 1, "cells": [[0]]}, "at least 2 cells"),
         ({"cells": [[0, 1, 1], [2, 3], [3, 2, 3]]}, "cells row 1 has 2 cells, expected 3"),
         ({"goal": [[1, 2, 3], [2, 3, 1]]}, "goal has 2 rows, expected 3"),
-        ({"cells": [[0, 1, 1], [2, 3, 1], [3, 2, "3"]]}, "cells cell (2,2) is \"3\""),
+        ({"cells": [[0, 1, 1], [2, 3, 1], [3, 2, "3"]]}, 'cells cell (2,2) is "3"'),
         ({"cells": [[0, 1, 1], [2, 3, 1], [3, 2, -3]]}, "cells cell (2,2) is -3"),
         ({"cells": [[0, 1, 1], [2, 3, 1], [3, 2, 0]]}, "cells has 2 empty cells"),
         ({"cells": [[0, 1, 1], [2, 3, 1], [3, 2, 2]]}, "different labels"),
@@ -190,11 +203,20 @@ def test_the_board_is_drawn_beside_its_goal():
         ({"cages": [{"cells": [[0, 0]], "op": "%", "value": 1}]}, "op is '%'"),
         ({"cages": [{"cells": [[0, 0], [1, 0]], "op": None, "value": 1}]}, "without an operation must have one cell"),
         ({"cages": [{"cells": [[0, 0]], "op": "+", "value": 1}]}, "a one-cell cage has no operation"),
-        ({"cages": [{"cells": [[0, 0]], "op": None, "value": 1}, {"cells": [[0, 0]], "op": None, "value": 1}]}, "also in cage 0"),
+        (
+            {"cages": [{"cells": [[0, 0]], "op": None, "value": 1}, {"cells": [[0, 0]], "op": None, "value": 1}]},
+            "also in cage 0",
+        ),
     ],
 )
 def test_bad_files_get_one_line_naming_the_problem(change, message):
-    obj = {"format": "kamivision.slide/1", "rows": 3, "columns": 3, "cells": [[0, 1, 1], [2, 3, 1], [3, 2, 3]], "goal": KENKEN_GOAL}
+    obj = {
+        "format": "kamivision.slide/1",
+        "rows": 3,
+        "columns": 3,
+        "cells": [[0, 1, 1], [2, 3, 1], [3, 2, 3]],
+        "goal": KENKEN_GOAL,
+    }
     obj.update(change)
     with pytest.raises(BoardFileError) as raised:
         slide_from_dict(obj, "boards/b.json")
@@ -220,7 +242,12 @@ def test_collections_korf_style_or_bare_and_their_errors(tmp_path):
     (first, a), (second, b) = read_collection(path)
     assert (first, a.optimal, a.cells[:3]) == ("1", 1, (1, 0, 2)) and a.goal == tuple(range(9))
     assert solve_slide(a).length == 1 and solve_slide(b).length is not None
-    for text, message in (("1 2 3\n", "has 3 numbers"), ("1 1 2 3 4 5 6 7 8\n", "each once"), ("a b\n", "not a list of integers"), ("# none\n", "no board")):
+    for text, message in (
+        ("1 2 3\n", "has 3 numbers"),
+        ("1 1 2 3 4 5 6 7 8\n", "each once"),
+        ("a b\n", "not a list of integers"),
+        ("# none\n", "no board"),
+    ):
         path.write_text(text)
         with pytest.raises(BoardFileError, match=message):
             read_collection(path)

@@ -88,8 +88,16 @@ def test_one_stroke_over_many_cells_rebuilds_the_board_once(monkeypatch):
     import kamivision.review.model as model_module
 
     rows = [[(r + c) % 3 for c in range(300)] for r in range(300)]
-    board = board_from_dict({"format": "kamivision.board/1", "lattice": "square", "rows": 300, "columns": 300,
-                             "palette": ["#aa0000", "#00aa00", "#0000aa"], "cells": rows})
+    board = board_from_dict(
+        {
+            "format": "kamivision.board/1",
+            "lattice": "square",
+            "rows": 300,
+            "columns": 300,
+            "palette": ["#aa0000", "#00aa00", "#0000aa"],
+            "cells": rows,
+        }
+    )
     m = ReviewModel(board=board, confidence=np.ones((300, 300)))
     real, calls = model_module._rebuild, []
     monkeypatch.setattr(model_module, "_rebuild", lambda *a: calls.append(1) or real(*a))

@@ -111,6 +111,7 @@ def test_a_journey_level_proven_with_little_memory():
 def _stopwatch_budget(deadline_passed: bool):
     """A budget whose per-expansion check never fires, so that only the checks within an
     expansion can stop the search; its proof deadline already passed when asked."""
+
     class Unchecked(limits.Budget):
         def charge(self, bound: int) -> None:
             pass
@@ -124,7 +125,9 @@ def _stopwatch_budget(deadline_passed: bool):
 def test_the_python_search_reads_the_clock_within_an_expansion():
     """One expansion of an island of thousands of regions weighs as many children, for
     seconds: the limit must stop it in the middle, not after."""
-    board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
+    board = make_board(
+        [[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None
+    )
     graph = build_regions(board)
     island, _ = local_island(graph, graph.islands()[0])
     root = state.contract(island, island.colors)
@@ -134,7 +137,9 @@ def test_the_python_search_reads_the_clock_within_an_expansion():
 
 
 def test_the_python_search_stops_when_its_memory_is_spent(monkeypatch):
-    board = make_board([[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None)
+    board = make_board(
+        [[(r * 7 + c * 3 + (r * c) % 5) % 6 for c in range(30)] for r in range(30)], lattice="square", palette=None
+    )
     graph = build_regions(board)
     island, _ = local_island(graph, graph.islands()[0])
     monkeypatch.setattr(astar, "PYTHON_MAX_BYTES", 10_000)

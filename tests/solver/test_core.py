@@ -52,7 +52,13 @@ def test_a_package_without_its_compiled_parts_solves_in_pure_python(tmp_path):
         "r = solve(b)\n"
         "print(json.dumps([r.optimal, len(r.moves)]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr
     optimal, moves = json.loads(done.stdout)
     assert optimal and moves == bfs_optimum(make_board([[0, 1, 0], [1, 2, 1], [0, 1, 0]], lattice="square"))
@@ -167,7 +173,12 @@ def _sweep(island, goal, target, paths, threads=1, commute=True):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
     ``commute=False`` takes commuting moves in both orders."""
     answer = core.sweep(
-        core.graph(island.colors, island.adjacency), within=target, goal=goal, paths=paths, threads=threads, commute=commute
+        core.graph(island.colors, island.adjacency),
+        within=target,
+        goal=goal,
+        paths=paths,
+        threads=threads,
+        commute=commute,
     )
     return answer.status, answer.path, answer.expanded, answer.bound
 
@@ -347,15 +358,34 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
 
     source, target = git_source(tmp_path), tmp_path / "installed"
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CC": "/bin/false", "LDSHARED": "/bin/false", **index_env()}
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-cache-dir", "--no-deps", "--target", str(target), str(source)]
+    pip = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-cache-dir",
+        "--no-deps",
+        "--target",
+        str(target),
+        str(source),
+    ]
     done = subprocess.run(pip, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert not list(target.rglob("*.so")), "something was compiled with CC=/bin/false"
     files = smoke_files(tmp_path)
     installed_env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(target), "HOME": str(tmp_path)}
-    run = [sys.executable, "-c", "import kamivision.solver.core as c; assert not c.AVAILABLE; from kamivision.cli import main; main()"]
+    run = [
+        sys.executable,
+        "-c",
+        "import kamivision.solver.core as c; assert not c.AVAILABLE; from kamivision.cli import main; main()",
+    ]
     done = subprocess.run(
-        run + ["solve", str(files["patchwork"]), "--json"], capture_output=True, text=True, cwd=tmp_path, env=installed_env
+        run + ["solve", str(files["patchwork"]), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=installed_env,
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -364,8 +394,11 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
     notice = [line for line in done.stderr.splitlines() if "installed without" in line]
     assert len(notice) == 1 and "the KAMI search core" in notice[0] and "many times slower" in notice[0], done.stderr
     version = subprocess.run(
-        [sys.executable, "-c", "from kamivision.cli import main; main()", "--version"], capture_output=True, text=True,
-        cwd=tmp_path, env=installed_env,
+        [sys.executable, "-c", "from kamivision.cli import main; main()", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=installed_env,
     )
     assert "the KAMI search core: pure Python (many times slower)" in version.stdout, version.stdout + version.stderr
     # The issue's smoke set, each answer the compiled build's: a screenshot, a Safe Zone

@@ -27,7 +27,9 @@ def test_set_bits_lists_the_bits_of_wide_sparse_and_dense_masks():
 def test_the_greedy_flood_on_lists_is_the_greedy_flood_on_bitsets():
     rng = random.Random(4)
     for _ in range(100):
-        board = random_board(rng, rng.choice(["triangle", "square"]), rng.randint(2, 8), rng.randint(2, 8), rng.randint(2, 5), 0.0)
+        board = random_board(
+            rng, rng.choice(["triangle", "square"]), rng.randint(2, 8), rng.randint(2, 8), rng.randint(2, 5), 0.0
+        )
         graph = build_regions(board)
         if len(graph.islands()) != 1 or len(graph) < 2:
             continue
@@ -46,7 +48,9 @@ def test_islands_too_large_for_the_search_get_moves_that_solve_and_a_bound_that_
     checked = claimed = 0
     for _ in range(200):
         lattice = rng.choice(["triangle", "square"])
-        board = random_board(rng, lattice, rng.randint(2, 3), rng.randint(2, 4), rng.choice([2, 3, 4]), rng.choice([0.0, 0.2]))
+        board = random_board(
+            rng, lattice, rng.randint(2, 3), rng.randint(2, 4), rng.choice([2, 3, 4]), rng.choice([0.0, 0.2])
+        )
         expected = bfs_optimum(board, limit=8)
         if expected is None:
             continue

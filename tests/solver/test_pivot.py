@@ -106,9 +106,7 @@ def test_layered_bound_never_exceeds_the_optimum_and_complete_colors_are_exact()
                 optimum[f] = 0
                 continue
             frontier = g.frontier(f)
-            optimum[f] = 1 + min(
-                optimum[f | (r & frontier)] for r in g.by_color.values() if f | (r & frontier) != f
-            )
+            optimum[f] = 1 + min(optimum[f | (r & frontier)] for r in g.by_color.values() if f | (r & frontier) != f)
         for f in states:
             assert layered_bound(g, f) <= optimum[f]
             if f != g.everything:
@@ -156,7 +154,10 @@ def test_collection_command_prints_a_table_and_total(tmp_path):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a process group")
-@pytest.mark.parametrize("jobs, as_json", [("2", True), pytest.param("1", False, marks=pytest.mark.slow), pytest.param("2", False, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "jobs, as_json",
+    [("2", True), pytest.param("1", False, marks=pytest.mark.slow), pytest.param("2", False, marks=pytest.mark.slow)],
+)
 def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs, as_json):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the run at
     once, whether it lands inside a board's search or between boards, and in the worker
@@ -208,7 +209,9 @@ def test_the_greedy_answer_always_floods_the_board():
     rng = random.Random(12)
     for _ in range(40):
         board = dataclasses.replace(
-            random_board(rng, rng.choice(["square", "triangle"]), rng.randint(1, 12), rng.randint(1, 12), rng.randint(1, 6), 0.0),
+            random_board(
+                rng, rng.choice(["square", "triangle"]), rng.randint(1, 12), rng.randint(1, 12), rng.randint(1, 6), 0.0
+            ),
             rules="pivot",
         )
         g = pivot_graph(board)
@@ -257,6 +260,7 @@ def test_the_python_flood_search_reads_the_clock_before_each_child():
     rng = random.Random(3)
     board = make_board([[rng.randrange(8) for _ in range(12)] for _ in range(12)], lattice="square", rules="pivot")
     graph = pivot_graph(board)
+
     class Unchecked(limits.Budget):
         def charge(self, bound: int) -> None:  # only the check within an expansion can stop it
             pass

@@ -34,7 +34,12 @@ def _board_band(board, device, seed, margin=0.0, tight=False):
 
 @pytest.mark.parametrize(
     "device, seed, margin, tight",
-    [("iphone-8", 1, 0.0, False), ("iphone-x", 2, 0.0, True), ("tablet-4x3", 3, 0.0, False), ("android-1080p", 4, 0.0, True)],
+    [
+        ("iphone-8", 1, 0.0, False),
+        ("iphone-x", 2, 0.0, True),
+        ("tablet-4x3", 3, 0.0, False),
+        ("android-1080p", 4, 0.0, True),
+    ],
 )
 def test_a_board_alone_is_read_with_its_colors_from_the_cells(device, seed, margin, tight):
     board = random_kami_board(random.Random(seed), 3 + seed % 3, seed % 2 == 1)

@@ -28,7 +28,12 @@ def _palette_error(found, truth_palette) -> float:
 
 
 @pytest.mark.parametrize(
-    "device", ["android-2280-nav", pytest.param("android-1080p", marks=pytest.mark.slow), pytest.param("android-tall", marks=pytest.mark.slow)]
+    "device",
+    [
+        "android-2280-nav",
+        pytest.param("android-1080p", marks=pytest.mark.slow),
+        pytest.param("android-tall", marks=pytest.mark.slow),
+    ],
 )
 @pytest.mark.parametrize("kind", ["buttons", "pill"])
 def test_a_bar_013_w_high_darkened_to_40_percent_is_measured_and_every_cell_read(device, kind):

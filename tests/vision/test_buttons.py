@@ -73,12 +73,16 @@ def _block_image(marks):
         image[:, x - 1 : x + 1] = 200
     for slot, text, gray, dy in marks:
         if text == "tri":  # a navigation bar's outlined triangle
-            pts = np.array([[slot * 100 + 35, 95 + dy], [slot * 100 + 60, 82 + dy], [slot * 100 + 60, 108 + dy]], np.int32)
+            pts = np.array(
+                [[slot * 100 + 35, 95 + dy], [slot * 100 + 60, 82 + dy], [slot * 100 + 60, 108 + dy]], np.int32
+            )
             cv2.polylines(image, [pts], True, (gray,) * 3, 2)
         elif text == "ring":
             cv2.circle(image, (slot * 100 + 50, 60 + dy), 22, (gray,) * 3, 5)
         else:
-            cv2.putText(image, text, (slot * 100 + 22, 75 + dy), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (gray,) * 3, 1, cv2.LINE_AA)
+            cv2.putText(
+                image, text, (slot * 100 + 22, 75 + dy), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (gray,) * 3, 1, cv2.LINE_AA
+            )
     return image, [100.0, 200.0, 300.0]
 
 
@@ -187,7 +191,16 @@ def _tiny_counter(scale: float, text: str):
 
     image, lines = _block_image([(0, "ring", 240, 0)])
     image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    cv2.putText(image, text, (round(310 * scale), round(75 * scale)), cv2.FONT_HERSHEY_SIMPLEX, 1.8 * scale, (240,) * 3, 1, cv2.LINE_AA)
+    cv2.putText(
+        image,
+        text,
+        (round(310 * scale), round(75 * scale)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        1.8 * scale,
+        (240,) * 3,
+        1,
+        cv2.LINE_AA,
+    )
     h, w = image.shape[:2]
     block = find_buttons(image, (0, 0, w, h), [x * scale for x in lines])
     return read_par(dataclasses.replace(find_layout_stub(image), block=block))
@@ -252,7 +265,9 @@ def test_small_blurred_sixes_and_eights_are_never_read_as_each_other():
         draw = ImageDraw.Draw(picture)
         for x in (side, 2 * side, 3 * side):
             draw.line([(x, 0), (x, side)], fill=(200, 196, 188), width=2)
-        draw.text((1.5 * side + rng.uniform(-1, 1), side / 2), text, fill=(238, 234, 224), font=_font(size), anchor="mm")
+        draw.text(
+            (1.5 * side + rng.uniform(-1, 1), side / 2), text, fill=(238, 234, 224), font=_font(size), anchor="mm"
+        )
         rgb = cv2.GaussianBlur(np.asarray(picture), (0, 0), float(rng.uniform(0.4, 0.8)))
         scale = float(rng.uniform(0.45, 0.6))  # digits of about 10 to 15 pixels
         rgb = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

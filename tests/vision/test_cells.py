@@ -130,7 +130,9 @@ def test_a_letterbox_too_thin_for_its_margins_to_show_is_measured(share, strip):
     from kamivision.synth.screens import Device
 
     board = random_kami_board(random.Random(12), 4, blank_outline=True, par=6)
-    device = Device("thin", 750, 1400, "classic", strip, strip + TRIANGLE_ASPECT * share, None, 0.4, "", share, strip="black")
+    device = Device(
+        "thin", 750, 1400, "classic", strip, strip + TRIANGLE_ASPECT * share, None, 0.4, "", share, strip="black"
+    )
     image, layout = render(board, device, seed=4)
     found = recognize(image)
     x, _, w, _ = found.layout.board
@@ -181,7 +183,9 @@ def test_a_cell_whose_color_and_grain_disagree_on_blank_is_doubtful():
     grain = np.where(blank, 0.1, 1.0) * rng.uniform(0.8, 1.2, n)
     odd = 123  # row 12, column 3: background beside the cream of column 4
     lab[odd], grain[odd] = [91.2, 1.3, 3.8], 1.29
-    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
     classes = classify_cells(samples, np.array([[88.9, 0.2, 13.1], [45.0, 40.0, 25.0]], np.float32))
     others = blank & (np.arange(n) != odd)
     assert (classes.classes[others] == BLANK_CLASS).all()
@@ -203,7 +207,9 @@ def test_a_board_with_no_blank_cell_reads_none_however_smooth_its_pale_paper():
     lab = np.where(yellow[:, None], [88.0, -2.5, 43.0], [55.0, -20.0, 10.0]) + rng.normal(0, 0.8, (n, 3))
     lab[light] += [6.0, -3.5, 0.0]
     grain = np.where(light, 0.35, 1.0) * rng.uniform(0.7, 1.3, n)
-    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
     classes = classify_cells(samples, np.array([[88.0, -2.5, 43.0], [55.0, -20.0, 10.0]], np.float32))
     assert not (classes.classes == BLANK_CLASS).any()
     assert (classes.classes[yellow] == 0).all()
@@ -220,7 +226,9 @@ def test_a_cream_paper_with_smooth_cells_is_not_the_background():
     cream = np.arange(n) < 190
     lab = np.where(cream[:, None], [89.4, 0.1, 13.3], [72.5, -41.2, -2.6]) + rng.normal(0, 0.8, (n, 3))
     grain = np.where(cream, rng.uniform(0.2, 1.1, n), rng.uniform(0.7, 1.5, n))
-    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
     classes = classify_cells(samples, np.array([[89.4, 0.1, 13.3], [72.5, -41.2, -2.6]], np.float32))
     assert not (classes.classes == BLANK_CLASS).any()
 
@@ -243,7 +251,9 @@ def test_where_the_background_reaches_a_papers_color_a_middling_grain_is_doubt()
     grain = np.where(blank, 0.03, 1.0) * rng.uniform(0.8, 1.2, n)
     odd = 135  # row 13, column 5
     lab[odd], grain[odd] = [96.0, -1.0, 12.5], 0.42
-    samples = CellSamples(lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0)
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
     classes = classify_cells(samples, np.array([[88.9, 0.2, 12.2], [40.0, 25.0, -24.0]], np.float32))
     assert classes.confidence[odd] < DEFAULT_SETTINGS.uncertain
     assert (classes.classes[blank] == BLANK_CLASS).all()

@@ -49,7 +49,9 @@ def test_a_few_stray_points_do_not_drag_a_swatch_off_its_color():
     from kamivision.vision.palette import match_palette
 
     rng = np.random.default_rng(3)
-    swatches = np.array([[39.3, 43.3, 21.0], [16.6, -0.1, 3.6], [60.0, -31.7, 14.8], [72.0, -41.2, -1.9], [36.4, 24.3, -24.0]])
+    swatches = np.array(
+        [[39.3, 43.3, 21.0], [16.6, -0.1, 3.6], [60.0, -31.7, 14.8], [72.0, -41.2, -1.9], [36.4, 24.3, -24.0]]
+    )
     paper = np.vstack([_cells(swatches[[0, 1, 2, 4]], 50, rng, 2.0), _cells(swatches[[3]], 15, rng, 2.0)])
     background = np.array([91.3, 1.9, 4.5]) + rng.normal(0, 0.3, (20, 3))
     match = match_palette(np.vstack([paper, background]), swatches, np.zeros((5, 3)), WEIGHTS)

@@ -27,6 +27,7 @@ def redis_web(redis_server):
     stop(process)
     stop(worker)
 
+
 def free_port() -> int:
     import socket
 
@@ -52,7 +53,8 @@ class RedisServer:
 
         self.process = subprocess.Popen(
             [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         client = redis.Redis.from_url(self.url, socket_timeout=1)
         for _ in range(100):
@@ -95,7 +97,9 @@ def start_web(*options: str) -> tuple[str, subprocess.Popen]:
     """``kamivision serve --port 0 OPTIONS`` in its own process: (its URL, the process)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "kamivision", "serve", "--port", "0", "--max-seconds", "30", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     line = process.stdout.readline()
     match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
@@ -110,7 +114,10 @@ def start_worker(url: str) -> subprocess.Popen:
     it with the work horse it has forked)."""
     return subprocess.Popen(
         [sys.executable, "-m", "kamivision", "worker", "--redis", url],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
 
 

@@ -94,12 +94,23 @@ def test_board_files_of_every_color_count_the_format_allows_are_opened_edited_an
     rows, columns = (8, 8) if lattice == "square" else (29, 10)
     for k in counts:
         cells = [[(r * columns + c) % k for c in range(columns)] for r in range(rows)]
-        obj = {"format": "kamivision.board/1", "lattice": lattice, "rows": rows, "columns": columns, "palette": None, "cells": cells}
-        r = app_client.post("/api/sessions", content=json.dumps(obj).encode(), headers={**POST, "X-Filename": f"k{k}.json"})
+        obj = {
+            "format": "kamivision.board/1",
+            "lattice": lattice,
+            "rows": rows,
+            "columns": columns,
+            "palette": None,
+            "cells": cells,
+        }
+        r = app_client.post(
+            "/api/sessions", content=json.dumps(obj).encode(), headers={**POST, "X-Filename": f"k{k}.json"}
+        )
         assert r.status_code == 201, (k, r.text)
         s = r.json()
         assert len(s["palette"]) == k and len(set(s["palette"])) == k, k  # every color drawn apart
-        state = app_client.post(f"/api/sessions/{s['id']}/edit", json={"op": "paint", "cells": [0], "color": k - 1}, headers=POST)
+        state = app_client.post(
+            f"/api/sessions/{s['id']}/edit", json={"op": "paint", "cells": [0], "color": k - 1}, headers=POST
+        )
         assert state.status_code == 200 and state.json()["cells"][0] == k - 1
         assert app_client.get(f"/api/sessions/{s['id']}/image").status_code == 200
         app_client.delete(f"/api/sessions/{s['id']}", headers=POST)
@@ -199,11 +210,15 @@ def test_bad_inputs_get_one_line_and_the_right_status(tmp_path, app_client):
     not_image = tmp_path / "notes.png"
     not_image.write_text("hello")
     bad_board = tmp_path / "bad.json"
-    bad_board.write_text(json.dumps({"format": "kamivision.board/1", "lattice": "hexagon", "rows": 1, "columns": 1, "cells": [[0]]}))
+    bad_board.write_text(
+        json.dumps({"format": "kamivision.board/1", "lattice": "hexagon", "rows": 1, "columns": 1, "cells": [[0]]})
+    )
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": ')
     twice = tmp_path / "twice.json"
-    twice.write_text('{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 1, "cells": [[0]], "cells": [[1]]}')
+    twice.write_text(
+        '{"format": "kamivision.board/1", "lattice": "square", "rows": 1, "columns": 1, "cells": [[0]], "cells": [[1]]}'
+    )
     puzzle = tmp_path / "zone.json"
     puzzle.write_text(json.dumps({"format": "kamivision.safezone/1", "rows": 1, "columns": 2, "cells": [[2, 4]]}))
     for path, status, message in (
@@ -293,7 +308,9 @@ def test_the_store_drops_idle_sessions_first_and_refuses_when_all_are_busy():
         busy.job = Job(session=busy.id, board=busy.board, max_seconds=1)  # queued, never run
         first = upload(c, SAMPLES / "patchwork.json").json()["id"]
         r = upload(c, SAMPLES / "patchwork.json")  # the idle one goes, the busy one stays
-        assert r.status_code == 201 and set(store._sessions) == {busy.id, r.json()["id"]} and first not in store._sessions
+        assert (
+            r.status_code == 201 and set(store._sessions) == {busy.id, r.json()["id"]} and first not in store._sessions
+        )
         for session in list(store._sessions.values()):
             session.job = Job(session=session.id, board=session.board, max_seconds=1)
         r = upload(c, SAMPLES / "patchwork.json")
@@ -323,8 +340,13 @@ def test_review_mode_saves_to_its_file_asking_before_replacing_and_can_be_ended(
     target.write_text("precious")
     review = open_review(SAMPLES / "delta.jpg", output=target)
     session = Session(
-        name="delta", image=review.image, geometry=review.geometry, model=review.model, read=review.model.board,
-        recognition=review.recognition, save_to=review.output,
+        name="delta",
+        image=review.image,
+        geometry=review.geometry,
+        model=review.model,
+        read=review.model.board,
+        recognition=review.recognition,
+        save_to=review.output,
     )
     ended = []
     with client(review=session, on_quit=lambda: ended.append(True)) as c:
@@ -383,8 +405,15 @@ def test_a_json_body_is_read_against_its_limit_never_whole():
         sent.append(message)
 
     scope = {
-        "type": "http", "method": "POST", "path": "/api/sessions/x/edit", "raw_path": b"/api/sessions/x/edit",
-        "query_string": b"", "root_path": "", "scheme": "http", "server": ("testserver", 80), "client": ("127.0.0.1", 5),
+        "type": "http",
+        "method": "POST",
+        "path": "/api/sessions/x/edit",
+        "raw_path": b"/api/sessions/x/edit",
+        "query_string": b"",
+        "root_path": "",
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 5),
         "headers": [(b"host", b"testserver"), (b"x-kamivision", b"1"), (b"content-type", b"application/json")],
         "http_version": "1.1",
     }
@@ -436,8 +465,16 @@ def test_downloads_are_named_in_any_script(app_client):
     a header is Latin-1.  The name now travels as RFC 6266's UTF-8 ``filename*``."""
     from urllib.parse import quote
 
-    board = {"format": "kamivision.board/1", "lattice": "triangle", "rows": 29, "columns": 10, "cells": [[(r + c) % 2 for c in range(10)] for r in range(29)]}
-    r = app_client.post("/api/sessions", content=json.dumps(board).encode(), headers={**POST, "X-Filename": quote("Снимок экрана.json")})
+    board = {
+        "format": "kamivision.board/1",
+        "lattice": "triangle",
+        "rows": 29,
+        "columns": 10,
+        "cells": [[(r + c) % 2 for c in range(10)] for r in range(29)],
+    }
+    r = app_client.post(
+        "/api/sessions", content=json.dumps(board).encode(), headers={**POST, "X-Filename": quote("Снимок экрана.json")}
+    )
     assert r.status_code == 201, r.text
     sid = r.json()["id"]
     got = app_client.get(f"/api/sessions/{sid}/board.json")
@@ -453,12 +490,16 @@ def test_a_board_files_unknown_fields_are_kept_within_a_bound(app_client):
     server per session, uncounted by the store's limits."""
     board = json.loads((SAMPLES / "delta.json").read_text())
     small = dict(board, note={"by": "a player", "level": "Delta"})
-    r = app_client.post("/api/sessions", content=json.dumps(small).encode(), headers={**POST, "X-Filename": "small.json"})
+    r = app_client.post(
+        "/api/sessions", content=json.dumps(small).encode(), headers={**POST, "X-Filename": "small.json"}
+    )
     assert r.status_code == 201, r.text
     saved = app_client.get(f"/api/sessions/{r.json()['id']}/board.json").json()
     assert saved["note"] == small["note"]
     large = dict(board, junk=[[]] * 40_000)
-    r = app_client.post("/api/sessions", content=json.dumps(large).encode(), headers={**POST, "X-Filename": "large.json"})
+    r = app_client.post(
+        "/api/sessions", content=json.dumps(large).encode(), headers={**POST, "X-Filename": "large.json"}
+    )
     assert r.status_code == 422
     message = r.json()["error"]
     assert message.startswith("large.json: fields the board format does not name hold 1") and message.endswith(

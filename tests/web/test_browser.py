@@ -62,8 +62,15 @@ def browser(downloads: Path, width: int, height: int, phone: bool):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
         f"--user-data-dir={downloads.parent / ('profile-phone' if phone else 'profile-desktop')}",
         f"--window-size={width},{height}",
     ):
@@ -116,17 +123,24 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
         wait.until(EC.visibility_of_element_located((By.ID, "work")))
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#cells polygon")) == 290)
         truth = read_board(SAMPLES / "delta.json")
-        assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None, driver.find_element(By.ID, "error-text").text
+        assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None, driver.find_element(
+            By.ID, "error-text"
+        ).text
 
         # Repaint one cell: pick another color on the palette bar, click the cell.
         cell = 4 * truth.columns + 5
         old = truth.colors()[cell]
         new = (old + 1) % len(truth.palette)
         driver.find_element(By.CSS_SELECTOR, f'#palette .swatch[data-color="{new}"]').click()
-        before = driver.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]').value_of_css_property("fill")
+        before = driver.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]').value_of_css_property(
+            "fill"
+        )
         click_cell(driver, cell)
         wait.until(
-            lambda d: d.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]').value_of_css_property("fill") != before
+            lambda d: (
+                d.find_element(By.CSS_SELECTOR, f'#cells polygon[data-cell="{cell}"]').value_of_css_property("fill")
+                != before
+            )
         )
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) == 1)
         assert "row 4, column 5" in driver.find_element(By.ID, "info").text
@@ -145,7 +159,12 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
             for crossed in row[1:]:
                 chain = chain.move_to_element(cells[crossed]).pause(0.05)
             chain.release().perform()
-            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited")) >= 1 + sum(truth.colors()[c] != new for c in row))
+            wait.until(
+                lambda d: (
+                    len(d.find_elements(By.CSS_SELECTOR, "#marks polygon.edited"))
+                    >= 1 + sum(truth.colors()[c] != new for c in row)
+                )
+            )
             painted = driver.execute_script("return S.session.cells")
             assert all(painted[c] == new for c in row)
             driver.find_element(By.ID, "undo").click()
@@ -350,7 +369,9 @@ def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size
         cell = 3 * 10 + 2
         old = driver.execute_script("return S.session.cells")[cell]
         new = (old + 1) % driver.execute_script("return S.session.palette.length")
-        ActionChains(driver).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN).perform()
+        ActionChains(driver).send_keys(
+            Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN
+        ).perform()
         assert "row 3, column 2" in driver.find_element(By.ID, "info").text
         ActionChains(driver).send_keys(str(new + 1)).perform()
         wait.until(lambda d: d.execute_script("return S.session.cells")[cell] == new)
@@ -362,9 +383,13 @@ def test_a_tall_inked_shot_a_second_shot_and_the_keyboard(server, tmp_path, size
         wait.until(lambda d: d.execute_script("return S.session.cells")[cell] == new)
         pressed = driver.find_elements(By.CSS_SELECTOR, '#palette .swatch[aria-pressed="true"]')
         assert len(pressed) == 1 and pressed[0].get_attribute("data-color") == str(new)
-        assert driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="0"]').accessible_name.startswith("color 1")
+        assert driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="0"]').accessible_name.startswith(
+            "color 1"
+        )
         # A long file name in an error wraps; it does not widen the page.
-        driver.execute_script("showError('a-screenshot-with-a-very-long-name-' + 'x'.repeat(300) + '.png: not an image')")
+        driver.execute_script(
+            "showError('a-screenshot-with-a-very-long-name-' + 'x'.repeat(300) + '.png: not an image')"
+        )
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not problems, problems
@@ -518,7 +543,9 @@ def test_the_step_view_fits_the_board_on_every_phone(server, tmp_path):
                 assert driver.execute_script("return document.activeElement.id") == "file", where
                 # A cell listed in the notices, tapped, is shown inside the screen.
                 driver.execute_script("document.getElementById('notices').open = true")
-                listed = [b for b in driver.find_elements(By.CSS_SELECTOR, "#warnings .row button") if b.text.startswith("(")]
+                listed = [
+                    b for b in driver.find_elements(By.CSS_SELECTOR, "#warnings .row button") if b.text.startswith("(")
+                ]
                 if listed:
                     row, column = map(int, listed[0].text.strip("()").split(","))
                     driver.execute_script("arguments[0].scrollIntoView()", listed[0])
@@ -558,7 +585,9 @@ def test_chromium_reads_the_manifest_and_a_shared_picture_opens_in_the_page(serv
         )
         driver.find_element(By.ID, "share-file").send_keys(str(shot))
         driver.execute_script("document.getElementById('share-form').submit()")
-        wait.until(lambda d: d.execute_script("return typeof S !== 'undefined' && S.session && S.session.name") == "shared")
+        wait.until(
+            lambda d: d.execute_script("return typeof S !== 'undefined' && S.session && S.session.name") == "shared"
+        )
         assert "#s=" in driver.current_url
         assert len(driver.find_elements(By.CSS_SELECTOR, "#cells polygon")) == 290
         problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]

@@ -59,7 +59,9 @@ def test_every_outline_pair_reaches_3_to_1_on_every_paper_color():
 
 @pytest.mark.parametrize("cls", ["unsure", "flagged", "region", "cursor"])
 def test_every_outline_on_the_board_is_drawn_over_a_dark_stroke(cls):
-    under = re.search(rf"#board \.{cls}-under[^{{]*{{[^}}]*stroke:\s*var\(--outline-dark\)[^}}]*stroke-width:\s*([\d.]+)", STYLE) or re.search(
+    under = re.search(
+        rf"#board \.{cls}-under[^{{]*{{[^}}]*stroke:\s*var\(--outline-dark\)[^}}]*stroke-width:\s*([\d.]+)", STYLE
+    ) or re.search(
         rf"\.{cls}-under\b[^{{]*{{[^}}]*stroke:\s*var\(--outline-dark\)[^}}]*stroke-width:\s*([\d.]+)", STYLE
     )
     top = re.search(rf"#board \.{cls} {{[^}}]*stroke-width:\s*([\d.]+)", STYLE)
@@ -86,4 +88,3 @@ def test_a_markers_number_reaches_4_5_to_1_on_every_color_it_is_written_on():
     # The worst color for both inks still reaches 4.5:1 with one of them.
     grays = ["#%02x%02x%02x" % (v, v, v) for v in range(256)]
     assert min(max(contrast("#000000", g), contrast("#ffffff", g)) for g in grays) >= 4.5
-

@@ -42,7 +42,9 @@ def test_the_procfile_runs_two_web_processes_and_two_workers_that_serve_one_play
     entries = procfile()
     assert sorted(entries) == ["web1", "web2", "worker1", "worker2"]
     processes = [
-        subprocess.Popen(["/bin/sh", "-c", "exec " + command], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.Popen(
+            ["/bin/sh", "-c", "exec " + command], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         for command in entries.values()
     ]
     try:

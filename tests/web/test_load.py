@@ -35,7 +35,11 @@ def one_client(base: str, shot: Path, max_seconds: float = 30) -> dict:
     session = request(base + "api/sessions", shot.read_bytes(), {"X-Filename": shot.name})
     uploaded = time.monotonic()
     sid = session["id"]
-    request(f"{base}api/sessions/{sid}/solve", json.dumps({"max_seconds": max_seconds}).encode(), {"Content-Type": "application/json"})
+    request(
+        f"{base}api/sessions/{sid}/solve",
+        json.dumps({"max_seconds": max_seconds}).encode(),
+        {"Content-Type": "application/json"},
+    )
     while True:
         state = request(f"{base}api/sessions/{sid}/solve")
         if state["state"] in ("done", "cancelled", "failed"):
@@ -63,7 +67,11 @@ def rss_bytes(pid: int) -> int:
 
 
 def run_load(
-    bases: str | list[str], pids: int | dict[str, list[int]], clients: int = 20, board: Path | None = None, max_seconds: float = 30
+    bases: str | list[str],
+    pids: int | dict[str, list[int]],
+    clients: int = 20,
+    board: Path | None = None,
+    max_seconds: float = 30,
 ) -> dict:
     """``clients`` rounds at once, taking turns over ``bases`` (one URL or several), with
     the samples (or each with ``board``); their results, the wall time, and the memory of
@@ -91,12 +99,21 @@ def run_load(
     start = time.monotonic()
     with ThreadPoolExecutor(clients) as pool:
         results = list(
-            pool.map(lambda i: one_client(bases[i % len(bases)], board or SHOTS[i % len(SHOTS)], max_seconds), range(clients))
+            pool.map(
+                lambda i: one_client(bases[i % len(bases)], board or SHOTS[i % len(SHOTS)], max_seconds), range(clients)
+            )
         )
     wall = time.monotonic() - start
     stop.set()
     watcher.join()
-    return {"results": results, "wall": wall, "rss_before": before, "rss_peak": peak[0], "rss_after": total(), "peaks": peaks}
+    return {
+        "results": results,
+        "wall": wall,
+        "rss_before": before,
+        "rss_peak": peak[0],
+        "rss_after": total(),
+        "peaks": peaks,
+    }
 
 
 def test_twenty_clients_at_once_are_all_answered_with_the_optimum(server):

@@ -290,7 +290,9 @@ def test_a_worker_runs_only_kamivisions_own_jobs(redis_server, tmp_path):
     Queue(QUEUE, connection=connection).enqueue_call("pathlib.Path.touch", args=(pickled,))
     worker = subprocess.run(
         [sys.executable, "-m", "kamivision", "worker", "--redis", redis_server.url, "--burst"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert worker.returncode == 0, worker.stderr
     assert not named.exists() and not pickled.exists()

@@ -50,7 +50,9 @@ def test_a_port_in_use_is_one_clear_error():
 def test_serving_on_the_network_prints_a_warning_and_a_link_with_a_token():
     process = subprocess.Popen(
         [sys.executable, "-m", "kamivision", "serve", "--host", "0.0.0.0", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         warning = process.stdout.readline()
@@ -72,7 +74,9 @@ def test_review_serves_the_screenshot_saves_from_the_page_and_ends_from_it(tmp_p
     output = tmp_path / "delta.json"
     process = subprocess.Popen(
         [sys.executable, "-m", "kamivision", "review", str(SAMPLES / "delta.jpg"), "-o", str(output), "--no-browser"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         lines = [process.stdout.readline() for _ in range(2)]
@@ -101,7 +105,10 @@ def test_review_refuses_a_bad_screenshot_with_one_line(tmp_path):
     bad = tmp_path / "shot.png"
     bad.write_text("not a picture")
     done = subprocess.run(
-        [sys.executable, "-m", "kamivision", "review", str(bad), "--no-browser"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "kamivision", "review", str(bad), "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "shot.png" in done.stderr
     assert not (tmp_path / "shot.json").exists()
@@ -124,13 +131,43 @@ def test_https_with_a_certificate_and_one_line_for_a_bad_one(tmp_path):
         pytest.skip("openssl is not installed: no certificate to test HTTPS with")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-         "-subj", "/CN=localhost", "-days", "1"],
-        check=True, capture_output=True,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-subj",
+            "/CN=localhost",
+            "-days",
+            "1",
+        ],
+        check=True,
+        capture_output=True,
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "serve", "--host", "0.0.0.0", "--port", "0", "--cert", str(cert), "--key", str(key)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "kamivision",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+            "--cert",
+            str(cert),
+            "--key",
+            str(key),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         warning, link = process.stdout.readline(), process.stdout.readline()
@@ -138,17 +175,26 @@ def test_https_with_a_certificate_and_one_line_for_a_bad_one(tmp_path):
         port, token = re.search(r"https://[^:/]+:(\d+)/\?token=([\w-]+)", link).groups()
         context = ssl.create_default_context(cafile=str(cert))
         context.check_hostname = False
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/config?token={token}", context=context, timeout=30) as r:
+        with urllib.request.urlopen(
+            f"https://127.0.0.1:{port}/api/config?token={token}", context=context, timeout=30
+        ) as r:
             assert r.status == 200 and json.loads(r.read())["max_upload"] > 0
     finally:
         process.terminate()
         process.wait(timeout=10)
     key.write_text("not a key")
     done = subprocess.run(
-        [sys.executable, "-m", "kamivision", "serve", "--cert", str(cert), "--key", str(key)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "kamivision", "serve", "--cert", str(cert), "--key", str(key)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "not a certificate and its key in PEM" in done.stderr
-    done = subprocess.run([sys.executable, "-m", "kamivision", "serve", "--cert", str(cert)], capture_output=True, text=True, timeout=60)
+    assert (
+        done.returncode == 1 and done.stderr.count("\n") == 1 and "not a certificate and its key in PEM" in done.stderr
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "kamivision", "serve", "--cert", str(cert)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1 and "needs both --cert and --key" in done.stderr
 
 
@@ -164,7 +210,10 @@ def test_quit_ends_only_a_review_never_a_server(server):
 def lone_server():
     """A server of its own (the flood below must not disturb the module's)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "kamivision", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline())
     assert match, process.stderr.read()
@@ -181,7 +230,10 @@ def test_a_flood_of_idle_connections_leaves_real_clients_served(lone_server):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 1300:
         pytest.skip(f"this machine allows only {hard} open files a process; the flood needs 1,300")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1300) if hard == resource.RLIM_INFINITY else max(soft, min(hard, 4096)), hard))
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE,
+        (max(soft, 1300) if hard == resource.RLIM_INFINITY else max(soft, min(hard, 4096)), hard),
+    )
     idle = []
     try:
         for _ in range(1100):  # sending nothing, no token

@@ -32,8 +32,11 @@ BOARD = make_board([[0, 1, 0], [1, 1, 0]], lattice="square", palette=("#ffffff",
 def session(pixels: int = 100, touched: float | None = None) -> Session:
     """A small session over a grey picture of ``pixels`` pixels (3 bytes each)."""
     made = Session(
-        name="s", image=np.zeros((1, pixels, 3), np.uint8), geometry=Geometry((0, 0, 30, 20), (0, 20)),
-        model=ReviewModel(board=BOARD), read=BOARD,
+        name="s",
+        image=np.zeros((1, pixels, 3), np.uint8),
+        geometry=Geometry((0, 0, 30, 20), (0, 20)),
+        model=ReviewModel(board=BOARD),
+        read=BOARD,
     )
     if touched is not None:
         made.touched = touched
