@@ -182,3 +182,15 @@ def test_the_stages_import_only_the_stages_before_them():
         if any(other == b or other.startswith(b + ".") for b in banned)
     )
     assert wrong == []
+
+
+def test_the_solve_command_is_a_thin_layer():
+    """``kamivision solve`` parses options, makes one call and prints (issue 49): no
+    function of cli/solve.py is over 60 lines (its options are declared once, above it)."""
+    tree = ast.parse((PACKAGE / "cli" / "solve.py").read_text(encoding="utf-8"))
+    long = {
+        node.name: node.end_lineno - node.lineno + 1
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60
+    }
+    assert long == {}

@@ -24,6 +24,82 @@ from .common import (
 )
 from .tables import floodit_table, sources_table, tiles_table
 
+Sources = Annotated[
+    list[Path],
+    typer.Argument(
+        metavar="SOURCE...",
+        help="A KAMI board file (.json), a KAMI 2 screenshot, a Safe Zone or tile-sliding puzzle file (.json), "
+        "a collection of 15-puzzles one a line (.txt: Korf's file), or with --rules pivot a Flood-It "
+        "collection (a .txt file of digit lines, or a folder of boards). Several sources, or a folder "
+        "(without --rules pivot), are solved in one run: a row as each one finishes, then totals.",
+        show_default=False,
+    ),
+]
+Output = Annotated[
+    Optional[Path],
+    typer.Option(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]",
+    ),
+]
+Steps = Annotated[Optional[Path], typer.Option(metavar="FOLDER", help="Write one picture per move into this folder.")]
+Gif = Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")]
+Json = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+MaxSeconds = Annotated[
+    Optional[float],
+    typer.Option(
+        callback=number,
+        min=0.0,
+        metavar="SECONDS",
+        help="Stop after this many seconds with the best answer found and its bound; for a screenshot, reading and the counter check included; in a collection, per board.  [default: no limit: runs until proven optimal]",
+    ),
+]
+TotalSeconds = Annotated[
+    Optional[float],
+    typer.Option(
+        callback=number,
+        min=0.0,
+        metavar="SECONDS",
+        help="Collections: stop the whole run after this many seconds (each board gets at most what is left; the boards not started are not shown).  [default: no limit]",
+    ),
+]
+MaxNodes = Annotated[
+    Optional[int], typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]")
+]
+Force = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+Rules = Annotated[
+    Optional[str],
+    typer.Option(
+        metavar="free|pivot",
+        help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]",
+    ),
+]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=1024,
+        metavar="N",
+        help="Processes for several sources, a folder or a Flood-It collection; more than the cores available is cut to them, with a note.",
+    ),
+]
+Beam = Annotated[
+    int,
+    typer.Option(min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none)."),
+]
+CheckSeconds = Annotated[
+    float,
+    typer.Option(
+        callback=number,
+        min=0.0,
+        metavar="SECONDS",
+        help="Screenshots: when the optimum misses the counter, re-solve other readings of the uncertain "
+        "cells for at most this long (0: do not).",
+    ),
+]
+
 
 @app.command(
     "solve",
@@ -35,89 +111,22 @@ Examples:
   kamivision solve pc19.txt --rules pivot --jobs 2""",
 )
 def solve_command(
-    sources: Annotated[
-        list[Path],
-        typer.Argument(
-            metavar="SOURCE...",
-            help="A KAMI board file (.json), a KAMI 2 screenshot, a Safe Zone or tile-sliding puzzle file (.json), "
-            "a collection of 15-puzzles one a line (.txt: Korf's file), or with --rules pivot a Flood-It "
-            "collection (a .txt file of digit lines, or a folder of boards). Several sources, or a folder "
-            "(without --rules pivot), are solved in one run: a row as each one finishes, then totals.",
-            show_default=False,
-        ),
-    ],
-    output: Annotated[
-        Optional[Path],
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FILE",
-            help="Where to write the overlay.  [default: SHOT-solution.png beside the screenshot]",
-        ),
-    ] = None,
-    steps: Annotated[
-        Optional[Path], typer.Option(metavar="FOLDER", help="Write one picture per move into this folder.")
-    ] = None,
-    gif: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write an animated GIF of the moves.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
-    max_seconds: Annotated[
-        Optional[float],
-        typer.Option(
-            callback=number,
-            min=0.0,
-            metavar="SECONDS",
-            help="Stop after this many seconds with the best answer found and its bound; for a screenshot, reading and the counter check included; in a collection, per board.  [default: no limit: runs until proven optimal]",
-        ),
-    ] = None,
-    total_seconds: Annotated[
-        Optional[float],
-        typer.Option(
-            callback=number,
-            min=0.0,
-            metavar="SECONDS",
-            help="Collections: stop the whole run after this many seconds (each board gets at most what is left; the boards not started are not shown).  [default: no limit]",
-        ),
-    ] = None,
-    max_nodes: Annotated[
-        Optional[int],
-        typer.Option(min=1, metavar="N", help="Stop after expanding this many states.  [default: no limit]"),
-    ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")] = False,
-    rules: Annotated[
-        Optional[str],
-        typer.Option(
-            metavar="free|pivot",
-            help="'free' (KAMI) or 'pivot' (Flood-It: every move recolors the pivot's region).  [default: the board file's, else free]",
-        ),
-    ] = None,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            max=1024,
-            metavar="N",
-            help="Processes for several sources, a folder or a Flood-It collection; more than the cores available is cut to them, with a note.",
-        ),
-    ] = 1,
-    beam: Annotated[
-        int,
-        typer.Option(
-            min=0, metavar="WIDTH", help="Pivot rules: a beam search of this width (fast, not proven; 0: none)."
-        ),
-    ] = 0,
-    check_seconds: Annotated[
-        float,
-        typer.Option(
-            callback=number,
-            min=0.0,
-            metavar="SECONDS",
-            help="Screenshots: when the optimum misses the counter, re-solve other readings of the uncertain "
-            "cells for at most this long (0: do not).",
-        ),
-    ] = 10.0,
+    sources: Sources,
+    output: Output = None,
+    steps: Steps = None,
+    gif: Gif = None,
+    as_json: Json = False,
+    max_seconds: MaxSeconds = None,
+    total_seconds: TotalSeconds = None,
+    max_nodes: MaxNodes = None,
+    force: Force = False,
+    rules: Rules = None,
+    jobs: Jobs = 1,
+    beam: Beam = 0,
+    check_seconds: CheckSeconds = 10.0,
 ) -> None:
     """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
-    from ..sources import Kind, PuzzleAnswer, Run, ShotAnswer, kind_of, run_of, solve_source
+    from ..sources import Run, kind_of, run_of, solve_source
 
     source, progress = sources[0], None
     notice = slow_notice()
@@ -127,29 +136,16 @@ def solve_command(
         if rules not in (None, "free", "pivot"):
             raise KamiError(f"unknown rules {rules!r}: expected 'free' or 'pivot'")
         run = run_of(sources, rules)
+        if run is Run.MANY and (any(x is not None for x in (output, steps, gif, max_nodes)) or beam):
+            raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
         if run is not Run.ONE:
-            if run is Run.MANY and (
-                output is not None or steps is not None or gif is not None or max_nodes is not None or beam
-            ):
-                raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
             table(run, sources, max_seconds, max_nodes, jobs, rules, beam, check_seconds, as_json, total_seconds)
             return
         kind = kind_of(source)
-        if kind is Kind.SCREENSHOT:
-            output = check_pictures(source, output, steps, gif, force)
-        elif output is not None or steps is not None or gif is not None:
-            raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
+        output = check_pictures(source, kind, output, steps, gif, force)
         progress = None if as_json else progress_printer(unlimited=max_seconds is None and max_nodes is None)
-        answer = solve_source(
-            source,
-            rules,
-            max_seconds=max_seconds,
-            max_nodes=max_nodes,
-            progress=progress,
-            check_seconds=check_seconds,
-            beam=beam,
-            kind=kind,
-        )
+        limits = {"max_seconds": max_seconds, "max_nodes": max_nodes, "check_seconds": check_seconds}
+        answer = solve_source(source, rules, progress=progress, beam=beam, kind=kind, **limits)
         clear(progress)
     except KamiError as error:
         clear(progress)
@@ -159,14 +155,7 @@ def solve_command(
         clear(progress)
         typer.echo("kamivision: interrupted", err=True)
         raise typer.Exit(INTERRUPTED) from None
-    if isinstance(answer, PuzzleAnswer):
-        print_puzzle(source, answer, as_json)
-        return
-    # The answer first: printed before any picture is drawn, so that it is never lost.
-    typer.echo(json.dumps(to_json(answer, str(source))) if as_json else to_text(answer, ansi=sys.stdout.isatty()))
-    if isinstance(answer, ShotAnswer):
-        warn_and_draw(answer.shot, source, output, steps, gif, force, as_json)
-    exit_if_interrupted(answer.solution)
+    print_answer(source, answer, output, steps, gif, force, as_json)
 
 
 def table(
@@ -198,10 +187,17 @@ def table(
         tiles_table(sources[0], max_seconds, max_nodes, as_json, total_seconds)
 
 
-def check_pictures(source: Path, output: Optional[Path], steps, gif, force: bool) -> Path:
+def check_pictures(source: Path, kind, output: Optional[Path], steps, gif, force: bool) -> Optional[Path]:
     """A screenshot's pictures checked before any work: the input readable, the outputs
-    writable and not in the way (``--force``); the overlay's path (beside the shot by default)."""
-    from ..files import check_input
+    writable and not in the way (``--force``); the overlay's path (beside the shot by
+    default).  Other sources have no pictures: asking for them is an error."""
+    from ..sources import Kind
+
+    if kind is not Kind.SCREENSHOT:
+        if output is not None or steps is not None or gif is not None:
+            raise KamiError(f"{source}: pictures (-o, --steps, --gif) are drawn for screenshots only")
+        return None
+    from ..files import check_input  # the image libraries only for a screenshot
     from ..outputs import check_picture_outputs
     from ..pipeline import default_output
 
@@ -209,6 +205,21 @@ def check_pictures(source: Path, output: Optional[Path], steps, gif, force: bool
     output = output if output is not None else default_output(source)
     check_picture_outputs(source, output, steps, gif, force)
     return output
+
+
+def print_answer(source: Path, answer, output: Optional[Path], steps, gif, force: bool, as_json: bool) -> None:
+    """One source's answer on stdout (then a screenshot's warnings and pictures); the exit
+    status says whether it was interrupted."""
+    from ..sources import PuzzleAnswer, ShotAnswer
+
+    if isinstance(answer, PuzzleAnswer):
+        print_puzzle(source, answer, as_json)
+        return
+    # The answer first: printed before any picture is drawn, so that it is never lost.
+    typer.echo(json.dumps(to_json(answer, str(source))) if as_json else to_text(answer, ansi=sys.stdout.isatty()))
+    if isinstance(answer, ShotAnswer):
+        warn_and_draw(answer.shot, source, output, steps, gif, force, as_json)
+    exit_if_interrupted(answer.solution)
 
 
 def warn_and_draw(shot, source: Path, output: Path, steps, gif, force: bool, as_json: bool) -> None:
