@@ -22,6 +22,7 @@ from .geometry import Geometry
 from .overlay import draw_solution, spread_markers, step_frames
 from .report import Notice, answer_notices, counter_missed, doubt_notices, picture_warning, reading_notices, verdict
 from .solver import Progress, SearchSettings, Solution, solve
+from .solver.notes import Stopped
 from .vision import Recognition, load_screenshot, recognize
 
 
@@ -186,7 +187,7 @@ def after_solve(
     except KeyboardInterrupt:
         check = None
         solution = dataclasses.replace(
-            solution, interrupted=True, notes=solution.notes + ("interrupted during the counter check",)
+            solution, interrupted=True, notes=solution.notes + (Stopped(interrupted=True, during_check=True),)
         )
     yield Checked(solution, check)
 

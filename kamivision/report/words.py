@@ -174,7 +174,7 @@ def format_solution(board: Board, solution: Solution, ansi: bool = False, doubt:
     if doubt is not None and doubt_summary(doubt):
         out.append(doubt_summary(doubt))
     out.append(f"searched {solution.expanded} states in {solution.seconds:.2f} s")
-    out.extend(solution.notes)
+    out.extend(note_text(note) for note in solution.notes)
     return "\n".join(out)
 
 
@@ -399,3 +399,34 @@ def picture_warning(notices: list[Notice]) -> Optional[str]:
     if not notices:
         return None
     return "CHECK: " + " ".join(sentence(n.text) for n in notices)
+
+
+def note_text(note) -> str:
+    """How an answer was found, in words (:mod:`kamivision.solver.notes`)."""
+    from ..solver.notes import BeamAnswer, GreedyPart, Stopped
+
+    if isinstance(note, Stopped):
+        if note.during_check:
+            return "interrupted during the counter check"
+        what = "Ctrl-C stopped the search" if note.interrupted else "a limit stopped the search"
+        return f"{what}: the moves are the best found, not proven optimal"
+    if isinstance(note, GreedyPart):
+        return (
+            f"{note.regions:,} regions in one part of the board, too many for the proving search: "
+            f"a greedy flood's moves, not proven optimal (at least {note.bound} are needed)"
+        )
+    if isinstance(note, BeamAnswer):
+        if note.cut:
+            why = "Ctrl-C stopped" if note.interrupted else "the time limit ended"
+            return f"{why} the beam search of width {note.width}: the greedy answer, not proven optimal"
+        return f"beam search of width {note.width}: a good solution, not proven optimal"
+    raise TypeError(f"not a note: {note!r}")
+
+
+def stopped_sentence(solution) -> Optional[str]:
+    """The page's word on why a search stopped before a proof, or None when it did not."""
+    if solution.interrupted:
+        return "You stopped the search"
+    if not solution.optimal:
+        return "The time limit stopped the search"
+    return None

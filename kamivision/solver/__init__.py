@@ -18,6 +18,7 @@ from ..board import Board, Move
 from ..errors import KamiError
 from .islands import solve_free
 from .limits import Budget, Limits, Progress
+from .notes import Note
 from .pivot import solve_pivot_board
 from .settings import SearchSettings
 
@@ -36,7 +37,7 @@ class Solution:
     regions: int
     islands: int
     par: Optional[int] = None
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())  # how the answer was found (report.note_text words it)
     interrupted: bool = False  # Ctrl-C stopped the search
 
     @property

@@ -18,7 +18,8 @@ from ..board import Board, Move
 from ..graph import build_regions, region_cells, tap_cell
 from .astar import astar
 from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
-from .limits import IMPROVE_SHARE, Budget, Limits, Outcome, Path, SearchStopped, reserve_seconds, stop_note
+from .limits import IMPROVE_SHARE, Budget, Limits, Outcome, Path, SearchStopped, reserve_seconds
+from .notes import GreedyPart, Note, Stopped
 from .settings import SearchSettings
 from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre, greedy_flood
@@ -34,7 +35,7 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
     graph = build_regions(board)
     masks = graph.islands()
     solved: list[tuple[list[int], Island, Path, int, bool]] = []
-    notes: list[str] = []
+    notes: list[Note] = []
     stopped = False  # a limit or Ctrl-C stopped a search
     for mask in masks:
         if mask.bit_count() > HUGE_REGIONS:
@@ -45,10 +46,7 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
             proven = bound >= len(path) and len(masks) == 1
             solved.append((regions, island, path, bound, proven))
             if not proven:
-                notes.append(
-                    f"{len(regions):,} regions in one part of the board, too many for the proving search: "
-                    f"a greedy flood's moves, not proven optimal (at least {bound} are needed)"
-                )
+                notes.append(GreedyPart(len(regions), bound))
             continue
         island, regions = local_island(graph, mask)
         if len(island) == 1:
@@ -76,7 +74,7 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
     moves = _replay(board, graph, solved, finals, target, budget.settings)
     if stopped:
-        notes.append(stop_note(budget))
+        notes.append(Stopped(budget.interrupted))
     return Outcome(tuple(moves), proven_all, min(lower, len(moves)), len(graph), len(masks), tuple(notes))
 
 

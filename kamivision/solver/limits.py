@@ -18,6 +18,7 @@ from .settings import SearchSettings
 
 if TYPE_CHECKING:
     from ..board import Move
+    from .notes import Note
 
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, color)
@@ -156,12 +157,6 @@ def reserve_seconds(budget: Budget) -> float:
     return IMPROVE_SECONDS if left is None else left
 
 
-def stop_note(budget: Budget) -> str:
-    """What the player is told when a limit or Ctrl-C stopped a search."""
-    what = "Ctrl-C stopped the search" if budget.interrupted else "a limit stopped the search"
-    return f"{what}: the moves are the best found, not proven optimal"
-
-
 class Outcome(NamedTuple):
     """What a solve found, before the budget's counts are added to make a
     :class:`~kamivision.solver.Solution`."""
@@ -171,4 +166,4 @@ class Outcome(NamedTuple):
     lower_bound: int
     regions: int
     islands: int
-    notes: tuple[str, ...]
+    notes: tuple["Note", ...]

@@ -35,7 +35,8 @@ from ..board import Board, Move
 from ..errors import KamiError
 from ..graph import bits, build_regions
 from . import core
-from .limits import Budget, Outcome, SearchStopped, core_limits, reserve_seconds, stop_note
+from .limits import Budget, Outcome, SearchStopped, core_limits, reserve_seconds
+from .notes import BeamAnswer, Note, Stopped
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,12 +361,9 @@ def solve_pivot_board(board: Board, budget: Budget, beam: int = 0) -> Outcome:
     moves, bound, proven, _ = solve_pivot(board, budget, greedy_width=beam, graph=graph)
     if not check_flood(graph, [m.color for m in moves]):  # pragma: no cover - a bug
         raise AssertionError("the moves found do not solve the board")
-    notes: tuple[str, ...] = ()
-    if beam and (budget.interrupted or budget.beam_cut):
-        why = "Ctrl-C stopped" if budget.interrupted else "the time limit ended"
-        notes = (f"{why} the beam search of width {beam}: the greedy answer, not proven optimal",)
-    elif beam:
-        notes = (f"beam search of width {beam}: a good solution, not proven optimal",)
+    notes: tuple[Note, ...] = ()
+    if beam:
+        notes = (BeamAnswer(beam, cut=budget.interrupted or budget.beam_cut, interrupted=budget.interrupted),)
     elif not proven:
-        notes = (stop_note(budget),)
+        notes = (Stopped(budget.interrupted),)
     return Outcome(tuple(moves), proven, bound, len(graph.colors), 1, notes)

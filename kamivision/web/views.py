@@ -22,8 +22,10 @@ from ..report import (
     color_names,
     doubt_notices,
     doubt_summary,
+    note_text,
     notice_to_json,
     reading_notices,
+    stopped_sentence,
     verdict,
 )
 from .sessions import Result, Session
@@ -185,24 +187,18 @@ def describe_solution(result: Result) -> dict:
         notices += doubt_notices(board, result.doubt)
     warnings = [notice_to_json(n, board.columns) for n in notices]
     n, par = solution.length, board.par
-    if solution.interrupted:
-        what = "You stopped the search"
-    elif not solution.optimal:
-        what = "The time limit stopped the search"
-    else:
-        what = None
     return {
         "length": n,
         "optimal": solution.optimal,
         "lower_bound": solution.lower_bound,
         "interrupted": solution.interrupted,
-        "stopped": what,
+        "stopped": stopped_sentence(solution),
         "seconds": round(solution.seconds, 2),
         "expanded": solution.expanded,
         "regions": solution.regions,
         "verdict": verdict(solution, par, result.doubt, board.columns),
         "summary": None if result.doubt is None else doubt_summary(result.doubt),
-        "notes": list(solution.notes),
+        "notes": [note_text(note) for note in solution.notes],
         "moves": moves,
         "steps": steps,
         "boards": boards,

@@ -2,8 +2,10 @@ import random
 
 from kamivision.board import make_board
 from kamivision.graph import build_regions
+from kamivision.report import note_text
 from kamivision.solver import huge, solve
 from kamivision.solver.huge import greedy_colors, set_bits
+from kamivision.solver.notes import GreedyPart
 from kamivision.solver.pivot import PivotGraph, greedy
 
 from ..boards import bfs_optimum, random_board
@@ -75,5 +77,7 @@ def test_a_long_strip_is_answered_without_the_search(monkeypatch):
     solution = solve(board, max_seconds=60)
     assert replay(board, solution.moves).is_solved()
     assert solution.expanded == 0 and not solution.optimal
-    assert "too many for the proving search" in solution.notes[0]
+    (note,) = solution.notes
+    assert isinstance(note, GreedyPart) and note.regions > 500 and note.bound == solution.lower_bound
+    assert "too many for the proving search" in note_text(note)
     assert 0 < solution.lower_bound < solution.length

@@ -6,8 +6,10 @@ import pytest
 
 from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.graph import build_regions
+from kamivision.report import note_text
 from kamivision.solver import astar, limits, solve, state
 from kamivision.solver.islands import local_island
+from kamivision.solver.notes import Stopped
 
 from ..boards import random_board, random_kami_board
 from ..conftest import machine, shared_path
@@ -103,7 +105,8 @@ def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
     assert solution.interrupted and not solution.optimal
     assert solution.lower_bound < solution.length
     assert replay(board, solution.moves).is_solved()
-    assert solution.notes == ("Ctrl-C stopped the search: the moves are the best found, not proven optimal",)
+    assert solution.notes == (Stopped(interrupted=True),)
+    assert note_text(solution.notes[0]) == "Ctrl-C stopped the search: the moves are the best found, not proven optimal"
 
 
 def test_ctrl_c_stops_the_pivot_search_too(both):

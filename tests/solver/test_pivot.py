@@ -15,7 +15,9 @@ from kamivision.board import Move, make_board
 from kamivision.cli import app
 from kamivision.errors import BoardFileError, KamiError
 from kamivision.floodit import read_collection
+from kamivision.report import note_text
 from kamivision.solver import core, solve
+from kamivision.solver.notes import BeamAnswer
 from kamivision.solver.pivot import layered_bound, moves_from, pivot_graph
 
 from ..boards import random_board
@@ -116,7 +118,8 @@ def test_layered_bound_never_exceeds_the_optimum_and_complete_colors_are_exact()
 def test_beam_mode_is_reported_as_unproven():
     board = make_board([[0, 1, 2], [1, 2, 0], [2, 0, 1]], lattice="square", rules="pivot")
     solution = solve(board, beam=4)
-    assert not solution.optimal and "beam search" in solution.notes[0]
+    assert not solution.optimal and solution.notes == (BeamAnswer(4),)
+    assert note_text(solution.notes[0]) == "beam search of width 4: a good solution, not proven optimal"
 
 
 def test_other_islands_are_refused_clearly():
@@ -243,7 +246,8 @@ def test_an_asked_for_beam_keeps_to_the_time_limit_and_to_ctrl_c(monkeypatch):
     monkeypatch.setattr(pivot, "_beam", lambda g, flood, width, deadline=None: None)
     solution = solve(board, max_seconds=3, beam=10**6)
     assert [m.color for m in solution.moves] == pivot.greedy(graph) and not solution.optimal
-    assert "time limit ended the beam search" in solution.notes[0]
+    assert solution.notes == (BeamAnswer(10**6, cut=True),)
+    assert "time limit ended the beam search" in note_text(solution.notes[0])
 
     def interrupted(g, flood, width, deadline=None):
         raise KeyboardInterrupt

@@ -1,0 +1,40 @@
+"""What a player should know about how an answer was found, as data: the searches and the
+checks after them say what happened, and :func:`kamivision.report.note_text` words it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """A limit, or Ctrl-C (``interrupted``), stopped the search: the moves are the best
+    found, not proven optimal.  ``during_check``: Ctrl-C came in the counter check, after
+    the search had answered."""
+
+    interrupted: bool
+    during_check: bool = False
+
+
+@dataclass(frozen=True)
+class GreedyPart:
+    """A part of the board of ``regions`` regions, too many for the proving search, was
+    solved by a greedy flood; at least ``bound`` moves are needed there."""
+
+    regions: int
+    bound: int
+
+
+@dataclass(frozen=True)
+class BeamAnswer:
+    """The pivot rules' beam search of ``width`` gave the answer, not proven optimal;
+    ``cut``: a limit, or Ctrl-C (``interrupted``), ended the beam, so the answer is the
+    greedy one."""
+
+    width: int
+    cut: bool = False
+    interrupted: bool = False
+
+
+Note = Union[Stopped, GreedyPart, BeamAnswer]
