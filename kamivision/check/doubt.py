@@ -277,6 +277,19 @@ def readings(plausible: dict[Cell, tuple[Value, ...]], board: Board) -> Iterator
 
 
 @dataclass(frozen=True, slots=True)
+class SteadySearch:
+    """What the look for moves that avoid the doubt found (:mod:`kamivision.check.steady`):
+    ``tried`` other answers of ``length`` moves; ``held``: one holds whatever the doubtful
+    cells are (the moves are it); ``complete``: every candidate was tried (not cut short by
+    its time or count)."""
+
+    tried: int
+    length: int
+    held: bool
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Doubt:
     """What the doubt in a reading means for an answer.
 
@@ -291,7 +304,7 @@ class Doubt:
     matters: tuple[Cell, ...] = ()
     breaking: tuple[Reading, ...] = ()
     readings: int = 0
-    search: Optional[str] = None
+    search: Optional[SteadySearch] = None
     palette: Optional[str] = None
 
     @property

@@ -16,7 +16,7 @@ from typing import Iterator, Optional, Sequence
 
 from ..board import Board, Cell, Move, neighbor_table
 from ..graph import bits, build_regions
-from .doubt import Doubt, Replay, Value, assess
+from .doubt import Doubt, Replay, SteadySearch, Value, assess
 
 
 def _distances(board: Board, sources: Sequence[Cell]) -> list[int]:
@@ -158,9 +158,5 @@ def steady_moves(
                 break
     if time.perf_counter() > deadline:
         complete = False
-    if best.matters:
-        scope = f"{tried} other answer(s) of {len(moves)} moves tried" + ("" if complete else ", cut short")
-        note = f"no answer of {len(moves)} moves found that holds whatever these cells are ({scope})"
-    else:
-        note = f"moves chosen to hold whatever the doubtful cells are ({tried} other answer(s) tried)"
-    return best_moves, Doubt(best.doubtful, best.matters, best.breaking, best.readings, note, best.palette)
+    search = SteadySearch(tried, len(moves), held=not best.matters, complete=complete)
+    return best_moves, Doubt(best.doubtful, best.matters, best.breaking, best.readings, search, best.palette)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..board import board_to_dict
-from .words import sentence
+from .words import search_text, sentence
 
 if TYPE_CHECKING:
     from ..solver import Solution
@@ -64,7 +64,7 @@ def doubt_to_json(doubt, columns: int) -> dict:
             for c, reading in zip(doubt.matters, doubt.breaking)
         ],
         "readings_replayed": doubt.readings,
-        "search": doubt.search,
+        "search": None if doubt.search is None else search_text(doubt.search),
         "palette": doubt.palette,
     }
 

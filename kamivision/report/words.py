@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Optional
 from ..board import BLANK, LETTERS, Board, hex_to_rgb
 
 if TYPE_CHECKING:
-    from ..check.doubt import Doubt
+    from ..check.doubt import Doubt, SteadySearch
     from ..check.parcheck import CounterCheck
     from ..solver import Solution
     from ..vision import Recognition
@@ -320,9 +320,19 @@ def doubt_notices(board: Board, doubt: "Doubt") -> list[Notice]:
     cells = tuple(divmod(c, columns) for c in doubt.matters)
     many = len(cells) > 1
     text = f"{len(cells)} doubtful cell{'s' if many else ''} would change the moves if misread: {cell_list(cells)}" + (
-        f" ({doubt.search})" if doubt.search and not doubt.search.startswith("moves chosen") else ""
+        f" ({search_text(doubt.search)})" if doubt.search and not doubt.search.held else ""
     )
     return [Notice(text, cells)]
+
+
+def search_text(search: "SteadySearch") -> str:
+    """What the look for moves that avoid the doubt found (:mod:`kamivision.check.steady`)."""
+    if search.held:
+        return f"moves chosen to hold whatever the doubtful cells are ({search.tried} other answer(s) tried)"
+    scope = f"{search.tried} other answer(s) of {search.length} moves tried" + (
+        "" if search.complete else ", cut short"
+    )
+    return f"no answer of {search.length} moves found that holds whatever these cells are ({scope})"
 
 
 def answer_notices(board: Board, solution: "Solution", check: Optional["CounterCheck"]) -> list[Notice]:

@@ -17,7 +17,7 @@ from kamivision.board import BLANK, Board, Move, make_board, neighbor_table
 from kamivision.check.doubt import Doubt, Replay, assess, plausible_readings
 from kamivision.check.steady import retap, steady_moves
 from kamivision.pipeline import settle
-from kamivision.report import doubt_summary, verdict
+from kamivision.report import doubt_summary, search_text, verdict
 from kamivision.solver import solve
 from kamivision.vision import Recognition
 
@@ -165,7 +165,8 @@ def test_another_order_is_chosen_when_it_avoids_the_doubt():
     assert len(chosen) == 2 and naive_steps(board, chosen, {}) == 2
     for value in plausible[0]:
         assert naive_steps(board, chosen, {0: value}) == 2
-    assert doubt.matters == () and "hold" in doubt.search
+    assert doubt.matters == () and doubt.search.held and doubt.search.length == 2
+    assert "hold" in search_text(doubt.search)
     solution = dataclasses.replace(solve(board), moves=tuple(chosen))
     assert "these moves solve it whatever the 1 doubtful cell is" in verdict(solution, None, doubt, board.columns)
 
