@@ -32,6 +32,7 @@ from ..board import BLANK, Board, Cell, CellSet, ColorId, Move, neighbor_table
 
 if TYPE_CHECKING:
     from ..vision import Recognition
+    from ..vision.palette import PaletteDoubt
 
 Value = Optional[ColorId]  # a cell's reading: a color, or BLANK
 Reading = tuple[tuple[Cell, Value], ...]  # other values of one or two cells
@@ -305,7 +306,7 @@ class Doubt:
     breaking: tuple[Reading, ...] = ()
     readings: int = 0
     search: Optional[SteadySearch] = None
-    palette: Optional[str] = None
+    palette: Optional["PaletteDoubt"] = None
 
     @property
     def harmless(self) -> int:

@@ -208,7 +208,7 @@ def export_command(
     was found, how sure each cell is, and which doubtful cells would change the moves."""
     from ..files import check_input, check_output
     from ..pipeline import solve_screenshot
-    from ..vision import board_with_source
+    from ..report import board_with_source
 
     with one_line_errors(output):
         check_input(shot)

@@ -4,7 +4,14 @@ terminal, the verdict, the notices of what to check (:mod:`.words`), the JSON of
 (:mod:`.answers`), so that all of them say the same thing."""
 
 from .answers import to_json, to_text
-from .data import counter_check_to_json, doubt_to_json, moves_to_json, notice_to_json, solution_to_json
+from .data import (
+    board_with_source,
+    counter_check_to_json,
+    doubt_to_json,
+    moves_to_json,
+    notice_to_json,
+    solution_to_json,
+)
 from .words import (
     Notice,
     answer_notices,
@@ -22,6 +29,7 @@ from .words import (
     format_alternative,
     format_solution,
     note_text,
+    palette_text,
     picture_warning,
     plural,
     progress_line,
@@ -34,6 +42,7 @@ from .words import (
 )
 
 __all__ = [
+    "board_with_source",
     "Notice",
     "answer_notices",
     "cell_list",
@@ -56,6 +65,7 @@ __all__ = [
     "picture_warning",
     "plural",
     "note_text",
+    "palette_text",
     "progress_line",
     "reading_notices",
     "safe_text",

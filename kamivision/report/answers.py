@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..board import board_to_dict
-from .data import counter_check_to_json, doubt_to_json, solution_to_json
+from .data import counter_check_to_json, doubt_to_json, recognition_source, solution_to_json
 from .words import format_alternative, format_solution
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def to_json(answer: "BoardAnswer | ShotAnswer", source: str) -> dict:
     if isinstance(answer, BoardAnswer):
         return obj
     shot = answer.shot
-    obj["source"] = shot.recognition.source(source)
+    obj["source"] = recognition_source(shot.recognition, source)
     obj["verdict"] = shot.verdict()
     obj["doubt"] = doubt_to_json(shot.doubt, board.columns)
     if shot.check is not None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..board import board_to_dict
-from .words import search_text, sentence
+from .words import palette_text, search_text, sentence
 
 if TYPE_CHECKING:
+    from ..board import Board
     from ..solver import Solution
+    from ..vision import Recognition
 
 
 def moves_to_json(moves) -> list[dict]:
@@ -65,7 +67,7 @@ def doubt_to_json(doubt, columns: int) -> dict:
         ],
         "readings_replayed": doubt.readings,
         "search": None if doubt.search is None else search_text(doubt.search),
-        "palette": doubt.palette,
+        "palette": None if doubt.palette is None else palette_text(doubt.palette),
     }
 
 
@@ -75,3 +77,34 @@ def notice_to_json(notice, columns: int) -> dict:
     if notice.changes:
         out["changes"] = [[r * columns + c, value] for r, c, value in notice.changes]
     return out
+
+
+def recognition_source(recognition: "Recognition", image: str) -> dict:
+    """The board file's ``source`` block: where everything was found and how sure."""
+    layout = recognition.layout
+    x, y, w, h = layout.board
+    doubt = recognition.palette_doubt
+    return {
+        "image": image,
+        "width": layout.width,
+        "height": layout.height,
+        "layout": layout.name,
+        "cropped": layout.cropped,
+        "board": [round(x, 1), round(y + recognition.offset, 1), round(w, 1), round(h, 1)],
+        "footer": list(layout.footer),
+        "swatches": [list(s) for s in layout.swatches],
+        "par_confidence": round(recognition.par_confidence, 3),
+        "confidence": [[round(float(v), 3) for v in row] for row in recognition.confidence],
+        "uncertain": [list(cell) for cell in recognition.uncertain],
+        "hidden": [list(cell) for cell in recognition.hidden],
+        "palette_doubt": None if doubt is None else palette_text(doubt),
+    }
+
+
+def board_with_source(recognition: "Recognition", image: str) -> "Board":
+    """The recognised board carrying its ``source`` block (written into board files)."""
+    import dataclasses
+
+    extra = dict(recognition.board.extra)
+    extra["source"] = recognition_source(recognition, image)
+    return dataclasses.replace(recognition.board, extra=extra)

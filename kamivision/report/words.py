@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..check.parcheck import CounterCheck
     from ..solver import Solution
     from ..vision import Recognition
+    from ..vision.palette import PaletteDoubt
 
 # Everyday names for paper colors (sRGB), matched in CIE Lab so that the nearest name is
 # the one a person would pick.
@@ -216,7 +217,7 @@ def verdict(solution: Solution, par: Optional[int], doubt: Optional["Doubt"] = N
             text += f"; beats par {par}" if n < par else f"; par is {par}"
         return text
     if doubt.palette:
-        text = f"{plural(n, 'move')}, {proof} for the board as read, but the colors themselves are in doubt ({doubt.palette}): check the whole board"
+        text = f"{plural(n, 'move')}, {proof} for the board as read, but the colors themselves are in doubt ({palette_text(doubt.palette)}): check the whole board"
     elif doubt.matters:
         text = (
             f"{plural(n, 'move')}, {proof} for the board as read; check cell{'s' if len(doubt.matters) > 1 else ''} "
@@ -299,7 +300,9 @@ def reading_notices(recognition: "Recognition", solved: bool = False) -> list[No
     elif recognition.board.par is None:
         out.append(Notice("the moves-left counter could not be read, so the answer is not checked against par"))
     if recognition.palette_doubt:
-        out.append(Notice(f"the colors read are in doubt: {recognition.palette_doubt}; check the whole board"))
+        out.append(
+            Notice(f"the colors read are in doubt: {palette_text(recognition.palette_doubt)}; check the whole board")
+        )
     doubtful = len(recognition.uncertain)
     if doubtful and not solved:
         hidden = len(recognition.hidden)
@@ -440,3 +443,16 @@ def stopped_sentence(solution) -> Optional[str]:
     if not solution.optimal:
         return "The time limit stopped the search"
     return None
+
+
+def palette_text(doubt: "PaletteDoubt") -> str:
+    """Why the colors read are in doubt (:mod:`kamivision.vision.palette`)."""
+    from ..vision.palette import Disagreement
+
+    return {
+        Disagreement.STRAY: f"{doubt.number} cells of the board have a color that no swatch shows",
+        Disagreement.SHARED: "two swatches match one color of the board",
+        Disagreement.NO_MAP: "the swatches' colors do not match the board's, even allowing for a bar, dimming or a tint over them",
+        Disagreement.CLOSE: "two of the colors read from the board alone are close, and may be one",
+        Disagreement.UNUSED: f"swatch {doubt.number} matches no cell of the board",
+    }[doubt.kind]

@@ -12,7 +12,6 @@ from .layout import ScreenLayout, find_layout
 from .reader import (
     READ_PIXELS,
     Recognition,
-    board_with_source,
     load_screenshot,
     recognize,
     recognize_file,
@@ -25,7 +24,6 @@ __all__ = [
     "Recognition",
     "ScreenLayout",
     "VisionSettings",
-    "board_with_source",
     "find_layout",
     "load_screenshot",
     "recognize",

@@ -24,6 +24,7 @@ phone blends a translucent bar.
 
 from __future__ import annotations
 
+import enum
 import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
@@ -65,6 +66,24 @@ STRAY_SHARE = 0.1
 FIT = 14.0
 
 
+class Disagreement(enum.Enum):
+    """How the board's colors and the swatches disagree (:class:`PaletteDoubt`)."""
+
+    STRAY = "stray"  # `number` cells have a color that no swatch shows
+    SHARED = "shared"  # two swatches match one color of the board
+    NO_MAP = "no map"  # no map of the board's colors fits the swatches (bar, dimming, tint)
+    CLOSE = "close"  # a board alone: two of its colors are close, and may be one
+    UNUSED = "unused"  # swatch `number` (from 1) matches no cell of the board
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteDoubt:
+    """Why the colors read are in doubt (worded by :func:`kamivision.report.palette_text`)."""
+
+    kind: Disagreement
+    number: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class PaletteMatch:
     """The colors that seed the classification (Lab, one per swatch, in swatch order),
@@ -73,7 +92,7 @@ class PaletteMatch:
 
     seeds: np.ndarray
     rgb: np.ndarray
-    doubt: Optional[str] = None
+    doubt: Optional[PaletteDoubt] = None
     mapped: bool = False  # the swatches were matched through a map (step 2)
     #: Points (indices into the paper points given) of a few cells whose color no swatch
     #: shows: too few to doubt the palette, so the cells themselves are doubtful.
@@ -129,9 +148,7 @@ def match_palette(
     if near.max() <= NEAR and apart >= SAME:
         stray = _stray_cluster(scaled, swatch_lab * w, w)
         if len(stray) > STRAY_SHARE * len(points):
-            return PaletteMatch(
-                swatch_lab, swatch_rgb, f"{len(stray)} cells of the board have a color that no swatch shows"
-            )
+            return PaletteMatch(swatch_lab, swatch_rgb, PaletteDoubt(Disagreement.STRAY, len(stray)))
         return PaletteMatch(swatch_lab, swatch_rgb, stray=stray)
     # From the board alone, matched to the swatches through one map.
     centres = _kmeans_pp(scaled, k) / w
@@ -146,9 +163,9 @@ def match_palette(
     seeds = centres[list(order)]
     doubt = None
     if _min_distance(seeds) < SAME:
-        doubt = "two swatches match one color of the board"
+        doubt = PaletteDoubt(Disagreement.SHARED)
     elif error > FIT:
-        doubt = "the swatches' colors do not match the board's, even allowing for a bar, dimming or a tint over them"
+        doubt = PaletteDoubt(Disagreement.NO_MAP)
     rgb = np.clip((swatch_rgb - b) / a, 0, 255) if doubt is None else swatch_rgb
     return PaletteMatch(seeds, rgb, doubt, mapped=True)
 
@@ -195,7 +212,7 @@ def cluster_palette(points: np.ndarray, weights: np.ndarray, flat: np.ndarray | 
     seeds = centres[order] / w
     doubt = None
     if closest < 1.2 * SPLIT:
-        doubt = "two of the colors read from the board alone are close, and may be one"
+        doubt = PaletteDoubt(Disagreement.CLOSE)
     return PaletteMatch(seeds, lab_to_rgb(seeds), doubt)
 
 
@@ -242,10 +259,10 @@ def _min_distance(colors: np.ndarray) -> float:
     return float(d[~np.eye(len(colors), dtype=bool)].min())
 
 
-def unused_swatch(classes: np.ndarray, k: int) -> Optional[str]:
+def unused_swatch(classes: np.ndarray, k: int) -> Optional[PaletteDoubt]:
     """The cross-check after classification: a swatch that no cell takes."""
     counts = np.bincount(classes[classes >= 0], minlength=k)
     empty = [i + 1 for i in range(k) if counts[i] == 0]
     if empty:
-        return f"swatch {empty[0]} matches no cell of the board"
+        return PaletteDoubt(Disagreement.UNUSED, empty[0])
     return None

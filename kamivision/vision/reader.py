@@ -22,7 +22,7 @@ from .alone import find_board_alone
 from .bar import cut_corners, find_bars, overbright, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .layout import NoFooterError, ScreenLayout, find_layout
-from .palette import board_points, cluster_palette, match_palette, unused_swatch
+from .palette import PaletteDoubt, board_points, cluster_palette, match_palette, unused_swatch
 from .par import digit_templates, read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
@@ -48,7 +48,7 @@ class Recognition:
     costs: Optional[np.ndarray] = None
     #: Why the colors read are in doubt (the board's colors and the swatches disagree), or
     #: None when they agree (:mod:`kamivision.vision.palette`).
-    palette_doubt: Optional[str] = None
+    palette_doubt: Optional[PaletteDoubt] = None
 
     @property
     def hidden(self) -> list[tuple[int, int]]:
@@ -91,26 +91,6 @@ class Recognition:
         """Where the lattice lies on the screenshot, at the offset the cells were read at."""
         x, y, w, h = self.layout.board
         return Geometry((x, y + self.offset, w, h), self.layout.visible)
-
-    def source(self, image: str) -> dict:
-        """The board file's ``source`` block: where everything was found and how sure."""
-        layout = self.layout
-        x, y, w, h = layout.board
-        return {
-            "image": image,
-            "width": layout.width,
-            "height": layout.height,
-            "layout": layout.name,
-            "cropped": layout.cropped,
-            "board": [round(x, 1), round(y + self.offset, 1), round(w, 1), round(h, 1)],
-            "footer": list(layout.footer),
-            "swatches": [list(s) for s in layout.swatches],
-            "par_confidence": round(self.par_confidence, 3),
-            "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
-            "uncertain": [list(cell) for cell in self.uncertain],
-            "hidden": [list(cell) for cell in self.hidden],
-            "palette_doubt": self.palette_doubt,
-        }
 
 
 def _value(index: int, colors: int) -> Optional[int]:
@@ -198,13 +178,6 @@ def _turned(rgb: np.ndarray) -> Optional[str]:
             continue
         return how
     return None
-
-
-def board_with_source(recognition: Recognition, image: str) -> Board:
-    """The recognised board carrying its ``source`` block (written into board files)."""
-    extra = dict(recognition.board.extra)
-    extra["source"] = recognition.source(image)
-    return dataclasses.replace(recognition.board, extra=extra)
 
 
 #: Larger pictures are scaled down to this many pixels before reading: the reader's peak

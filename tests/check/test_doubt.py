@@ -216,8 +216,11 @@ def test_the_summary_counts_the_harmless_cells():
 def test_colors_in_doubt_are_never_called_proven_without_the_caveat():
     board = make_board([[0, 1]], lattice="square")
     solution = solve(board)
-    text = verdict(solution, None, Doubt(palette="two swatches match one color of the board"), 2)
+    from kamivision.vision.palette import Disagreement, PaletteDoubt
+
+    text = verdict(solution, None, Doubt(palette=PaletteDoubt(Disagreement.SHARED)), 2)
     assert "for the board as read, but the colors themselves are in doubt" in text
+    assert "(two swatches match one color of the board)" in text
 
 
 def test_cells_misread_together_by_one_confusion_are_shown_when_they_change_the_moves():

@@ -50,6 +50,24 @@ def test_a_screenshot_session_and_its_answer_round_trip_as_json():
     assert again == answer and isinstance(again.solution.moves, tuple)
 
 
+def test_an_answers_notes_and_doubt_round_trip_as_data():
+    """What the report words later (how the answer was found, the doubt's search and the
+    palette's doubt) is kept as the data it is."""
+    from kamivision.check.doubt import Doubt, SteadySearch
+    from kamivision.solver.notes import Stopped
+    from kamivision.vision.palette import Disagreement, PaletteDoubt
+
+    session = _session()
+    stopped = solve(session.board, max_nodes=1)
+    assert stopped.notes == (Stopped(interrupted=False),)
+    doubt = Doubt(
+        (0, 1), (1,), (), 3, SteadySearch(4, 7, held=False, complete=True), PaletteDoubt(Disagreement.UNUSED, 2)
+    )
+    answer = Result(board=session.board, solution=stopped, doubt=doubt)
+    again = codec.loads(codec.dumps(answer))
+    assert again == answer and again.doubt.palette.kind is Disagreement.UNUSED
+
+
 def test_loading_runs_none_of_a_class_code(monkeypatch):
     from kamivision.web.sessions import Session
 
