@@ -8,6 +8,7 @@ of them still means two modules that each need the other.  Imports under
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "kamivision"
@@ -194,3 +195,73 @@ def test_the_solve_command_is_a_thin_layer():
         if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60
     }
     assert long == {}
+
+
+#: Words that make a string a sentence about an answer: its moves, its proof, the search,
+#: the counter, the doubt in the reading.
+ANSWER_WORDS = re.compile(
+    r"\b(moves?|optimal|optimum|proven|solutions?|answers?|search(es)?|stopped|counter(?!-)|doubtful|"
+    r"swatch(es)?|slides?|interrupted|beam|greedy)\b"
+)
+
+
+def _sentences(path: Path) -> list[tuple[int, str]]:
+    """The string literals of three words or more about an answer, outside docstrings,
+    raised errors, log lines, progress lines and ``__repr__``: what a user would read."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+        ):
+            skip.add(id(body[0].value))  # a docstring
+        named = isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1]
+        if (
+            isinstance(node, ast.Raise)
+            or (named and (named in ("debug", "info", "warning", "error", "exception", "progress", "announce")))
+            or (isinstance(node, ast.FunctionDef) and node.name == "__repr__")
+        ):
+            skip.update(id(sub) for sub in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(v) for v in node.values)
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if len(text.split()) >= 3 and ANSWER_WORDS.search(text):
+            found.append((node.lineno, text))
+    return found
+
+
+def test_no_sentence_about_an_answer_is_built_outside_the_report():
+    """The stages return data (moves, bounds, notes, doubts) and kamivision.report words
+    it (issue 49).  The interfaces (cli/, web/) word only their own prompts and failures,
+    and errors are worded where they are raised."""
+    outside = {
+        f"{name}:{line}": text
+        for name, path in modules().items()
+        if not name.startswith(("kamivision.report", "kamivision.cli", "kamivision.web"))
+        for line, text in _sentences(path)
+    }
+    assert outside == {}
+
+
+def test_the_sentence_finder_finds_a_sentence(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        '"""A docstring about the moves found."""\n'
+        "def f(n):\n"
+        '    """The moves, proven optimal."""\n'
+        '    if n < 0:\n        raise ValueError(f"{n} moves is not a count of moves")\n'
+        '    return f"{n} moves, proven optimal"\n'
+    )
+    assert _sentences(module) == [(6, "{} moves, proven optimal")]

@@ -241,10 +241,10 @@ def warn_and_draw(shot, source: Path, output: Path, steps, gif, force: bool, as_
 def print_puzzle(source: Path, answer, as_json: bool) -> None:
     """A Safe Zone or tile-sliding board's answer: the moves, the verdict, the checks of the
     file's par and optimum; exit 3 when there is no solution, 1 when the file's optimum is wrong."""
-    from ..puzzles import report, result_to_json
+    from ..report.puzzles import puzzle_report, puzzle_to_json
 
-    verdict = report(answer.puzzle, answer.result)
-    typer.echo(json.dumps(result_to_json(answer.puzzle, answer.result)) if as_json else "\n".join(verdict.lines))
+    verdict = puzzle_report(answer.puzzle, answer.result)
+    typer.echo(json.dumps(puzzle_to_json(answer.puzzle, answer.result)) if as_json else "\n".join(verdict.lines))
     for error in verdict.errors:
         typer.echo(f"kamivision: {source}: {error}", err=True)
     if verdict.status:

@@ -219,11 +219,11 @@ def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seco
 def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_seconds=None) -> None:
     """A collection of tile-sliding boards, one a line (Korf's 100): a table and totals
     (:func:`kamivision.puzzles.slide.solve_collection`, reading the file as a stream)."""
-    from ..puzzles import result_to_json
     from ..puzzles.databases import SMALL
     from ..puzzles.search import Stop
     from ..puzzles.slide import solve_collection
     from ..puzzles.tiles import iter_collection
+    from ..report.puzzles import puzzle_to_json
 
     boards = iter_collection(source)
     started = time.perf_counter()
@@ -247,7 +247,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
         if known is not None and result.optimal and length != known:
             wrong.append(name)
         if as_json:
-            rows.append({"name": name, **result_to_json(board, result)})
+            rows.append({"name": name, **puzzle_to_json(board, result)})
 
     def verdict(result) -> str:
         if getattr(result, "unsolvable", False):

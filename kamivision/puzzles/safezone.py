@@ -39,7 +39,6 @@ HOLE, TILE, BLOCK, ZONE, BLOCK_ON_ZONE = 0, 1, 2, 4, 6
 RULES = ("slide", "slide-stop-on-zone")
 #: Directions in the order moves are tried: (name, row step, column step).
 DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
-WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 
 
 @dataclass(frozen=True)
@@ -135,10 +134,6 @@ class Slide(NamedTuple):
     start: int
     direction: str
     end: int
-
-    def describe(self, columns: int) -> str:
-        (r0, c0), (r1, c1) = divmod(self.start, columns), divmod(self.end, columns)
-        return f"block at ({r0}, {c0}) slides {WORDS[self.direction]} to ({r1}, {c1})"
 
     def to_json(self, columns: int) -> dict:
         return {"from": list(divmod(self.start, columns)), "dir": self.direction, "to": list(divmod(self.end, columns))}

@@ -27,7 +27,6 @@ from .fileformat import ABSENT, extras, grid_rows, header, integer, read_json
 FORMAT = TILE_SLIDE
 #: (name, row step, column step) of the tile's travel, in the order moves are tried.
 DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
-WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 OPS = {"+": "+", "-": "-", "×": "×", "÷": "÷", "*": "×", "/": "÷", None: None}
 
 
@@ -235,10 +234,6 @@ class TileMove:
     tile: int
     start: int
     direction: str
-
-    def describe(self, columns: int) -> str:
-        r, c = divmod(self.start, columns)
-        return f"tile {self.tile} at ({r}, {c}) slides {WORDS[self.direction]}"
 
     def to_json(self, columns: int) -> dict:
         return {"tile": self.tile, "from": list(divmod(self.start, columns)), "dir": self.direction}

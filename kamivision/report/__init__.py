@@ -1,7 +1,9 @@
 """Every result in words, once: numbered moves with color names, the board in the
-terminal, the verdict, the notices of what to check (:mod:`.words`), the JSON of
-``--json``, of ``export`` and of the page (:mod:`.data`), and a source's answer whole
-(:mod:`.answers`), so that all of them say the same thing."""
+terminal, the verdict, the notices of what to check (:mod:`.words`), how an answer was
+found and why its reading is in doubt (:mod:`.notes`), the JSON of ``--json``, of
+``export`` and of the page (:mod:`.data`), a source's answer whole (:mod:`.answers`), and
+the sliding puzzles' answers (:mod:`.puzzles`, imported on its own), so that all of them
+say the same thing.  The stages return data; only this package words it."""
 
 from .answers import to_json, to_text
 from .data import (
@@ -12,6 +14,7 @@ from .data import (
     notice_to_json,
     solution_to_json,
 )
+from .notes import note_text, palette_text, search_text, stopped_sentence
 from .words import (
     Notice,
     answer_notices,
@@ -28,16 +31,12 @@ from .words import (
     draw_board,
     format_alternative,
     format_solution,
-    note_text,
-    palette_text,
     picture_warning,
     plural,
     progress_line,
     reading_notices,
     safe_text,
-    search_text,
     sentence,
-    stopped_sentence,
     verdict,
 )
 

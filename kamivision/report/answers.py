@@ -33,7 +33,7 @@ def to_json(answer: "BoardAnswer | ShotAnswer", source: str) -> dict:
     """``solve --json``'s object for one source: the board and the moves with what is
     proven; for a screenshot also where the board was found (``source``), the verdict,
     the doubt and the counter check.  A puzzle's JSON is its own
-    (:func:`kamivision.puzzles.result_to_json`)."""
+    (:func:`kamivision.report.puzzles.puzzle_to_json`)."""
     from ..answers import BoardAnswer
 
     board, solution = answer.board, answer.solution

@@ -25,6 +25,7 @@ from kamivision.puzzles.safezone import (
     uncovered_zones,
 )
 from kamivision.puzzles.search import Limits, Stop
+from kamivision.report.puzzles import describe_move
 
 from ..conftest import shared_path
 
@@ -111,7 +112,7 @@ def test_the_shared_example_files_have_their_optima():
 
 def test_the_helper_examples_moves_are_the_specs():
     result = solve_safezone(level(EXAMPLES["helper"][0]))
-    assert [m.describe(3) for m in result.moves] == [
+    assert [describe_move(m, 3) for m in result.moves] == [
         "block at (2, 0) slides up to (1, 0)",
         "block at (0, 0) slides right to (0, 2)",
         "block at (0, 2) slides down to (1, 2)",
