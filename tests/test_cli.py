@@ -247,6 +247,7 @@ def test_jobs_beyond_the_cores_are_cut_with_a_note(tmp_path):
     assert big.exit_code == 2
 
 
+@pytest.mark.slow  # against the clock, with processes: run in CI (-m 'slow or not slow')
 @pytest.mark.parametrize("before_the_end", [0.4, 0.15])
 def test_ctrl_c_just_before_a_timed_solve_ends_is_still_ctrl_c(tmp_path, before_the_end):
     """Issue 47, attack 7: SIGINT shortly before --max-seconds ran out was ignored (the
@@ -280,6 +281,7 @@ def test_ctrl_c_just_before_a_timed_solve_ends_is_still_ctrl_c(tmp_path, before_
     assert "Traceback" not in err and json.loads(out)["optimal"] is False
 
 
+@pytest.mark.slow  # against the clock, with processes: run in CI (-m 'slow or not slow')
 def test_sigterm_keeps_the_best_answer_and_exits_143(tmp_path):
     rng = random.Random(8)
     board = random_board(rng, "triangle", 29, 10, 5, 0.0)

@@ -165,6 +165,7 @@ def test_a_worker_killed_mid_solve_leaves_an_answer_or_a_clear_failure_within_th
     assert wait_state(b, sid, ("done", "failed"), timeout=30)["state"] == "done"
 
 
+@pytest.mark.slow  # against the clock, with processes: run in CI (-m 'slow or not slow')
 def test_a_web_process_killed_and_restarted_loses_no_session(cluster):
     redis_server, (a, b), processes, _ = cluster
     sid = upload(a, SAMPLES / "patchwork.json")[1]["id"]
@@ -181,6 +182,7 @@ def test_a_web_process_killed_and_restarted_loses_no_session(cluster):
         stop(process)
 
 
+@pytest.mark.slow  # against the clock, with processes: run in CI (-m 'slow or not slow')
 def test_redis_stopped_gives_a_503_within_2_seconds_and_the_servers_recover(cluster):
     redis_server, (a, b), _, _ = cluster
     sid = upload(a, SAMPLES / "patchwork.json")[1]["id"]
