@@ -1,6 +1,9 @@
 """A source's answer, typed by its kind: a board file's (:class:`BoardAnswer`), a
 screenshot's (:class:`ShotAnswer`) or a puzzle's (:class:`PuzzleAnswer`).  Made by
-:func:`kamivision.sources.solve_source`, worded by :mod:`kamivision.report`."""
+:func:`kamivision.sources.solve_source`, worded by :mod:`kamivision.report`.
+
+Tested in tests/test_sources.py.
+"""
 
 from __future__ import annotations
 

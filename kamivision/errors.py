@@ -2,6 +2,8 @@
 
 Everything raised on purpose derives from :class:`KamiError`.  Only the CLI turns
 these into a one-line message on stderr and exit code 1.
+
+Tested in tests/test_cli.py, tests/test_files.py.
 """
 
 from __future__ import annotations

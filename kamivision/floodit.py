@@ -9,6 +9,8 @@
 
 Lines starting with ``#`` and blank lines are skipped.  Problems raise
 :class:`~kamivision.errors.BoardFileError` naming the file and line.
+
+Tested in tests/solver/test_pivot.py.
 """
 
 from __future__ import annotations

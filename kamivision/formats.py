@@ -4,6 +4,8 @@ A ``.json`` file is a KAMI board (``docs/board-format.md``), a Safe Zone level
 (``docs/safe-zone-format.md``) or a tile-sliding board (``docs/tile-slide-format.md``).
 The names live here, apart from the readers, so that telling a file's kind imports no
 reader it does not need (a board file is solved without loading the puzzles).
+
+Tested in tests/test_sources.py, tests/test_cli.py.
 """
 
 from __future__ import annotations

@@ -265,3 +265,22 @@ def test_the_sentence_finder_finds_a_sentence(tmp_path):
         '    return f"{n} moves, proven optimal"\n'
     )
     assert _sentences(module) == [(6, "{} moves, proven optimal")]
+
+
+def test_every_module_has_its_tests():
+    """Tests mirror modules (issue 49): each module has ``tests/.../test_<name>.py``, or its
+    docstring says where it is tested ("Tested in tests/...") and those files exist."""
+    root = PACKAGE.parent
+    mirrored = {path.stem.removeprefix("test_") for path in (root / "tests").rglob("test_*.py")}
+    untested = {}
+    for name, path in modules().items():
+        stem = path.stem
+        if stem == "__init__" or stem.startswith("_") or stem in mirrored:
+            continue
+        said = re.search(
+            r"Tested in ((?:tests/[\w/]+\.py(?:, )?)+)\.", ast.get_docstring(ast.parse(path.read_text())) or ""
+        )
+        named = said.group(1).split(", ") if said else []
+        if not named or not all((root / test).exists() for test in named):
+            untested[name] = named
+    assert untested == {}

@@ -5,6 +5,8 @@ it: the same regions tapped at other cells (:func:`retap`), the moves in another
 another optimal answer of the board as read (:func:`other_optimal_answers`).
 :func:`steady_moves` tries them, so that the proof stays one of the board as read and the
 moves hold whatever the doubtful cells are.
+
+Tested in tests/check/test_doubt.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """What every command shares: the typer app, option checks, one-line failures, progress,
-and the exit statuses after Ctrl-C."""
+and the exit statuses after Ctrl-C.
+
+Tested in tests/test_cli.py.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Commands that make files: ``generate`` (a Safe Zone level), ``render`` (a screenshot
-of a board) and ``export`` (the board read from a screenshot)."""
+of a board) and ``export`` (the board read from a screenshot).
+
+Tested in tests/test_cli.py, tests/puzzles/test_safezone.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``kamivision solve``: one source answered whole, or several as a table (:mod:`.tables`)."""
+"""``kamivision solve``: one source answered whole, or several as a table (:mod:`.tables`).
+
+Tested in tests/test_cli.py.
+"""
 
 from __future__ import annotations
 

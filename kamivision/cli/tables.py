@@ -1,5 +1,8 @@
 """Runs over many boards: a row as each one is solved, then the totals (Flood-It and tile
-collections, folders and lists of sources).  Ctrl-C ends a run with the totals so far."""
+collections, folders and lists of sources).  Ctrl-C ends a run with the totals so far.
+
+Tested in tests/test_cli.py, tests/solver/test_pivot.py.
+"""
 
 from __future__ import annotations
 

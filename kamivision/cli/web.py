@@ -1,5 +1,8 @@
 """Commands in the browser: ``review`` (one screenshot, saved beside it), ``serve`` (the
-app for many players) and ``worker`` (solves queued on Redis)."""
+app for many players) and ``worker`` (solves queued on Redis).
+
+Tested in tests/web/test_server.py, tests/web/test_redis.py.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """What the two puzzle formats check alike: reading the JSON, the ``format`` field, the
 grid size, and the optional ``name``, ``par`` and ``optimal`` (``kamivision.safezone/1``
 and ``kamivision.slide/1``, ``docs/safe-zone-format.md``, ``docs/tile-slide-format.md``).  Every problem is one
-:class:`~kamivision.errors.BoardFileError` line that names the file."""
+:class:`~kamivision.errors.BoardFileError` line that names the file.
+
+Tested in tests/puzzles/test_safezone.py, tests/puzzles/test_slide.py.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,8 @@ so a state is simply the tuple of labels, row by row, with 0 for the empty cell.
 Unsolvable boards are recognised before any search (:func:`solvable`).  The board, its
 file format, its collections and its moves are here; the bounds and the searches that
 use them are :mod:`kamivision.puzzles.slide` and :mod:`kamivision.puzzles.patterns`.
+
+Tested in tests/puzzles/test_slide.py.
 """
 
 from __future__ import annotations

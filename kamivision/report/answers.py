@@ -1,5 +1,8 @@
 """A source's answer (:mod:`kamivision.answers`) whole: its text for the terminal and its
-JSON for ``solve --json``, from the words (:mod:`.words`) and the JSON (:mod:`.data`)."""
+JSON for ``solve --json``, from the words (:mod:`.words`) and the JSON (:mod:`.data`).
+
+Tested in tests/test_report.py, tests/test_cli.py.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Results as JSON: of ``solve --json``, of ``export`` and of the page, with the same
-sentences as the words (:mod:`.words`)."""
+sentences as the words (:mod:`.words`).
+
+Tested in tests/test_report.py, tests/web/test_app.py.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """How an answer was found and why its reading is in doubt, in words: the searches' notes
 (:mod:`kamivision.solver.notes`), the look for moves that avoid the doubt
 (:class:`~kamivision.check.doubt.SteadySearch`) and the palette's doubt
-(:class:`~kamivision.vision.palette.PaletteDoubt`)."""
+(:class:`~kamivision.vision.palette.PaletteDoubt`).
+
+Tested in tests/solver/test_islands.py, tests/solver/test_pivot.py, tests/check/test_doubt.py.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
 """The sliding puzzles' answers in words and JSON (``kamivision solve`` on a Safe Zone or
 tile-sliding file, and Korf's collection): the board, the numbered moves, the verdict,
-the method, and the checks against the file's ``par`` and ``optimal``."""
+the method, and the checks against the file's ``par`` and ``optimal``.
+
+Tested in tests/puzzles/test_report.py.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Results in words: numbered moves with color names, the board in the terminal, the
-verdict, the notices of what to check (:class:`Notice`)."""
+verdict, the notices of what to check (:class:`Notice`).
+
+Tested in tests/test_report.py.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,8 @@ shared by every search of one solve (the A*, the floods, the beams);
 When a time limit is given, the last share of it is kept for improving an unproven answer
 (:func:`reserve_seconds`).  :func:`core_limits` hands what is left to the compiled core,
 whose own clock and counters are ``_core/limits.c``.
+
+Tested in tests/solver/test_islands.py, tests/solver/test_astar.py.
 """
 
 from __future__ import annotations

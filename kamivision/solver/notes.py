@@ -1,5 +1,8 @@
 """What a player should know about how an answer was found, as data: the searches and the
-checks after them say what happened, and :func:`kamivision.report.note_text` words it."""
+checks after them say what happened, and :func:`kamivision.report.note_text` words it.
+
+Tested in tests/solver/test_islands.py, tests/solver/test_pivot.py, tests/solver/test_huge.py.
+"""
 
 from __future__ import annotations
 

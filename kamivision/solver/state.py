@@ -8,6 +8,8 @@ transposition table).
 To expand a state the contracted graph is rebuilt from the key: each current region is a
 set of original regions (``members``), named by its lowest original region (its
 *representative*), with an adjacency bitset over representatives.
+
+Tested in tests/solver/test_heuristics.py, tests/solver/test_astar.py.
 """
 
 from __future__ import annotations

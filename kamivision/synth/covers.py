@@ -3,6 +3,8 @@
 :func:`kamivision.synth.render.render` draws the game; these are drawn over it (or, for the
 bars of a phone without a translucent one, beside it).  Images are float32 RGB arrays,
 changed in place.
+
+Tested in tests/vision/test_bar.py, tests/vision/test_cells.py.
 """
 
 from __future__ import annotations

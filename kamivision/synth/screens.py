@@ -8,6 +8,8 @@ phones a status strip of ``0.112 W`` sits above the board, the footer starts at
 ``1.7404 W`` with the buttons in a 2 x 2 block ``0.297 W`` wide, and a home-indicator
 strip of ``0.109 W`` closes the screen.  The board box is the screen's width wide and
 ``TRIANGLE_ASPECT`` times that tall; the footer is drawn over its last row.
+
+Tested in tests/synth/test_render.py.
 """
 
 from __future__ import annotations

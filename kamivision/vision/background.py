@@ -3,6 +3,8 @@
 KAMI 2's background is a smooth gradient, so the cells that show it lie on a quadratic
 surface in the cell's position; paper and ink do not.  :func:`background_model` fits that
 surface robustly, leaving out the members that lie off it.
+
+Tested in tests/vision/test_cells.py.
 """
 
 from __future__ import annotations

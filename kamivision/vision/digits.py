@@ -1,6 +1,9 @@
 """The digits the counter is matched against: 0-9 drawn in several sans-serif faces and
 weights, with no system font needed (Pillow's bundled Aileron at three stroke weights,
-OpenCV's Hershey simplex and duplex stroke fonts at three thicknesses each)."""
+OpenCV's Hershey simplex and duplex stroke fonts at three thicknesses each).
+
+Tested in tests/vision/test_buttons.py.
+"""
 
 from __future__ import annotations
 

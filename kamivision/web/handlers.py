@@ -1,5 +1,8 @@
 """How a failure is answered: one JSON line ``{"error": ...}`` with its status, never a
-traceback; the log gets the details."""
+traceback; the log gets the details.
+
+Tested in tests/web/test_app.py.
+"""
 
 from __future__ import annotations
 

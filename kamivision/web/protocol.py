@@ -13,6 +13,8 @@ sockets leave the server unable to accept anyone ("Too many open files").  Here:
   loopback has no per-address limit: it is where a reverse proxy on the same host (as
   ``docs/deploy.md`` sets up) carries every player's connections, and it limits its own;
 * uvicorn's own answers to malformed requests carry the app's security headers.
+
+Tested in tests/web/test_server.py.
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ job function (:func:`~kamivision.web.worker.run_worker`).  Redis should still be
 reachable by these processes alone (its own network, a password), as ``docs/deploy.md``
 shows: whoever can write to it can change the boards and answers.  Every Redis call has a
 short timeout and no retry, so a Redis that is down or slow gives a 503 within two seconds.
+
+Tested in tests/web/test_redis.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """What an endpoint reads from its request: the body within a limit, the app's settings,
-store and queue (on ``request.app.state``), the session named in the path, the client."""
+store and queue (on ``request.app.state``), the session named in the path, the client.
+
+Tested in tests/web/test_app.py.
+"""
 
 from __future__ import annotations
 

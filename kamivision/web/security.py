@@ -7,6 +7,8 @@ must carry ``X-Kamivision: 1``, a header another site's page cannot send without
 browser asking first (no CSRF); the share sheet's ``POST /share``, which cannot, needs
 instead a ``Sec-Fetch-Site`` of ``none`` or ``same-origin`` (the browser's word that no
 other site's page sent it).  Every answer carries :data:`SECURITY_HEADERS`.
+
+Tested in tests/web/test_app.py, tests/web/test_install.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Every function here only reads: the stores and the job queues keep the state
 (:mod:`~kamivision.web.sessions`, :mod:`~kamivision.web.jobs`), and the wording of
 notices and verdicts is :mod:`kamivision.report`'s.
+
+Tested in tests/web/test_app.py.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ fork server does.  The job (:func:`solve_job`) reports its state and progress in
 job's ``meta``, beats a heartbeat key while it runs, turns a cancel key into a Ctrl-C (the
 solver then answers with its best so far) and pushes its answer into its session.  RQ's
 job timeout is the hard limit: a horse that overruns it is killed.
+
+Tested in tests/web/test_redis.py.
 """
 
 from __future__ import annotations
