@@ -14,12 +14,15 @@ The KAMI solver (:mod:`kamivision.solver`) has its own A*, specialised to region
 
 from __future__ import annotations
 
-import enum
 import heapq
 import itertools
 import time
 from dataclasses import dataclass
 from typing import Callable, Generic, Hashable, Iterable, Optional, Protocol, TypeVar
+
+from ..limits import Limits, Stop
+
+__all__ = ["Clock", "Limits", "Problem", "Result", "Stop", "astar", "idastar"]
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M")
@@ -37,19 +40,11 @@ class Problem(Protocol[S, M]):
         ...
 
 
-@dataclass(frozen=True)
-class Limits:
-    """When a search gives up: seconds, states expanded (``None``: no limit)."""
-
-    max_seconds: Optional[float] = None
-    max_nodes: Optional[int] = None
-    progress: Optional[Callable[[dict], None]] = None  # called about twice a second
-
-    def clock(self) -> "Clock":
-        return Clock(self)
-
-
 class Clock:
+    """What one search has spent of its :class:`~kamivision.limits.Limits`: the states
+    expanded and the seconds since it started (the puzzles' counterpart of the KAMI
+    solver's :class:`~kamivision.solver.limits.Budget`, without its solver's share)."""
+
     def __init__(self, limits: Limits):
         self.limits = limits
         self.start = time.perf_counter()
@@ -81,14 +76,6 @@ class Clock:
         return False
 
 
-class Stop(enum.Enum):
-    """Why a search stopped before its answer was proven (the words are
-    :func:`kamivision.puzzles.report`'s)."""
-
-    LIMIT = "limit"  # a time or node limit
-    INTERRUPTED = "interrupted"  # Ctrl-C
-
-
 @dataclass(frozen=True)
 class Result(Generic[M]):
     """What a search found: the moves (``None`` when none was found), whether they are
@@ -111,7 +98,7 @@ class Result(Generic[M]):
 def astar(problem: Problem, h: Callable, limits: Limits = Limits()) -> Result:
     """A* with a closed set.  ``h`` must be admissible; a state is expanded again only
     if it is reached by a shorter path (never, when ``h`` is consistent)."""
-    clock = limits.clock()
+    clock = Clock(limits)
     start = problem.start()
     h0 = h(start)
     if h0 is None:  # the heuristic proves the start cannot reach a goal
@@ -163,7 +150,7 @@ def idastar(problem: Problem, h: Callable, limits: Limits = Limits()) -> Result:
     path being searched is the only memory; no state is visited twice on it.
     Unsolvable problems are not detected (the search would deepen forever): check
     first."""
-    clock = limits.clock()
+    clock = Clock(limits)
     start = problem.start()
     bound = h(start)
     if bound is None:

@@ -65,7 +65,7 @@ def solve(
     started = time.perf_counter()
     if settings is None:
         settings = SearchSettings.for_this_machine()
-    budget = Budget(Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, settings=settings))
+    budget = Budget(Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress), settings)
     if beam and board.rules != "pivot":
         raise KamiError("a beam search (--beam) is offered for rules 'pivot' only")
     if board.rules == "pivot":

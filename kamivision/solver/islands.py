@@ -18,7 +18,7 @@ from ..board import Board, Move
 from ..graph import build_regions, region_cells, tap_cell
 from .astar import astar
 from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
-from .limits import IMPROVE_SHARE, Budget, Limits, Outcome, Path, SearchStopped, reserve_seconds
+from .limits import IMPROVE_SHARE, Budget, Outcome, Path, SearchStopped, reserve_seconds
 from .notes import GreedyPart, Note, Stopped
 from .settings import SearchSettings
 from .state import Island, contract, renumber
@@ -97,7 +97,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     """
     # Half the proof's time at most: on a board of thousands of regions a flood alone can
     # take minutes, and A* can stop with a flood of its own.
-    deadline = None if budget.proof_deadline is None else (budget.limits.start + budget.proof_deadline) / 2
+    deadline = None if budget.proof_deadline is None else (budget.start + budget.proof_deadline) / 2
     quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings, deadline=deadline)
     upper = (len(quick), quick) if quick is not None else None
     budget.found = len(quick) if quick is not None else None  # for the progress reports
@@ -168,7 +168,7 @@ def _beam_seconds(budget: Budget) -> float:
     most :data:`BEAM_SECONDS` (a width-4 beam takes 1-5 s on the largest Journey levels)."""
     if budget.limits.max_seconds is None:
         return BEAM_SECONDS
-    left = budget.limits.max_seconds - (time.perf_counter() - budget.limits.start)
+    left = budget.limits.max_seconds - (time.perf_counter() - budget.start)
     return max(0.0, min(BEAM_SECONDS, left / 4))
 
 
@@ -177,7 +177,7 @@ def _beam_report(budget: Budget, bound: int) -> Callable[[int], None]:
     callback (if any, see :meth:`Budget.report`) with the bound proven."""
 
     def report(length: int) -> None:
-        budget.report(budget.expanded, bound, time.perf_counter() - budget.limits.start, best=length)
+        budget.report(budget.expanded, bound, time.perf_counter() - budget.start, best=length)
 
     return report
 
@@ -244,7 +244,7 @@ def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSe
     for (regions, island, path, _, proven), final in zip(solved, finals):
         if target in final and _end_color(island, path) != target and proven:
             sentinel: Path = []
-            other = astar(island, Budget(Limits(settings=settings)), goal_color=target, upper=(len(path) + 1, sentinel))
+            other = astar(island, Budget(settings=settings), goal_color=target, upper=(len(path) + 1, sentinel))
             if other is not None and other is not sentinel:
                 path = other
         taps = list(path)

@@ -1,7 +1,8 @@
 """The limits of one solve: time, nodes, memory, Ctrl-C, and what is left of them.
 
-:class:`Limits` are what a solve may spend, frozen; :class:`Budget` is what it has spent,
-shared by every search of one solve (the A*, the floods, the beams);
+:class:`~kamivision.limits.Limits` are what a solve may spend, frozen; :class:`Budget` is
+what it has spent and with what (the machine's settings, the clock's start), shared by
+every search of one solve (the A*, the floods, the beams);
 :class:`SearchStopped` is how a search says a limit stopped it, with the bound it proved.
 When a time limit is given, the last share of it is kept for improving an unproven answer
 (:func:`reserve_seconds`).  :func:`core_limits` hands what is left to the compiled core,
@@ -13,9 +14,9 @@ Tested in tests/solver/test_islands.py, tests/solver/test_astar.py.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
+from ..limits import Limits, Progress
 from .settings import SearchSettings
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, color)
-Progress = Callable[[dict], None]
+__all__ = ["Budget", "Limits", "Outcome", "Path", "Progress", "SearchStopped", "core_limits", "reserve_seconds"]
 
 
 class SearchStopped(Exception):
@@ -37,33 +38,6 @@ class SearchStopped(Exception):
         self.path = path  # an unproven solution found on the way, if any
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What one solve may spend, given once and never changed: seconds, states expanded,
-    where progress goes, and the machine's settings (threads, memory, the compiled core).
-
-    ``start`` is when the clock started (``time.perf_counter()``).  When a time limit is
-    given, the proof stops at :attr:`proof_deadline`: ``max_seconds`` less the time kept for
-    improving an unproven answer (:data:`IMPROVE_SHARE` of it, but at least
-    :data:`IMPROVE_SECONDS` or half of it, whichever is less), so that the whole solve
-    ends within it.
-    """
-
-    max_seconds: Optional[float] = None
-    max_nodes: Optional[int] = None
-    progress: Optional[Progress] = None
-    settings: SearchSettings = field(default_factory=SearchSettings.for_this_machine)
-    start: float = field(default_factory=time.perf_counter)
-
-    @property
-    def proof_deadline(self) -> Optional[float]:
-        """``time.perf_counter()`` at which the proof stops (None: no time limit)."""
-        if self.max_seconds is None:
-            return None
-        kept = max(IMPROVE_SHARE * self.max_seconds, min(IMPROVE_SECONDS, self.max_seconds / 2))
-        return self.start + self.max_seconds - kept
-
-
 class Budget:
     """One solve's :class:`Limits` and what it has spent of them, shared by every search
     of the solve (the A*, the floods, the beams): the states expanded, whether Ctrl-C
@@ -74,19 +48,28 @@ class Budget:
     the rest of the solve, which answers at once with the best found.
     """
 
-    __slots__ = ("limits", "proof_deadline", "expanded", "interrupted", "beam_cut", "found")
+    __slots__ = ("limits", "settings", "start", "proof_deadline", "expanded", "interrupted", "beam_cut", "found")
 
-    def __init__(self, limits: Optional[Limits] = None) -> None:
+    def __init__(self, limits: Optional[Limits] = None, settings: Optional[SearchSettings] = None) -> None:
         self.limits = limits if limits is not None else Limits()
-        self.proof_deadline = self.limits.proof_deadline  # read at every expansion: worked out once
+        self.settings = settings if settings is not None else SearchSettings.for_this_machine()
+        self.start = time.perf_counter()  # the solve's clock
+        self.proof_deadline = self._proof_deadline()  # read at every expansion: worked out once
         self.expanded = 0
         self.interrupted = False
         self.beam_cut = False  # an asked-for beam (--beam) was cut short by the time limit
         self.found: Optional[int] = None  # moves of the shortest solution known for the island searched
 
-    @property
-    def settings(self) -> SearchSettings:
-        return self.limits.settings
+    def _proof_deadline(self) -> Optional[float]:
+        """``time.perf_counter()`` at which the proof stops (None: no time limit):
+        ``max_seconds`` less the time kept for improving an unproven answer
+        (:data:`IMPROVE_SHARE` of it, but at least :data:`IMPROVE_SECONDS` or half of it,
+        whichever is less), so that the whole solve ends within it."""
+        seconds = self.limits.max_seconds
+        if seconds is None:
+            return None
+        kept = max(IMPROVE_SHARE * seconds, min(IMPROVE_SECONDS, seconds / 2))
+        return self.start + seconds - kept
 
     def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
         """Pass a progress report on to the callback, if any: states expanded, the bound
@@ -102,7 +85,7 @@ class Budget:
         """Seconds left of ``max_seconds`` (None: no limit)."""
         if self.limits.max_seconds is None:
             return None
-        return max(0.0, self.limits.max_seconds - (time.perf_counter() - self.limits.start))
+        return max(0.0, self.limits.max_seconds - (time.perf_counter() - self.start))
 
     def charge(self, bound: int) -> None:
         """Count one expansion; raise :class:`SearchStopped` when a limit is reached."""
@@ -116,7 +99,7 @@ class Budget:
         if self.proof_deadline is not None and time.perf_counter() > self.proof_deadline:
             raise SearchStopped(bound)
         if self.expanded & 1023 == 0:
-            self.report(self.expanded, bound, time.perf_counter() - self.limits.start)
+            self.report(self.expanded, bound, time.perf_counter() - self.start)
         if self.limits.max_nodes is not None and self.expanded > self.limits.max_nodes:
             raise SearchStopped(bound)
 
@@ -134,7 +117,7 @@ def core_limits(budget: Budget) -> dict:
     nodes = None if max_nodes is None else max(0, max_nodes - budget.expanded)
     report = None
     if budget.limits.progress is not None:
-        base, offset = budget.expanded, time.perf_counter() - budget.limits.start
+        base, offset = budget.expanded, time.perf_counter() - budget.start
 
         def report(expanded: int, bound: int, seconds: float) -> None:
             budget.report(base + expanded, bound, offset + seconds)

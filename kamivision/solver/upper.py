@@ -108,7 +108,7 @@ def flood_from_centre(
             if seconds <= 0:
                 break
         try:
-            budget = Budget(Limits(max_seconds=seconds, max_nodes=FLOOD_NODES, settings=settings))
+            budget = Budget(Limits(max_seconds=seconds, max_nodes=FLOOD_NODES), settings)
             colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), budget)
         except SearchStopped:
             continue

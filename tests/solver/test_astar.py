@@ -63,8 +63,8 @@ def test_compiled_core_equals_python_search_on_larger_islands():
             if len(island) < 2 or len(island) > 22:
                 continue
             for goal in [None, *sorted(set(island.colors))]:
-                fast = astar.astar(island, limits.Budget(limits.Limits(settings=machine(core=True))), goal)
-                slow = astar.astar(island, limits.Budget(limits.Limits(settings=machine(core=False))), goal)
+                fast = astar.astar(island, limits.Budget(settings=machine(core=True)), goal)
+                slow = astar.astar(island, limits.Budget(settings=machine(core=False)), goal)
                 assert (fast is None) == (slow is None)
                 if fast is not None:
                     assert len(fast) == len(slow)

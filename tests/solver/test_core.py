@@ -129,19 +129,19 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
         calls.append(bound)
         return optimum
 
-    plain = limits.Budget(limits.Limits(settings=tight))
+    plain = limits.Budget(settings=tight)
     assert len(astar.astar(island, plain, upper=worse)) == len(optimum)
-    helped = limits.Budget(limits.Limits(settings=tight))
+    helped = limits.Budget(settings=tight)
     assert astar.astar(island, helped, upper=worse, improve=improve) == optimum
     assert len(calls) == 1 and calls[0] <= len(optimum)
     assert helped.expanded < plain.expanded
-    idle = limits.Budget(limits.Limits(settings=tight))
+    idle = limits.Budget(settings=tight)
     assert len(astar.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
     assert idle.expanded == plain.expanded
 
     partly = machine(max_bytes=200_000, threads=1)  # full after some expansions
     seen_by_improve: list = []
-    counted = limits.Budget(limits.Limits(settings=partly))
+    counted = limits.Budget(settings=partly)
 
     def watch(bound):
         seen_by_improve.append(counted.expanded)  # what its progress reports would show
@@ -153,7 +153,7 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     def interrupt(bound):
         raise KeyboardInterrupt
 
-    stopped = limits.Budget(limits.Limits(settings=partly))
+    stopped = limits.Budget(settings=partly)
     with pytest.raises(limits.SearchStopped):
         astar.astar(island, stopped, upper=worse, improve=interrupt)
     assert stopped.interrupted

@@ -74,7 +74,7 @@ def test_color_numbers_past_seven_and_fifteen_solve_the_same():
             for shift, budget in zip((0, 8, 16), budgets):
                 shifted = state.Island(bytes(c + shift for c in island.colors), island.adjacency)
                 paths.append(astar.astar(shifted, budget))
-            slow = astar.astar(shifted, limits.Budget(limits.Limits(settings=machine(core=False))))
+            slow = astar.astar(shifted, limits.Budget(settings=machine(core=False)))
             assert len(paths[0]) == len(paths[1]) == len(paths[2]) == len(slow)
             assert budgets[0].expanded == budgets[1].expanded == budgets[2].expanded
             key = shifted.colors
