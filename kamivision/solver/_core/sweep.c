@@ -350,9 +350,11 @@ static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first)
     ch->next = 0;
 }
 
+#define SWEEP_FAILED (-2) /* see sweep(): *fail says why */
+
 /* Returns 1 when a solution within *T is found (*T is then its length, and *path its
  * moves when `paths`, else empty), 0 when there is none, -1 when a limit (or memory: *full
- * set) stops it, -2 when it fails (FAIL_MEMORY or FAIL_CALLBACK in *fail). */
+ * set) stops it, SWEEP_FAILED when it fails (FAIL_MEMORY or FAIL_CALLBACK in *fail). */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
                  int threads, int commute, Limits *lim, long long *expanded, long long max_bytes,
                  int *full, int *fail, Path *path) {
@@ -370,7 +372,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     path_clear(path);
     if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb) ||
         !(batch_ok = batch_init(bt, is, ks, NULL, 0, threads))) {
-        result = -2;
+        result = SWEEP_FAILED;
         *fail = FAIL_MEMORY;
         goto out;
     }
@@ -425,7 +427,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
                 }
                 int over = over_limits(lim, *expanded, shown, NULL);
                 if (over) {
-                    result = over < 0 ? -2 : -1;
+                    result = over < 0 ? SWEEP_FAILED : -1;
                     if (over < 0) *fail = FAIL_CALLBACK;
                     goto stop;
                 }
@@ -543,7 +545,7 @@ static void sweep_run(const SweepArgs *a, Result *res) {
     int full = 0, fail = FAIL_NONE;
     int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, &lim, &expanded,
                       a->max_bytes, &full, &fail, &res->path);
-    res->fail = found == -2 ? fail : FAIL_NONE;
+    res->fail = found == SWEEP_FAILED ? fail : FAIL_NONE;
     res->expanded = expanded;
     res->status = found == 1   ? STATUS_FOUND
                   : found == 0 ? STATUS_NONE
