@@ -274,7 +274,7 @@ static void astar_run(const AstarArgs *a, Result *res) {
     Island is = {n, W, a->adjacency, goal, small_colors, winding_for(colors, n, a->orientation, &wd), a->path_flood};
     KeyShape ks = key_shape(colors, n);
     Scratch mx;
-    int ok = scratch_init(&mx, n, ks.bytes);
+    int ok = scratch_init(&mx, n, ks.bytes, is.path_flood);
     Queue *q = calloc(1, sizeof(Queue));
     Batch *bt = malloc(sizeof(Batch));
     Store st;

@@ -55,18 +55,19 @@ typedef struct { /* one thread's workspace */
     int flooded;   /* state_bound took the path-flood bound in */
 } Scratch;
 
-static int scratch_init(Scratch *x, int n, int key_bytes) {
+/* A thread's workspace; the path-flood bound's (2 MB) only when the search takes it in. */
+static int scratch_init(Scratch *x, int n, int key_bytes, int path_flood) {
     x->s = malloc(sizeof(State));
     x->dbuf = malloc(sizeof(int16_t) * 4 * MAXN);
     x->colors = malloc(n);
     x->pkey = malloc(key_bytes);
-    x->pf = malloc(sizeof(PathFlood));
+    x->pf = path_flood ? malloc(sizeof(PathFlood)) : NULL;
     if (x->pf && !pathflood_init(x->pf)) {
         pathflood_free(x->pf);
         free(x->pf);
         x->pf = NULL;
     }
-    return x->s && x->dbuf && x->colors && x->pkey && x->pf;
+    return x->s && x->dbuf && x->colors && x->pkey && (x->pf || !path_flood);
 }
 
 static void scratch_free(Scratch *x) {
@@ -311,7 +312,7 @@ static int batch_init(Batch *b, const Island *is, const KeyShape *ks, const Stor
     pthread_mutex_init(&b->mu, NULL);
     pthread_cond_init(&b->cv, NULL);
     if (threads > 1) {
-        if (!scratch_init(&b->wx, is->n, ks->bytes)) return 0;
+        if (!scratch_init(&b->wx, is->n, ks->bytes, is->path_flood)) return 0;
         b->has_worker = pthread_create(&b->worker, NULL, batch_worker, b) == 0;
     }
 #else

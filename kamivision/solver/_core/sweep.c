@@ -370,7 +370,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     *full = 0;
     *fail = FAIL_NONE;
     path_clear(path);
-    if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb) ||
+    if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb, is->path_flood) ||
         !(batch_ok = batch_init(bt, is, ks, NULL, 0, threads))) {
         result = SWEEP_FAILED;
         *fail = FAIL_MEMORY;
