@@ -218,11 +218,13 @@ def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
 
 @functools.lru_cache(maxsize=1)
 def worker_class():
-    """An RQ worker that remembers a stop was asked (SIGTERM, Ctrl-C).  RQ's own mark,
+    """An RQ worker that remembers a stop was asked (SIGTERM, Ctrl-C), and logs a refused
+    job (:class:`RefusedJob`) in its one line, without RQ's traceback.  RQ's own mark,
     ``_stop_requested``, is set only when the stop comes mid-job: an idle worker's loop just
     ends, which looked like a lost Redis here, and the worker went on (a SIGTERM did not
     stop an idle ``kamivision worker``)."""
     from rq import Worker
+    from rq.exceptions import DeserializationError
 
     class StoppableWorker(Worker):
         stop_asked = False
@@ -230,6 +232,17 @@ def worker_class():
         def request_stop(self, signum, frame):
             self.stop_asked = True
             super().request_stop(signum, frame)
+
+        def handle_exception(self, job, *exc_info):
+            # A forged or foreign record is refused in one line, not logged as a fault of
+            # the worker's with RQ's traceback.
+            kind = exc_info[0] if exc_info else None
+            if isinstance(kind, type) and issubclass(kind, RefusedJob):
+                return  # logged where it was refused
+            if isinstance(kind, type) and issubclass(kind, DeserializationError):
+                log.warning("job %s is not kamivision's data (it cannot be read): refused", job.id)
+                return
+            super().handle_exception(job, *exc_info)
 
     return StoppableWorker
 

@@ -299,6 +299,8 @@ def test_a_worker_runs_only_kamivisions_own_jobs(redis_server, tmp_path):
     assert worker.returncode == 0, worker.stderr
     assert not named.exists() and not pickled.exists()
     assert "'pathlib.Path.touch', not kamivision's solve: refused" in worker.stderr
+    assert "not kamivision's data (it cannot be read): refused" in worker.stderr  # the pickle
+    assert "Traceback" not in worker.stderr  # each refused in one line, not as a fault
     assert Queue(QUEUE, connection=connection).count == 0
 
 
