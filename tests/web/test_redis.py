@@ -312,12 +312,14 @@ def test_an_idle_worker_stops_on_sigterm(redis_server):
     from kamivision.web.redisstore import Serializer, connect
 
     connection = connect(redis_server.url)
-    before = len(Worker.all(connection=connection, serializer=Serializer))
     worker = start_worker(redis_server.url)
     try:
-        deadline = time.monotonic() + 30
-        while len(Worker.all(connection=connection, serializer=Serializer)) <= before and time.monotonic() < deadline:
+        deadline = time.monotonic() + 30  # until it waits for work (idle, its signal handlers set)
+        while worker.pid not in {
+            w.pid for w in Worker.all(connection=connection, serializer=Serializer) if w.get_state() == "idle"
+        }:
             assert worker.poll() is None, worker.stderr.read()
+            assert time.monotonic() < deadline, "the worker did not start"
             time.sleep(0.1)
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=30) == 0, worker.stderr.read()
