@@ -166,7 +166,11 @@ def test_ctrl_c_stops_the_large_build_and_leaves_nothing(tmp_path):
         pytest.skip("not enough free memory for the 7-8 build")
     env = {**os.environ, "KAMIVISION_CACHE": str(tmp_path)}
     build = subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "tables", "build", "--yes"], env=env, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "kamivision", "tables", "build", "--yes"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored in the child
     )
     for line in build.stderr:  # the progress lines, one a level
         if "8 tiles: 12 moves" in line:
