@@ -6,6 +6,7 @@ Tested in tests/test_report.py, tests/web/test_app.py.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from ..board import board_to_dict
@@ -106,8 +107,6 @@ def recognition_source(recognition: "Recognition", image: str) -> dict:
 
 def board_with_source(recognition: "Recognition", image: str) -> "Board":
     """The recognised board carrying its ``source`` block (written into board files)."""
-    import dataclasses
-
     extra = dict(recognition.board.extra)
     extra["source"] = recognition_source(recognition, image)
     return dataclasses.replace(recognition.board, extra=extra)

@@ -236,10 +236,9 @@ def worker_class():
         def handle_exception(self, job, *exc_info):
             # A forged or foreign record is refused in one line, not logged as a fault of
             # the worker's with RQ's traceback.
-            kind = exc_info[0] if exc_info else None
-            if isinstance(kind, type) and issubclass(kind, RefusedJob):
+            if issubclass(exc_info[0], RefusedJob):
                 return  # logged where it was refused
-            if isinstance(kind, type) and issubclass(kind, DeserializationError):
+            if issubclass(exc_info[0], DeserializationError):
                 log.warning("job %s is not kamivision's data (it cannot be read): refused", job.id)
                 return
             super().handle_exception(job, *exc_info)

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from kamivision.board import read_board  # noqa: E402
 from kamivision.review import open_review  # noqa: E402
 from kamivision.web import Settings, create_app  # noqa: E402
-from kamivision.web.sessions import MemoryStore, Session  # noqa: E402
+from kamivision.web.sessions import MemoryStore, session_from_review  # noqa: E402
 
 from .conftest import hard_board_file, one_minute  # noqa: E402
 
@@ -339,15 +339,7 @@ def test_review_mode_saves_to_its_file_asking_before_replacing_and_can_be_ended(
     target = tmp_path / "delta.json"
     target.write_text("precious")
     review = open_review(SAMPLES / "delta.jpg", output=target)
-    session = Session(
-        name="delta",
-        image=review.image,
-        geometry=review.geometry,
-        model=review.model,
-        read=review.model.board,
-        recognition=review.recognition,
-        save_to=review.output,
-    )
+    session = session_from_review(review, "delta")
     ended = []
     with client(review=session, on_quit=lambda: ended.append(True)) as c:
         config = c.get("/api/config").json()
