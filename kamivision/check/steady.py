@@ -118,6 +118,7 @@ def steady_moves(
     optimal: bool,
     seconds: Optional[float] = 0.5,
     max_answers: int = 200,
+    max_states: int = 20_000,
 ) -> tuple[list[Move], Doubt]:
     """Moves of the same length that hold under as many readings of the doubtful cells as
     can be found, and their :class:`Doubt`.
@@ -125,8 +126,8 @@ def steady_moves(
     First the given moves with their taps moved away from the doubt (:func:`retap`); when
     some cell still matters, the same moves in other orders that still solve the board as
     read, then (for a proven optimum on one island) other optimal answers
-    (:func:`other_optimal_answers`), each re-tapped, for at most ``seconds`` (None: no
-    time limit) and ``max_answers`` answers.  The first answer under which no doubtful
+    (:func:`other_optimal_answers`, at most ``max_states`` states), each re-tapped, for at
+    most ``seconds`` (None: no time limit) and ``max_answers`` answers.  The first answer under which no doubtful
     cell matters is taken; else the one with the fewest.
     """
     doubtful = list(plausible)
@@ -142,7 +143,7 @@ def steady_moves(
             for order in itertools.permutations(moves):
                 yield list(order)
         if optimal:
-            yield from other_optimal_answers(board, len(moves), deadline=deadline)
+            yield from other_optimal_answers(board, len(moves), max_states, deadline)
 
     complete = True
     for candidate in candidates():

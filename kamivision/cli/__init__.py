@@ -12,17 +12,36 @@ from __future__ import annotations
 
 import os
 import signal
-
-# Each module registers its commands on the app; --help lists them in this order (so the
-# imports are not sorted here).
-# ruff: noqa: I001
-from . import solve  # noqa: F401
-from . import make  # noqa: F401
-from . import web  # noqa: F401
-from . import databases  # noqa: F401
-from .common import app
+import sys
 
 __all__ = ["app", "main"]
+
+#: Exit status after Ctrl-C (128 + 2), as in .common.
+INTERRUPTED = 130
+
+
+def _app():
+    """The typer app with every command registered.  Imported here, not at the top: the
+    console script imports this module before it calls :func:`main`, and Ctrl-C while
+    typer and the commands load must end in one line, not a traceback."""
+    # Each module registers its commands on the app; --help lists them in this order (so
+    # the imports are not sorted here).
+    # ruff: noqa: I001
+    from . import solve  # noqa: F401
+    from . import make  # noqa: F401
+    from . import web  # noqa: F401
+    from . import databases  # noqa: F401
+    from .common import app
+
+    return app
+
+
+def __getattr__(name: str):
+    """``from kamivision.cli import app`` (the tests' CliRunner) still works."""
+    if name == "app":
+        return _app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Exit status after SIGTERM (128 + 15): the run stopped as after Ctrl-C, and said so.
 TERMINATED = 143
@@ -47,7 +66,11 @@ def main() -> None:
     _main_pid = os.getpid()
     signal.signal(signal.SIGTERM, _on_terminate)
     try:
-        app()
+        try:
+            _app()()
+        except KeyboardInterrupt:  # while typer and the commands load and are set up
+            print("kamivision: interrupted", file=sys.stderr)
+            raise SystemExit(INTERRUPTED) from None
     except SystemExit:
         if _terminated:
             raise SystemExit(TERMINATED) from None

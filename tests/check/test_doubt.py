@@ -103,7 +103,8 @@ def test_every_cell_shown_matters_and_every_cell_not_shown_does_not(board, seed)
     recognition = recognition_of(board, doubtful, board.color_count, blank=rng.random() < 0.3)
     plausible = plausible_readings(recognition)
     assert set(plausible) == set(doubtful)
-    moves, doubt = steady_moves(board, solution.moves, plausible, solution.optimal, seconds=None, max_answers=10)
+    # Limited by states, not time (a search over other answers can take seconds a board).
+    moves, doubt = steady_moves(board, solution.moves, plausible, solution.optimal, None, 10, max_states=2_000)
     assert naive_steps(board, moves, {}) == solution.length  # still an answer of the board as read
     n = len(moves)
     for cell, reading in zip(doubt.matters, doubt.breaking):
