@@ -100,7 +100,7 @@ def test_limits_stop_the_depth_first_phase(threads):
     settings = machine(threads=threads, max_bytes=100_000)
     board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # ~200 regions: hours
     timed = solve(board, max_seconds=1.0, settings=settings)
-    assert not timed.optimal and timed.seconds < 10
+    assert not timed.optimal and not timed.interrupted  # stopped by its limit (no other was set)
     assert replay(board, timed.moves).is_solved()
     calls: list = []
     interrupted = solve(board, progress=_interrupt_at_first_report(calls), settings=settings)
