@@ -38,11 +38,14 @@ def note_text(note) -> str:
 
 
 def stopped_sentence(solution) -> Optional[str]:
-    """The page's word on why a search stopped before a proof, or None when it did not."""
+    """The page's word on why a search stopped before a proof, or None when it did not
+    stop (proven, or answered without the proving search: its notes say why)."""
+    from ..solver.notes import Stopped
+
     if solution.interrupted:
         return "You stopped the search"
-    if not solution.optimal:
-        return "The time limit stopped the search"
+    if any(isinstance(note, Stopped) for note in solution.notes):
+        return "The time limit stopped the search"  # the page sets no other limit
     return None
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from kamivision.board import make_board
 from kamivision.graph import build_regions
+from kamivision.report import stopped_sentence
 from kamivision.solver import astar, core, limits, solve, state
 from kamivision.solver.islands import local_island
 
@@ -101,6 +102,7 @@ def test_limits_stop_the_depth_first_phase(threads):
     board = random_board(random.Random(3), "triangle", 29, 10, 4, 0.0)  # ~200 regions: hours
     timed = solve(board, max_seconds=1.0, settings=settings)
     assert not timed.optimal and not timed.interrupted  # stopped by its limit (no other was set)
+    assert stopped_sentence(timed) == "The time limit stopped the search"
     assert replay(board, timed.moves).is_solved()
     calls: list = []
     interrupted = solve(board, progress=_interrupt_at_first_report(calls), settings=settings)

@@ -2,7 +2,7 @@ import random
 
 from kamivision.board import make_board
 from kamivision.graph import build_regions
-from kamivision.report import note_text
+from kamivision.report import note_text, stopped_sentence
 from kamivision.solver import huge, solve
 from kamivision.solver.huge import greedy_colors, set_bits
 from kamivision.solver.notes import GreedyPart
@@ -80,4 +80,5 @@ def test_a_long_strip_is_answered_without_the_search(monkeypatch):
     (note,) = solution.notes
     assert isinstance(note, GreedyPart) and note.regions > 500 and note.bound == solution.lower_bound
     assert "too many for the proving search" in note_text(note)
+    assert stopped_sentence(solution) is None  # no limit stopped it (the page said one had)
     assert 0 < solution.lower_bound < solution.length

@@ -197,6 +197,7 @@ def test_cancel_stops_a_long_solve_with_its_best_so_far_and_one_solve_runs_per_s
     state = wait_done(app_client, sid, timeout=15)  # the solve had 120 s: it was stopped
     if state["state"] == "done":  # stopped with the best found so far, not proven
         assert state["solution"]["interrupted"] and not state["solution"]["optimal"]
+        assert state["solution"]["stopped"] == "You stopped the search"
         assert replay(state["solution"]["board"], state["solution"]["moves"]).is_solved()
     else:
         assert state["state"] == "cancelled"
