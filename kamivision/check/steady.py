@@ -127,8 +127,8 @@ def steady_moves(
     some cell still matters, the same moves in other orders that still solve the board as
     read, then (for a proven optimum on one island) other optimal answers
     (:func:`other_optimal_answers`, at most ``max_states`` states), each re-tapped, for at
-    most ``seconds`` (None: no time limit) and ``max_answers`` answers.  The first answer under which no doubtful
-    cell matters is taken; else the one with the fewest.
+    most ``seconds`` (None: no time limit) and ``max_answers`` answers.  The first answer
+    under which no doubtful cell matters is taken; else the one with the fewest.
     """
     doubtful = list(plausible)
     best_moves = retap(board, moves, doubtful)
