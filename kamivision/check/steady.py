@@ -74,8 +74,10 @@ def other_optimal_answers(
     """Other answers of ``length`` moves for a board of one island, by depth-first search
     over the moves that merge regions, pruned by the solver's admissible bounds (each one's
     argument is in :mod:`kamivision.solver.heuristics`): a branch whose bound exceeds the
-    moves left cannot reach one color in time.  Stops after ``max_states`` states or at
-    ``deadline`` (``time.perf_counter()``)."""
+    moves left cannot reach one color in time.  A state whose whole search found no answer
+    is remembered and not searched again when other moves reach it (moves that commute
+    reach one state in many orders): what it would yield is known to be nothing.  Stops
+    after ``max_states`` states or at ``deadline`` (``time.perf_counter()``)."""
     from ..solver.heuristics import color_bound, diameter_bound
     from ..solver.state import Island, apply_merge, contract, merging_moves
 
@@ -85,6 +87,8 @@ def other_optimal_answers(
     island = Island(bytes(graph.colors), graph.adjacency)
     start = contract(island, bytes(graph.colors))
     budget = [max_states]
+    found = [0]
+    fruitless: set = set()  # the states (by their regions and colors) searched in full in vain
 
     def tap_of(rep: int) -> Cell:
         cells = graph.cells[rep]  # a representative is one of the original regions it holds
@@ -93,20 +97,29 @@ def other_optimal_answers(
     def search(state, left: int, path: list[Move]) -> Iterator[list[Move]]:
         if state.reps & (state.reps - 1) == 0:
             if left == 0:
+                found[0] += 1
                 yield list(path)
             return
-        if left == 0 or budget[0] <= 0 or (deadline is not None and time.perf_counter() > deadline):
+        if left == 0:
+            return
+        if budget[0] <= 0 or (deadline is not None and time.perf_counter() > deadline):
             budget[0] = 0
             return
+        key = (left, *((state.members[j], state.color[j]) for j in bits(state.reps)))
+        if key in fruitless:
+            return
         budget[0] -= 1
+        before = found[0]
         for rep, color, merged in merging_moves(state):
             after = apply_merge(state, rep, color, merged)
-            if max(color_bound(after), diameter_bound(after)) > left - 1:
+            if color_bound(after) > left - 1 or diameter_bound(after) > left - 1:
                 continue
             cell = tap_of(rep)
             path.append(Move(cell // board.columns, cell % board.columns, color))
             yield from search(after, left - 1, path)
             path.pop()
+        if found[0] == before and budget[0] > 0:  # searched in full, in vain
+            fruitless.add(key)
 
     yield from search(start, length, [])
 

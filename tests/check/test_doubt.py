@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from kamivision.board import BLANK, Board, Move, make_board, neighbor_table
 from kamivision.check.doubt import Doubt, Replay, assess, plausible_readings
-from kamivision.check.steady import retap, steady_moves
+from kamivision.check.steady import other_optimal_answers, retap, steady_moves
+from kamivision.graph import build_regions
 from kamivision.pipeline import settle
 from kamivision.report import doubt_summary, search_text, verdict
 from kamivision.solver import solve
@@ -250,3 +251,48 @@ def test_cells_misread_together_by_one_confusion_are_shown_when_they_change_the_
             group = {c: v for c, v in every.items() if flat[c] == read and v == other}
             confused += naive_steps(board, solution.moves, every) == n != naive_steps(board, solution.moves, group)
     assert confused >= 3  # boards where only a confusion's own replay finds the cells
+
+
+def _all_answers(board: Board, length: int) -> set[tuple[Move, ...]]:
+    """Every sequence of ``length`` region-merging moves that leaves one region, by plain
+    enumeration (no bound, no memory of states): what other_optimal_answers must yield."""
+    from kamivision.solver.state import Island, apply_merge, contract, merging_moves
+
+    graph = build_regions(board)
+    start = contract(Island(bytes(graph.colors), graph.adjacency), bytes(graph.colors))
+    out = set()
+
+    def walk(state, path):
+        if state.reps & (state.reps - 1) == 0:
+            if len(path) == length:
+                out.add(tuple(path))
+            return
+        if len(path) == length:
+            return
+        for rep, color, merged in merging_moves(state):
+            cell = (graph.cells[rep] & -graph.cells[rep]).bit_length() - 1
+            walk(
+                apply_merge(state, rep, color, merged),
+                [*path, Move(cell // board.columns, cell % board.columns, color)],
+            )
+
+    walk(start, [])
+    return out
+
+
+def test_other_optimal_answers_are_every_optimal_answer_once():
+    """The search for other answers prunes by admissible bounds and skips states already
+    searched in vain: on small boards it yields exactly the answers a plain enumeration
+    finds, each once."""
+    tried = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        board = random_board(rng, rng.choice(["triangle", "square"]), rng.randint(2, 4), rng.randint(2, 4), 3, 0.0)
+        solution = solve(board)
+        if len(build_regions(board).islands()) != 1 or not 2 <= solution.length <= 4:
+            continue
+        found = [tuple(answer) for answer in other_optimal_answers(board, solution.length, max_states=10**6)]
+        assert len(found) == len(set(found))
+        assert set(found) == _all_answers(board, solution.length)
+        tried += 1
+    assert tried >= 20
