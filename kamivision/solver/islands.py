@@ -166,10 +166,8 @@ def _first_look(island: Island, budget: Budget, upper: tuple[int, Path], improve
 def _beam_seconds(budget: Budget) -> float:
     """Seconds for the flood beam run when memory fills: a quarter of the time left, at
     most :data:`BEAM_SECONDS` (a width-4 beam takes 1-5 s on the largest Journey levels)."""
-    if budget.limits.max_seconds is None:
-        return BEAM_SECONDS
-    left = budget.limits.max_seconds - (time.perf_counter() - budget.start)
-    return max(0.0, min(BEAM_SECONDS, left / 4))
+    left = budget.seconds_left()
+    return BEAM_SECONDS if left is None else min(BEAM_SECONDS, left / 4)
 
 
 def _beam_report(budget: Budget, bound: int) -> Callable[[int], None]:
