@@ -128,7 +128,9 @@ def check_counter(
     there is nothing to check (no counter read, the optimum not proven, or it meets the
     counter).  Cells a person changed are taken as they now are: no alternative changes
     them.  Each alternative gets at most a quarter of ``max_seconds``; one not proven
-    within it does not count as meeting the counter."""
+    within it does not count as meeting the counter.  Only solutions within the counter
+    are looked for (``max_moves``): an alternative that needs more is ruled out as soon
+    as the search has shown it, without proving its own optimum."""
     base = recognition.board if board is None else board
     counter = base.par
     if counter is None or not solution.optimal or solution.length == counter:
@@ -152,7 +154,7 @@ def check_counter(
         board = apply_changes(base, changes)
         if all(v is BLANK for row in board.cells for v in row):
             continue
-        answer = solve(board, max_seconds=min(left, max_seconds / 4))
+        answer = solve(board, max_seconds=min(left, max_seconds / 4), max_moves=counter)
         tried += 1
         if answer.interrupted:
             raise KeyboardInterrupt

@@ -53,6 +53,7 @@ def solve(
     beam: int = 0,
     *,
     settings: Optional[SearchSettings] = None,
+    max_moves: Optional[int] = None,
 ) -> Solution:
     """Find a shortest solution of ``board`` and prove it optimal.
 
@@ -61,13 +62,22 @@ def solve(
     called now and then with a dict (states expanded, bound, seconds, best found);
     ``beam`` > 0 runs a beam search of that width instead (rules ``pivot`` only, not
     proven); ``settings`` default to :meth:`SearchSettings.for_this_machine`.
+
+    ``max_moves`` (free rules): only solutions of at most that many moves are looked
+    for.  When none exists the search stops as soon as it has ruled them out, and the
+    answer is the first one found (longer, not optimal) with ``max_moves + 1`` as its
+    proven lower bound; that costs far less than proving a longer optimum (each move of
+    bound costs tens of times the states).  The check against the counter asks this way.
     """
     started = time.perf_counter()
     if settings is None:
         settings = SearchSettings.for_this_machine()
     budget = Budget(Limits(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress), settings)
+    budget.max_moves = max_moves
     if beam and board.rules != "pivot":
         raise KamiError("a beam search (--beam) is offered for rules 'pivot' only")
+    if max_moves is not None and board.rules != "free":
+        raise KamiError("a limit on the moves is offered for rules 'free' only")
     if board.rules == "pivot":
         found = solve_pivot_board(board, budget, beam)
     elif board.rules == "free":

@@ -93,7 +93,9 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     proven optimal.  When a limit stops A*, a reserve of time
     (:func:`~kamivision.solver.limits.reserve_seconds`) goes to a beam over free moves
     scored by their floods, for a better unproven answer; an answer as short as the bound
-    A* proved is optimal all the same.
+    A* proved is optimal all the same.  Under ``budget.max_moves`` (see
+    :func:`kamivision.solver.solve`) A* looks only for solutions within it; when it rules
+    them all out, the flood's answer comes back with that many moves plus one as its bound.
     """
     # Half the proof's time at most: on a board of thousands of regions a flood alone can
     # take minutes, and A* can stop with a flood of its own.
@@ -110,8 +112,13 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
             island, deadline, width=4, floor=bound, report=_beam_report(budget, bound), settings=budget.settings
         )
 
+    cap = budget.max_moves
+    capped = cap is not None and (upper is None or upper[0] > cap + 1)
+    refuted: Path = []  # returned by the A* when nothing within ``cap`` exists
+    if capped:
+        upper = (cap + 1, refuted)
     try:
-        limited = budget.limits.max_seconds is not None or budget.limits.max_nodes is not None
+        limited = budget.limits.max_seconds is not None or budget.limits.max_nodes is not None or cap is not None
         if upper is not None and not limited and budget.settings.first_look:
             upper, proven = _first_look(island, budget, upper, improve)
             if proven:
@@ -119,12 +126,18 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
             quick = upper[1]
         path = astar(island, budget, upper=upper, improve=improve)
     except SearchStopped as stop:
+        if capped and stop.path is None:  # nothing within the cap found: no beams for a longer one
+            best = quick if quick is not None else greedy_flood(contract(island, island.colors))
+            return best, min(stop.bound, len(best)), False
         best = quick
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
             best = stop.path
         best = _improve(island, best, stop.bound, budget)
         # Every solution shorter than the search's bound was ruled out: one that long is optimal.
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
+    if path is refuted:  # every solution takes more than ``cap`` moves: proven, and the bound says so
+        best = quick if quick is not None else greedy_flood(contract(island, island.colors))
+        return best, cap + 1, False
     assert path is not None  # merging moves always reach one region
     return path, len(path), True
 

@@ -48,7 +48,17 @@ class Budget:
     the rest of the solve, which answers at once with the best found.
     """
 
-    __slots__ = ("limits", "settings", "start", "proof_deadline", "expanded", "interrupted", "beam_cut", "found")
+    __slots__ = (
+        "limits",
+        "settings",
+        "start",
+        "proof_deadline",
+        "expanded",
+        "interrupted",
+        "beam_cut",
+        "found",
+        "max_moves",
+    )
 
     def __init__(self, limits: Optional[Limits] = None, settings: Optional[SearchSettings] = None) -> None:
         self.limits = limits if limits is not None else Limits()
@@ -59,6 +69,7 @@ class Budget:
         self.interrupted = False
         self.beam_cut = False  # an asked-for beam (--beam) was cut short by the time limit
         self.found: Optional[int] = None  # moves of the shortest solution known for the island searched
+        self.max_moves: Optional[int] = None  # only solutions this short are wanted (solver.solve)
 
     def _proof_deadline(self) -> Optional[float]:
         """``time.perf_counter()`` at which the proof stops (None: no time limit):

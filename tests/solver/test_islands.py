@@ -5,6 +5,7 @@ import random
 import pytest
 
 from kamivision.board import Move, make_board, parse_board, read_board
+from kamivision.errors import KamiError
 from kamivision.graph import build_regions
 from kamivision.report import note_text
 from kamivision.solver import astar, limits, solve, state
@@ -147,3 +148,31 @@ def test_the_first_look_without_a_limit_keeps_every_answer_optimal(monkeypatch):
         assert replay(board, answer.moves).is_solved()
     assert tried >= 5
     assert beams.count((0.05,)) >= tried // 2  # the first proof stopped and the beams ran
+
+
+def test_a_cap_on_the_moves_finds_the_optimum_within_it_or_proves_there_is_none():
+    """``solve(max_moves=k)``: an optimum within k is found and proven as without the cap;
+    otherwise the bound says k + 1 (or the answer is optimal, when the first found is k + 1
+    moves long), and ruling the short ones out costs fewer states than the whole proof."""
+    capped_states = full_states = 0
+    for seed in range(40):
+        board = random_kami_board(random.Random(seed), colors=4, blank_outline=seed % 2 == 0)
+        full = solve(board, max_nodes=100_000)
+        assert full.optimal
+        for cap in range(max(0, full.length - 2), full.length + 1):
+            answer = solve(board, max_nodes=100_000, max_moves=cap)
+            assert replay(board, answer.moves).is_solved()
+            if answer.optimal:
+                assert answer.length == full.length
+            else:
+                assert cap < full.length and answer.lower_bound == cap + 1
+            if cap == full.length - 2:
+                capped_states, full_states = capped_states + answer.expanded, full_states + full.expanded
+        assert solve(board, max_nodes=100_000, max_moves=full.length).optimal
+    assert capped_states < full_states / 2
+
+
+def test_a_cap_on_the_moves_is_refused_for_a_fixed_pivot():
+    board = make_board([[0, 1], [1, 0]], rules="pivot")
+    with pytest.raises(KamiError, match="rules 'free' only"):
+        solve(board, max_moves=3)
