@@ -698,3 +698,30 @@ def test_a_redis_password_or_a_token_on_the_command_line_is_warned_of():
     token = runner.invoke(app, ["serve", "--token", "s3cret", "--redis", "redis://127.0.0.1:9/0"])
     assert "the token is on the command line" in token.output
     assert "Redis password" not in token.output  # no password in that URL
+
+
+def test_a_memory_cap_reaches_the_search_and_the_answer_stays_proven(tmp_path):
+    """``--max-memory-mb``: the stored states fill the cap, the proof goes on depth-first
+    (more states expanded), and the answer is the same proven optimum."""
+    from .boards import random_kami_board
+
+    path = write_board(random_kami_board(random.Random(0), colors=5, blank_outline=False), tmp_path / "b.json")
+    answers = []
+    for extra in ([], ["--max-memory-mb", "1"]):
+        result = runner.invoke(app, ["solve", str(path), "--json", "--max-nodes", "3000000", *extra])
+        assert result.exit_code == 0, result.output
+        answers.append(json.loads(result.stdout))
+    plain, capped = answers
+    assert plain["optimal"] and capped["optimal"] and capped["length"] == plain["length"]
+    assert capped["expanded"] > plain["expanded"]
+
+
+def test_a_memory_cap_is_refused_where_no_search_stores_states(tmp_path):
+    lines = tmp_path / "boards.txt"
+    lines.write_text("0120\n1201\n2010\n0102\n")
+    korf = tmp_path / "korf.txt"
+    korf.write_text("1 0 0 " + " ".join(str(t) for t in [1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) + "\n")
+    for args in ([str(lines), "--rules", "pivot"], [str(korf)]):
+        result = runner.invoke(app, ["solve", *args, "--max-memory-mb", "100"])
+        assert result.exit_code == 1, result.output
+        assert result.stderr.strip() == f"kamivision: {args[0]}: --max-memory-mb is for KAMI boards and screenshots"

@@ -102,6 +102,17 @@ CheckSeconds = Annotated[
         "cells for at most this long (0: do not).",
     ),
 ]
+MaxMemory = Annotated[
+    Optional[int],
+    typer.Option(
+        "--max-memory-mb",
+        min=1,
+        metavar="MB",
+        help="KAMI boards and screenshots: megabytes for the search's stored states, shared by the --jobs "
+        "processes; when they are full the proof goes on depth-first (slower, still optimal).  "
+        "[default: 60 % of the memory free]",
+    ),
+]
 
 
 @app.command(
@@ -127,9 +138,10 @@ def solve_command(
     jobs: Jobs = 1,
     beam: Beam = 0,
     check_seconds: CheckSeconds = 10.0,
+    max_memory_mb: MaxMemory = None,
 ) -> None:
     """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
-    from ..sources import Run, kind_of, run_of, solve_source
+    from ..sources import Kind, Run, kind_of, run_of, solve_source
 
     source, progress = sources[0], None
     notice = slow_notice()
@@ -141,14 +153,19 @@ def solve_command(
         run = run_of(sources, rules)
         if run is Run.MANY and (any(x is not None for x in (output, steps, gif, max_nodes)) or beam):
             raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
+        kind = kind_of(source) if run is Run.ONE else None
+        if max_memory_mb is not None and (run in (Run.FLOODIT, Run.TILES) or kind is Kind.PUZZLE):
+            raise KamiError(f"{source}: --max-memory-mb is for KAMI boards and screenshots")
         if run is not Run.ONE:
-            table(run, sources, max_seconds, max_nodes, jobs, rules, beam, check_seconds, as_json, total_seconds)
+            options = (beam, check_seconds, as_json, total_seconds, max_memory_mb)
+            table(run, sources, max_seconds, max_nodes, jobs, rules, *options)
             return
-        kind = kind_of(source)
         output = check_pictures(source, kind, output, steps, gif, force)
         progress = None if as_json else progress_printer(unlimited=max_seconds is None and max_nodes is None)
         limits = {"max_seconds": max_seconds, "max_nodes": max_nodes, "check_seconds": check_seconds}
-        answer = solve_source(source, rules, progress=progress, beam=beam, kind=kind, **limits)
+        answer = solve_source(
+            source, rules, progress=progress, beam=beam, kind=kind, settings=settings_for(max_memory_mb), **limits
+        )
         clear(progress)
     except KamiError as error:
         clear(progress)
@@ -159,6 +176,16 @@ def solve_command(
         typer.echo("kamivision: interrupted", err=True)
         raise typer.Exit(INTERRUPTED) from None
     print_answer(source, answer, output, steps, gif, force, as_json)
+
+
+def settings_for(max_mb: Optional[int]):
+    """The search's settings for this machine with ``--max-memory-mb`` (None without it:
+    the solver's own default)."""
+    if max_mb is None:
+        return None
+    from ..solver.settings import SearchSettings  # the solver only when asked
+
+    return SearchSettings.for_this_machine(max_mb=max_mb)
 
 
 def table(
@@ -172,6 +199,7 @@ def table(
     check_seconds: float,
     as_json: bool,
     total_seconds,
+    max_mb=None,
 ) -> None:
     """Several sources or a collection, a row each (:mod:`.tables`); ``--jobs`` cut to the
     cores this process may use."""
@@ -183,7 +211,7 @@ def table(
         typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
         jobs = cores
     if run is Run.MANY:
-        sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json)
+        sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json, max_mb)
     elif run is Run.FLOODIT:
         floodit_table(sources[0], max_seconds, jobs, beam, as_json, total_seconds)
     else:

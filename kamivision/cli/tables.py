@@ -151,7 +151,9 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
         _interrupted()
 
 
-def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seconds: float, as_json: bool) -> None:
+def sources_table(
+    sources: list[Path], max_seconds, jobs: int, rules, check_seconds: float, as_json: bool, max_mb=None
+) -> None:
     """Several sources, or the board files and screenshots of a folder (not its subfolders):
     a row as each one finishes (one JSON line each with --json), then the totals.  A source
     that cannot be solved is a row with its error; the exit status is then 1."""
@@ -203,7 +205,7 @@ def sources_table(sources: list[Path], max_seconds, jobs: int, rules, check_seco
         count,
         instead=error,
     )
-    rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds)
+    rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds, max_mb=max_mb)
     interrupted = table.run(rows) or tally["interrupted"] > 0
     seconds = time.perf_counter() - started
     if not as_json:

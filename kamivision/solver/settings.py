@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Optional
 
 #: Memory the free A* keeps when a known solution lets the sweep take over the last
 #: threshold once it is full (bytes).  The A* proves the thresholds below the last one in
@@ -61,20 +62,24 @@ class SearchSettings:
     path_flood: bool = False
 
     @classmethod
-    def for_this_machine(cls, sharing: int = 1) -> "SearchSettings":
+    def for_this_machine(cls, sharing: int = 1, max_mb: Optional[int] = None) -> "SearchSettings":
         """60 % of the memory available now (at least 256 MiB; 4 GiB where it cannot be
-        asked), and two threads when this process may use two CPUs.
+        asked), or ``max_mb`` megabytes when the user set them (``--max-memory-mb``),
+        and two threads when this process may use two CPUs.
 
         ``sharing``: the solves that may run at once on this machine (a server's solving
         processes).  Each gets its share of the memory, and two threads only when there
         are two CPUs for each: the two threads meet after every batch of expansions, so a
         thread that waits for a CPU holds the other up (measured: two solves at once on 2
         CPUs with two threads each took 4.7 s where one alone took 0.5 s)."""
-        try:
-            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-            max_bytes = max(256 << 20, int(available * 0.6))
-        except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
-            max_bytes = 4 << 30
-        cpus = usable_cpus()
         sharing = max(1, sharing)
-        return cls(max_bytes=max(256 << 20, max_bytes // sharing), threads=2 if cpus >= 2 * sharing else 1)
+        if max_mb is not None:  # the user's figure, shared, with no floor: theirs to choose
+            max_bytes = max_mb * 1_000_000 // sharing
+        else:
+            try:
+                available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+                max_bytes = max(256 << 20, int(available * 0.6))
+            except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
+                max_bytes = 4 << 30
+            max_bytes = max(256 << 20, max_bytes // sharing)
+        return cls(max_bytes=max_bytes, threads=2 if usable_cpus() >= 2 * sharing else 1)

@@ -27,3 +27,11 @@ def test_the_cpus_counted_are_the_ones_this_process_may_use(monkeypatch):
     assert usable_cpus() == 2
     monkeypatch.delattr(os, "sched_getaffinity", raising=False)
     assert usable_cpus() == 64
+
+
+def test_a_memory_cap_the_user_set_is_shared_by_the_solves_and_has_no_floor():
+    from kamivision.solver import SearchSettings
+
+    assert SearchSettings.for_this_machine(max_mb=100).max_bytes == 100_000_000
+    assert SearchSettings.for_this_machine(sharing=4, max_mb=100).max_bytes == 25_000_000
+    assert SearchSettings.for_this_machine(max_mb=1).max_bytes == 1_000_000
