@@ -44,6 +44,17 @@ def number(value: Optional[float]) -> Optional[float]:
     return value
 
 
+#: ``--max-memory-mb`` of solve, serve and worker (:meth:`SearchSettings.for_this_machine`).
+MEMORY_OPTION = typer.Option(
+    "--max-memory-mb",
+    min=1,
+    metavar="MB",
+    help="Megabytes for the search's stored states, shared by the solves run at once; when they are full "
+    "the proof goes on depth-first (slower, still optimal).  [default: 60 % of the memory free]",
+    show_default=False,
+)
+
+
 #: The compiled parts (built at install when a C compiler is there) and what each runs.
 COMPILED = {
     "kamivision.solver._core": "the KAMI search core",

@@ -16,6 +16,7 @@ from ..errors import KamiError
 from ..report import safe_text, to_json, to_text
 from .common import (
     INTERRUPTED,
+    MEMORY_OPTION,
     app,
     clear,
     exit_if_interrupted,
@@ -102,17 +103,7 @@ CheckSeconds = Annotated[
         "cells for at most this long (0: do not).",
     ),
 ]
-MaxMemory = Annotated[
-    Optional[int],
-    typer.Option(
-        "--max-memory-mb",
-        min=1,
-        metavar="MB",
-        help="KAMI boards and screenshots: megabytes for the search's stored states, shared by the --jobs "
-        "processes; when they are full the proof goes on depth-first (slower, still optimal).  "
-        "[default: 60 % of the memory free]",
-    ),
-]
+MaxMemory = Annotated[Optional[int], MEMORY_OPTION]
 
 
 @app.command(

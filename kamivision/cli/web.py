@@ -13,7 +13,7 @@ import typer
 
 from ..errors import KamiError
 from ..report import safe_text
-from .common import app, fail, number
+from .common import MEMORY_OPTION, app, fail, number
 
 
 @app.command(
@@ -157,6 +157,7 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    max_memory_mb: Annotated[Optional[int], MEMORY_OPTION] = None,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     from ..web import Settings
@@ -177,10 +178,13 @@ def serve_command(
         max_waiting=max_waiting,
         max_sessions=max_sessions,
         max_store_mb=max_store_mb,
+        max_memory_mb=max_memory_mb,
     )
     try:
         if (cert is None) != (key is None):
             raise KamiError("HTTPS needs both --cert and --key")
+        if redis is not None and max_memory_mb is not None:
+            raise KamiError("with --redis the workers solve: give --max-memory-mb to 'kamivision worker'")
         if redis is not None:
             from ..web.redisstore import reachable
 
@@ -214,13 +218,14 @@ def worker_command(
             "--name", metavar="NAME", help="This worker's name in Redis.  [default: a random one]", show_default=False
         ),
     ] = None,
+    max_memory_mb: Annotated[Optional[int], MEMORY_OPTION] = None,
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
     warn_of_secrets(ctx, redis=redis)
     try:
         from ..web.worker import run_worker
 
-        run_worker(redis, burst=burst, name=name)
+        run_worker(redis, burst=burst, name=name, max_mb=max_memory_mb)
     except KamiError as error:
         fail(error)
 

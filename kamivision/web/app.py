@@ -427,7 +427,8 @@ def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
     else:
         if store is None:
             store = MemoryStore(**_store_bounds(settings))
-        make_jobs = lambda: JobQueue(workers=settings.workers, max_waiting=settings.max_waiting, on_finish=store.finish)  # noqa: E731
+        queue = (settings.workers, settings.max_waiting, store.finish, settings.max_memory_mb)
+        make_jobs = lambda: JobQueue(*queue)  # noqa: E731
     if settings.review is not None:
         store.add(settings.review, pinned=True)
 

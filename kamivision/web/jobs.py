@@ -74,6 +74,7 @@ def solve_for_page(
     sharing: int = 1,
     cancelled: Callable[[], bool] = lambda: False,
     reraise: tuple = (),
+    max_mb: Optional[int] = None,
 ) -> None:
     """One solve as the page wants it, told through ``send(event)``: the events of
     :mod:`kamivision.pipeline` (progress reports at most every :data:`REPORT_SECONDS`,
@@ -81,7 +82,8 @@ def solve_for_page(
     :class:`~kamivision.pipeline.Checked`: the sequence the command line runs, markers
     spread on the screenshot as there), :class:`Cancelled` after a Ctrl-C with no answer,
     :class:`Failed` on an error.  ``sharing``: the solves that may run beside this one
-    (:meth:`~kamivision.solver.SearchSettings.for_this_machine`); ``cancelled()``: a cancel
+    (:meth:`~kamivision.solver.SearchSettings.for_this_machine`), which share ``max_mb``
+    megabytes when it is given (``--max-memory-mb``); ``cancelled()``: a cancel
     was asked for (no check then); ``reraise``: exceptions left to the caller.  Run by the
     in-memory queue's processes and by ``kamivision worker``."""
     from ..errors import KamiError
@@ -97,7 +99,7 @@ def solve_for_page(
             send(Progressed({k: v for k, v in info.items() if isinstance(v, (int, float, str))}))
 
     try:
-        settings = SearchSettings.for_this_machine(sharing=sharing)
+        settings = SearchSettings.for_this_machine(sharing=sharing, max_mb=max_mb)
         solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
         for event in after_solve(recognition, solution, board, check_seconds=check_seconds, cancelled=cancelled):
             send(event)
@@ -151,21 +153,29 @@ def last_event(event) -> bool:
 
 
 def _solve_in_child(
-    conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1
+    conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1, max_mb=None
 ) -> None:
     """The solving process: :func:`solve_for_page`, its reports sent down ``conn``."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     try:
-        solve_for_page(board, max_seconds, recognition, check_seconds, conn.send, sharing)
+        solve_for_page(board, max_seconds, recognition, check_seconds, conn.send, sharing, max_mb=max_mb)
     finally:
         conn.close()
 
 
 class JobQueue:
-    """A fair queue of solves run by ``workers`` threads, each driving one process at a time."""
+    """A fair queue of solves run by ``workers`` threads, each driving one process at a time;
+    the solves share ``max_mb`` megabytes for their stored states when it is given."""
 
-    def __init__(self, workers: int = 1, max_waiting: int = 64, on_finish: Optional[Callable[[Job], None]] = None):
+    def __init__(
+        self,
+        workers: int = 1,
+        max_waiting: int = 64,
+        on_finish: Optional[Callable[[Job], None]] = None,
+        max_mb: Optional[int] = None,
+    ):
         self.workers = workers
+        self.max_mb = max_mb
         self.on_finish = on_finish  # told of every job that ends (the store keeps its answer)
         self.max_waiting = max_waiting
         if "forkserver" in multiprocessing.get_all_start_methods():
@@ -303,7 +313,7 @@ class JobQueue:
         receive, send = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_solve_in_child,
-            args=(send, job.board, job.max_seconds, job.recognition, job.check_seconds, self.workers),
+            args=(send, job.board, job.max_seconds, job.recognition, job.check_seconds, self.workers, self.max_mb),
             daemon=True,
         )
         with self._changed:

@@ -18,6 +18,7 @@ import logging
 import os
 import signal
 import time
+from typing import Optional
 
 from .jobs import changes, solve_for_page
 from .redisstore import HEARTBEAT, PREFIX, QUEUE, Serializer, busy_key, push_result, reachable
@@ -69,6 +70,12 @@ def job_class():
     return KamiJob
 
 
+#: Megabytes for the stored states of this worker's solves (``kamivision worker
+#: --max-memory-mb``), set by :func:`run_worker` before RQ forks the work horses that
+#: run :func:`solve_job`; None: 60 % of the memory free, shared by the workers on this host.
+MAX_MB: Optional[int] = None
+
+
 def solve_job(session: str, board, max_seconds: float, recognition, check_seconds: float) -> None:
     """One solve, run in an RQ work horse: :func:`~kamivision.web.jobs.solve_for_page`, its
     reports kept in the RQ job's ``meta`` and its answer pushed into its session."""
@@ -106,6 +113,7 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
             sharing,
             cancelled=lambda: bool(redis.exists(cancel)),
             reraise=(JobTimeoutException,),
+            max_mb=None if MAX_MB is None else MAX_MB * sharing,  # this worker's, whatever the others have
         )
         if meta.get("solution") is not None and meta.get("state") not in ("failed", "cancelled"):
             answer = Result(
@@ -180,16 +188,19 @@ def _workers_on_this_host(redis) -> int:
 RECONNECT = 1.0
 
 
-def run_worker(url: str, burst: bool = False, name: str | None = None) -> None:
+def run_worker(url: str, burst: bool = False, name: str | None = None, max_mb: Optional[int] = None) -> None:
     """Run solves from the queue at ``url`` until stopped (SIGTERM or Ctrl-C: the job at
     hand is finished first; a second one stops it), or, with ``burst``, until the queue is
     empty.  Raises :class:`~kamivision.errors.KamiError` when Redis cannot be reached at
     the start.  Redis going away later (a restart, ``maxmemory``) does not end the worker:
     RQ's loop stops on the error, and a new one starts once Redis answers again (the job
-    that was running is reported by the page as stopped before it answered)."""
+    that was running is reported by the page as stopped before it answered).  ``max_mb``:
+    megabytes for the stored states of each of its solves (:data:`MAX_MB`)."""
     from redis.exceptions import RedisError
     from rq import Queue
 
+    global MAX_MB
+    MAX_MB = max_mb
     connection = reachable(url, timeout=None)
     import kamivision.check.parcheck  # noqa: F401 - imported once here, not in every job's process
     import kamivision.pipeline  # noqa: F401

@@ -109,11 +109,11 @@ def start_web(*options: str) -> tuple[str, subprocess.Popen]:
     return match.group(1), process
 
 
-def start_worker(url: str) -> subprocess.Popen:
-    """``kamivision worker --redis URL`` in its own process group (so that a test can kill
-    it with the work horse it has forked)."""
+def start_worker(url: str, *options: str) -> subprocess.Popen:
+    """``kamivision worker --redis URL OPTIONS`` in its own process group (so that a test
+    can kill it with the work horse it has forked)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "kamivision", "worker", "--redis", url],
+        [sys.executable, "-m", "kamivision", "worker", "--redis", url, *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

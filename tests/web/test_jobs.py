@@ -88,3 +88,23 @@ def test_the_page_gets_the_moves_the_command_line_gives(tmp_path):
         assert len(answers) == 1 and isinstance(answers[0], Solved) and not answers[0].checking
         assert answers[0].solution.moves == shot.solution.moves
         assert answers[0].doubt == shot.doubt
+
+
+def test_the_solves_memory_cap_reaches_the_solving_process():
+    """``serve --max-memory-mb``: the queue's solving processes store their states within
+    it, then go on depth-first (more states expanded), with the same proven answer."""
+    from ..boards import random_kami_board
+
+    board = random_kami_board(random.Random(0), colors=5, blank_outline=False)
+    solutions = []
+    for max_mb in (None, 1):
+        queue = JobQueue(workers=1, max_mb=max_mb)
+        try:
+            job = queue.submit(Job(session="a", board=board, max_seconds=60))
+            assert queue.wait(job, 60) and job.state == "done", job.state
+            solutions.append(job.solution)
+        finally:
+            queue.close()
+    plain, capped = solutions
+    assert plain.optimal and capped.optimal and capped.length == plain.length
+    assert capped.expanded > plain.expanded

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -323,3 +324,40 @@ def test_an_idle_worker_stops_on_sigterm(redis_server):
         if worker.poll() is None:
             worker.kill()
             worker.wait()
+
+
+def test_a_workers_memory_cap_reaches_its_solves(redis_server, tmp_path):
+    """``kamivision worker --max-memory-mb``: the worker's solves store their states within
+    it, then go on depth-first (more states expanded than the same solve uncapped), with
+    the same proven answer; ``serve --redis`` refuses the option (its workers solve)."""
+    import redis
+
+    from kamivision.board import write_board
+    from kamivision.solver import solve
+
+    from ..boards import random_kami_board
+
+    redis.Redis.from_url(redis_server.url).flushdb()
+    board = random_kami_board(random.Random(0), colors=5, blank_outline=False)
+    plain = solve(board, max_seconds=60)
+    worker = start_worker(redis_server.url, "--max-memory-mb", "1")
+    web, process = start_web("--redis", redis_server.url)
+    try:
+        sid = upload(web, write_board(board, tmp_path / "b.json"))[1]["id"]
+        assert call(f"{web}api/sessions/{sid}/solve", {"max_seconds": 60})[0] == 202
+        state = wait_state(web, sid, ("done", "failed", "cancelled"), timeout=60)
+        assert state["state"] == "done", state
+        capped = state["solution"]
+        assert capped["optimal"] and len(capped["moves"]) == plain.length
+        assert capped["expanded"] > plain.expanded
+    finally:
+        stop(process)
+        stop(worker)
+    refused = subprocess.run(
+        [sys.executable, "-m", "kamivision", "serve", "--redis", redis_server.url, "--max-memory-mb", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.strip().endswith("give --max-memory-mb to 'kamivision worker'")
