@@ -171,7 +171,7 @@ def test_a_solve_gives_moves_that_solve_the_board_and_the_downloads(app_client):
     assert app_client.get(f"/api/sessions/{sid}").json()["solved"] is False  # the answer is for the old board
 
 
-def test_the_event_stream_reports_until_the_answer(app_client):
+def test_the_event_stream_reports_until_the_answer(app_client, caplog):
     sid = upload(app_client, SAMPLES / "patchwork.json").json()["id"]
     app_client.post(f"/api/sessions/{sid}/solve", json={}, headers=POST)
     states = []
@@ -180,7 +180,11 @@ def test_the_event_stream_reports_until_the_answer(app_client):
         for line in events.iter_lines():
             if line.startswith("data: "):
                 states.append(json.loads(line[6:]))
-    assert states and states[-1]["state"] == "done" and states[-1]["solution"]["moves"] is not None, states
+    # (Once in CI the stream ended after two "running" states: the server's log says why.)
+    assert states and states[-1]["state"] == "done" and states[-1]["solution"]["moves"] is not None, (
+        states,
+        caplog.text,
+    )
     assert all(s["state"] in ("queued", "running", "checking", "done") for s in states)
 
 
