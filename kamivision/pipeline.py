@@ -105,7 +105,9 @@ def solve_screenshot(
     steady = STEADY_SECONDS if max_seconds is None else min(STEADY_SECONDS, left())
     check_seconds = check_seconds if max_seconds is None else min(check_seconds, max(0.0, left() - steady))
     check, doubt = None, Doubt()
-    for event in after_solve(recognition, solution, steady_seconds=steady, check_seconds=check_seconds):
+    for event in after_solve(
+        recognition, solution, steady_seconds=steady, check_seconds=check_seconds, settings=settings
+    ):
         solution = event.solution
         if isinstance(event, Solved):
             doubt = event.doubt
@@ -158,6 +160,7 @@ def after_solve(
     steady_seconds: float = STEADY_SECONDS,
     check_seconds: float = 10.0,
     cancelled=lambda: False,
+    settings: Optional[SearchSettings] = None,
 ) -> Iterator[Solved | Checked]:
     """What follows a solve, the one sequence the command line, the page's queue and the
     Redis workers all run: the moves settled under the reading's doubt (:func:`settle`,
@@ -166,7 +169,8 @@ def after_solve(
     ``check_seconds``; it finds nothing to do unless the proven optimum misses the
     counter), yielded as :class:`Checked`.  ``recognition`` None: a board file, nothing to
     settle or check.  ``board``: the board as it now stands, when a person fixed cells;
-    ``cancelled()``: a cancel was asked for (no check then).
+    ``cancelled()``: a cancel was asked for (no check then); ``settings``: the solve's,
+    for the check's searches (its memory above all).
 
     Ctrl-C while the doubt is weighed keeps the answer and shows every doubtful cell;
     Ctrl-C during the check keeps the answer, says it was stopped, and drops the check."""
@@ -183,7 +187,7 @@ def after_solve(
     if not checking:
         return
     try:
-        check = check_counter(recognition, solution, board=board, max_seconds=check_seconds)
+        check = check_counter(recognition, solution, board=board, max_seconds=check_seconds, settings=settings)
     except KeyboardInterrupt:
         check = None
         solution = dataclasses.replace(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..board import BLANK, Board, neighbor_table
-from ..solver import Solution, solve
+from ..solver import SearchSettings, Solution, solve
 from ..vision import Recognition
 
 #: A change of reading: (row, column, value read, value proposed); a value is a color or BLANK.
@@ -122,6 +122,7 @@ def check_counter(
     board: Optional[Board] = None,
     max_seconds: float = 10.0,
     limit: int = 60,
+    settings: Optional[SearchSettings] = None,
 ) -> Optional[CounterCheck]:
     """Re-solve other readings of the uncertain cells when the proven optimum of the board
     (``board``, as a person fixed it, else as read) differs from the counter; None when
@@ -130,7 +131,8 @@ def check_counter(
     them.  Each alternative gets at most a quarter of ``max_seconds``; one not proven
     within it does not count as meeting the counter.  Only solutions within the counter
     are looked for (``max_moves``): an alternative that needs more is ruled out as soon
-    as the search has shown it, without proving its own optimum."""
+    as the search has shown it, without proving its own optimum.  ``settings``: the
+    searches' (the solve's own, so that its memory cap holds here too)."""
     base = recognition.board if board is None else board
     counter = base.par
     if counter is None or not solution.optimal or solution.length == counter:
@@ -154,7 +156,7 @@ def check_counter(
         board = apply_changes(base, changes)
         if all(v is BLANK for row in board.cells for v in row):
             continue
-        answer = solve(board, max_seconds=min(left, max_seconds / 4), max_moves=counter)
+        answer = solve(board, max_seconds=min(left, max_seconds / 4), max_moves=counter, settings=settings)
         tried += 1
         if answer.interrupted:
             raise KeyboardInterrupt

@@ -101,7 +101,10 @@ def solve_for_page(
     try:
         settings = SearchSettings.for_this_machine(sharing=sharing, max_mb=max_mb)
         solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
-        for event in after_solve(recognition, solution, board, check_seconds=check_seconds, cancelled=cancelled):
+        events = after_solve(
+            recognition, solution, board, check_seconds=check_seconds, cancelled=cancelled, settings=settings
+        )
+        for event in events:
             send(event)
     except reraise:
         raise

@@ -129,3 +129,19 @@ def test_cells_a_person_fixed_stay_fixed_in_the_check():
         assert check.best.changes == ((rb, cb, wrong_b, truth.cells[rb][cb]),)
         assert check.best.board.cells == truth.cells
     assert cases >= 10
+
+
+def test_the_check_searches_with_the_solves_settings(monkeypatch):
+    """The readings are re-solved with the settings of the solve (its ``--max-memory-mb``
+    above all), not with the machine's defaults."""
+    from kamivision.check import parcheck
+    from kamivision.solver import SearchSettings
+
+    board = make_board([[0, 1, 0, 1], [1, 0, 1, 0]], par=1)
+    solution = solve(board)
+    given = SearchSettings(max_bytes=1_000_000, threads=1)
+    seen = []
+    monkeypatch.setattr(parcheck, "solve", lambda *args, **kw: seen.append(kw.get("settings")) or solve(*args, **kw))
+    check = check_counter(_recognition(board, {(0, 0): 1}, 2), solution, settings=given)
+    assert check is not None and check.tried == len(seen) > 0
+    assert all(settings is given for settings in seen)
