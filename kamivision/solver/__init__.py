@@ -65,9 +65,10 @@ def solve(
 
     ``max_moves`` (free rules): only solutions of at most that many moves are looked
     for.  When none exists the search stops as soon as it has ruled them out, and the
-    answer is the first one found (longer, not optimal) with ``max_moves + 1`` as its
-    proven lower bound; that costs far less than proving a longer optimum (each move of
-    bound costs tens of times the states).  The check against the counter asks this way.
+    answer is the first one found (longer; not proven optimal unless it is ``max_moves +
+    1`` moves long) with a proven lower bound above ``max_moves``; that costs far less than
+    proving a longer optimum (each move of bound costs tens of times the states).  The
+    check against the counter asks this way.
     """
     started = time.perf_counter()
     if settings is None:

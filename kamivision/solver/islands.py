@@ -55,7 +55,9 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
         path, bound, proven = solve_island(island, budget)
         assert path is not None  # merging moves always reach one region
         solved.append((regions, island, path, bound, proven))
-        stopped |= not proven
+        # Unproven because nothing is within the moves asked for (a bound above them) is an
+        # answer, not a stop.
+        stopped |= not proven and (budget.max_moves is None or bound <= budget.max_moves)
     proven_all = all(item[4] for item in solved)
     # The common final color: islands that can end in it at their optimum cost nothing more.
     finals: list[set[int]] = []

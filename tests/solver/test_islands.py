@@ -167,6 +167,7 @@ def test_a_cap_on_the_moves_finds_the_optimum_within_it_or_proves_there_is_none(
                 assert answer.length == full.length
             else:
                 assert cap < full.length and answer.lower_bound == cap + 1
+                assert not any(isinstance(note, Stopped) for note in answer.notes)  # an answer, not a stop
             if cap == full.length - 2:
                 capped_states, full_states = capped_states + answer.expanded, full_states + full.expanded
         assert solve(board, max_nodes=100_000, max_moves=full.length, settings=both).optimal
