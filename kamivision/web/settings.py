@@ -23,9 +23,7 @@ class Settings:
     max_sessions: Optional[int] = None  # sessions held at most (None: the store's default)
     max_store_mb: Optional[int] = None  # their pictures' megabytes at most (None: the store's default)
     readers: int = 2  # screenshots read at once (in this process)
-    max_memory_mb: Optional[int] = (
-        None  # the solves' stored states, shared by the workers (None: 60 % of the free memory)
-    )
+    max_memory_mb: Optional[int] = None  # the solves' stored states, in all (None: 60 % of what is free)
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")  # without a token
     review: Optional[Session] = None  # review mode: the session to show, with where to save
     on_quit: Optional[Callable[[], None]] = None
