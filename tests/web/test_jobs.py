@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from kamivision.board import make_board, read_board
 from kamivision.web.jobs import Job, JobQueue, QueueFull
 
@@ -90,6 +92,7 @@ def test_the_page_gets_the_moves_the_command_line_gives(tmp_path):
         assert answers[0].doubt == shot.doubt
 
 
+@pytest.mark.slow  # two solving processes for one option: run in CI (-m 'slow or not slow')
 def test_the_solves_memory_cap_reaches_the_solving_process():
     """``serve --max-memory-mb``: the queue's solving processes store their states within
     it, then go on depth-first (more states expanded), with the same proven answer."""

@@ -326,6 +326,7 @@ def test_an_idle_worker_stops_on_sigterm(redis_server):
             worker.wait()
 
 
+@pytest.mark.slow  # three processes for one option: run in CI (-m 'slow or not slow')
 def test_a_workers_memory_cap_reaches_its_solves(redis_server, tmp_path):
     """``kamivision worker --max-memory-mb``: the worker's solves store their states within
     it, then go on depth-first (more states expanded than the same solve uncapped), with
