@@ -725,3 +725,28 @@ def test_a_memory_cap_is_refused_where_no_search_stores_states(tmp_path):
         result = runner.invoke(app, ["solve", *args, "--max-memory-mb", "100"])
         assert result.exit_code == 1, result.output
         assert result.stderr.strip() == f"kamivision: {args[0]}: --max-memory-mb is for KAMI boards and screenshots"
+
+
+def test_the_progress_line_fits_the_terminal(monkeypatch):
+    """Rewritten in place, the line must not wrap: at 80 columns it took 108 characters with
+    its tail, and every report left a line behind.  It is cut to the width, the tail first."""
+    import io
+    import shutil
+
+    from kamivision.cli import common
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    info = {"expanded": 1_234_567, "bound": 11, "found": 13, "seconds": 123.4}
+    for columns in (30, 80, 200):
+        terminal = Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=None, n=columns: os.terminal_size((n, 24)))
+        common.progress_printer(unlimited=True)(info)
+        written = terminal.getvalue()
+        assert written.startswith("\r") and written.endswith("\x1b[K")
+        visible = written[1 : -len("\x1b[K")]
+        assert len(visible) <= columns - 1 and visible.startswith("searching: 1,234,567 states")
+        assert ("Ctrl-C stops with the best" in visible) == (columns == 200)

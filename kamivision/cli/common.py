@@ -127,15 +127,34 @@ def fail(error: KamiError) -> None:
 
 
 def progress_printer(unlimited: bool = False):
+    """A progress report on one line of the terminal, rewritten in place (None when stderr
+    is not a terminal).  The line is cut to the terminal's width: a longer one wraps, and
+    each report then leaves a line behind (at 80 columns the line with its tail took 108).
+    The tail about Ctrl-C goes first when there is no room for it."""
     if not sys.stderr.isatty():
         return None
     tail = " (no limit: Ctrl-C stops with the best)" if unlimited else ""
 
     def show(info: dict) -> None:
-        sys.stderr.write("\r" + (progress_line(info) + tail).ljust(79))
-        sys.stderr.flush()
+        line = progress_line(info)
+        rewrite_line(line + tail if len(line) + len(tail) <= terminal_width() else line)
 
     return show
+
+
+def terminal_width() -> int:
+    """Characters that fit on a line of the terminal without wrapping (80 columns when it
+    cannot be asked)."""
+    import shutil
+
+    return max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+
+
+def rewrite_line(text: str) -> None:
+    """Write ``text`` over the terminal's current line, cut to its width: a longer one
+    would wrap, and each rewrite would leave a line behind."""
+    sys.stderr.write("\r" + text[: terminal_width()] + "\x1b[K")
+    sys.stderr.flush()
 
 
 @contextlib.contextmanager

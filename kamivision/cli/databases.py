@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import INTERRUPTED, app
+from .common import INTERRUPTED, app, rewrite_line
 
 tables_app = typer.Typer(
     no_args_is_help=True,
@@ -122,8 +122,7 @@ def build_command(
 
     def show(text: str) -> None:
         if live:
-            sys.stderr.write("\r" + text.ljust(79))
-            sys.stderr.flush()
+            rewrite_line(text)
         else:
             typer.echo(text, err=True)
 
