@@ -149,14 +149,17 @@ def describe_changes(board: Board, changes) -> str:
 
 def progress_line(info: dict) -> str:
     """One line for a solve's progress report on the command line: the
-    states searched, the lower bound proven and the shortest solution known, or, once a
-    limit stopped the proof, the beam's best so far."""
+    states searched, the lower bound proven, the shortest solution known and whether the
+    memory is full (the proof goes on depth-first, slower), or, once a limit stopped the
+    proof, the beam's best so far."""
     if "best" in info:  # the proof stopped; a better unproven answer is being looked for
         line = f"improving: best {info['best']} moves so far, lower bound {info['bound']}"
     else:
         line = f"searching: {info['expanded']:>9,} states, lower bound {info['bound']}"
         if "found" in info:
             line += f", {info['found']} moves found"
+        if info.get("memory_full"):  # the stored states filled the memory: depth-first from there
+            line += ", memory full"
     return f"{line}, {info['seconds']:6.1f} s"
 
 

@@ -252,9 +252,14 @@ def prove(
     # that the sweep can have all the memory, and ``improve`` is called here; without one
     # there is nothing for the sweep to prove, and the core calls ``improve`` before going
     # on depth-first.
+    def full(bound: int, expanded: int) -> Optional[int]:
+        # The core's memory is full: it goes on depth-first (said in the progress reports).
+        budget.memory_full = True
+        return better(bound, expanded) if improve is not None else None
+
     sweeping = upper is not None
     memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
-    answer = run(upper, sweeping, None if improve is None or sweeping else better, memory)
+    answer = run(upper, sweeping, None if sweeping else full, memory)
     bound = answer.bound
     if answer.status == Status.MEMORY:
         if improve is not None:
@@ -271,6 +276,7 @@ def prove(
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
+        budget.memory_full = True
         answer = run(upper, False, None, settings.max_bytes)
         bound = answer.bound
     if found:

@@ -58,6 +58,7 @@ class Budget:
         "beam_cut",
         "found",
         "max_moves",
+        "memory_full",
     )
 
     def __init__(self, limits: Optional[Limits] = None, settings: Optional[SearchSettings] = None) -> None:
@@ -70,6 +71,7 @@ class Budget:
         self.beam_cut = False  # an asked-for beam (--beam) was cut short by the time limit
         self.found: Optional[int] = None  # moves of the shortest solution known for the island searched
         self.max_moves: Optional[int] = None  # only solutions this short are wanted (solver.solve)
+        self.memory_full = False  # the stored states filled the memory: the proof went on depth-first
 
     def _proof_deadline(self) -> Optional[float]:
         """``time.perf_counter()`` at which the proof stops (None: no time limit):
@@ -84,12 +86,15 @@ class Budget:
 
     def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
         """Pass a progress report on to the callback, if any: states expanded, the bound
-        proven, seconds since the start, the length ``found`` when known, and ``extra``."""
+        proven, seconds since the start, the length ``found`` when known, ``memory_full``
+        once the proof went on depth-first, and ``extra``."""
         if self.limits.progress is None:
             return
         info = {"expanded": expanded, "bound": bound, "seconds": seconds, **extra}
         if self.found is not None:
             info["found"] = self.found
+        if self.memory_full:
+            info["memory_full"] = True
         self.limits.progress(info)
 
     def seconds_left(self) -> Optional[float]:

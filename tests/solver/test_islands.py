@@ -178,3 +178,21 @@ def test_a_cap_on_the_moves_is_refused_for_a_fixed_pivot():
     board = make_board([[0, 1], [1, 0]], rules="pivot")
     with pytest.raises(KamiError, match="rules 'free' only"):
         solve(board, max_moves=3)
+
+
+def test_the_progress_reports_say_when_the_memory_is_full():
+    """Once the stored states fill the memory the proof goes on depth-first, slower: the
+    progress reports say so from then on (and the command line's line shows it)."""
+    from kamivision.report import progress_line
+    from kamivision.solver import SearchSettings
+
+    board = random_kami_board(random.Random(0), colors=5, blank_outline=False)
+    reports: dict[int, list] = {}
+    for max_bytes in (4 << 30, 1_000_000):
+        reports[max_bytes] = []
+        settings = SearchSettings(max_bytes=max_bytes, threads=1, first_look=False)
+        assert solve(board, progress=reports[max_bytes].append, settings=settings).optimal
+    assert reports[4 << 30] and not any(info.get("memory_full") for info in reports[4 << 30])
+    full = [info for info in reports[1_000_000] if info.get("memory_full")]
+    assert full and "memory full" in progress_line(full[-1])
+    assert "memory full" not in progress_line(reports[4 << 30][-1])
