@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 from pathlib import Path
 
@@ -9,6 +8,7 @@ import pytest
 
 from kamivision.solver import SearchSettings
 from kamivision.solver import core as compiled_core
+from kamivision.solver.settings import usable_cpus
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -23,7 +23,7 @@ def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker more than the cores.  Many tests wait (on a browser, a server,
     a subprocess stopped with a signal), and a third worker fills those waits: the plain run
     on 2 cores took 126 s with three workers against 146 s with two (docs/measurements.md)."""
-    return len(os.sched_getaffinity(0)) + 1
+    return usable_cpus() + 1
 
 
 def shared_path(*parts: str) -> Path:

@@ -119,6 +119,10 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     refuted: Path = []  # returned by the A* when nothing within ``cap`` exists
     if capped:
         upper = (cap + 1, refuted)
+
+    def flood_answer() -> Path:  # the answer when nothing within the cap was found: no beams for it
+        return quick if quick is not None else greedy_flood(contract(island, island.colors))
+
     try:
         limited = budget.limits.max_seconds is not None or budget.limits.max_nodes is not None or cap is not None
         if upper is not None and not limited and budget.settings.first_look:
@@ -128,8 +132,8 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
             quick = upper[1]
         path = astar(island, budget, upper=upper, improve=improve)
     except SearchStopped as stop:
-        if capped and stop.path is None:  # nothing within the cap found: no beams for a longer one
-            best = quick if quick is not None else greedy_flood(contract(island, island.colors))
+        if capped and stop.path is None:
+            best = flood_answer()
             return best, min(stop.bound, len(best)), False
         best = quick
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
@@ -138,8 +142,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
         # Every solution shorter than the search's bound was ruled out: one that long is optimal.
         return best, min(stop.bound, len(best)), stop.bound >= len(best)
     if path is refuted:  # every solution takes more than ``cap`` moves: proven, and the bound says so
-        best = quick if quick is not None else greedy_flood(contract(island, island.colors))
-        return best, cap + 1, False
+        return flood_answer(), cap + 1, False
     assert path is not None  # merging moves always reach one region
     return path, len(path), True
 
