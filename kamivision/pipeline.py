@@ -19,6 +19,7 @@ from .check.doubt import Doubt, assess, plausible_readings
 from .check.parcheck import CounterCheck, check_counter
 from .check.steady import steady_moves
 from .geometry import Geometry
+from .limits import Stop
 from .overlay import draw_solution, spread_markers, step_frames
 from .report import Notice, answer_notices, counter_missed, doubt_notices, picture_warning, reading_notices, verdict
 from .solver import Progress, SearchSettings, Solution, solve
@@ -181,7 +182,7 @@ def after_solve(
         solution, doubt = settle(recognition, solution, board, geometry=recognition.geometry(), seconds=steady_seconds)
     except KeyboardInterrupt:
         doubt = everything_doubtful(recognition)
-        solution = dataclasses.replace(solution, interrupted=True)
+        solution = dataclasses.replace(solution, stopped=Stop.INTERRUPTED)
     checking = check_seconds > 0 and not solution.interrupted and not cancelled()
     yield Solved(solution, doubt, checking)
     if not checking:
@@ -191,7 +192,9 @@ def after_solve(
     except KeyboardInterrupt:
         check = None
         solution = dataclasses.replace(
-            solution, interrupted=True, notes=solution.notes + (Stopped(interrupted=True, during_check=True),)
+            solution,
+            stopped=Stop.INTERRUPTED,
+            notes=solution.notes + (Stopped(Stop.INTERRUPTED, during_check=True),),
         )
     yield Checked(solution, check)
 

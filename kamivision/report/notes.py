@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ..limits import Stop
+
 if TYPE_CHECKING:
     from ..check.doubt import SteadySearch
     from ..vision.palette import PaletteDoubt
@@ -22,7 +24,7 @@ def note_text(note) -> str:
     if isinstance(note, Stopped):
         if note.during_check:
             return "interrupted during the counter check"
-        what = "Ctrl-C stopped the search" if note.interrupted else "a limit stopped the search"
+        what = "Ctrl-C stopped the search" if note.reason is Stop.INTERRUPTED else "a limit stopped the search"
         return f"{what}: the moves are the best found, not proven optimal"
     if isinstance(note, GreedyPart):
         return (
@@ -30,8 +32,8 @@ def note_text(note) -> str:
             f"a greedy flood's moves, not proven optimal (at least {note.bound} are needed)"
         )
     if isinstance(note, BeamAnswer):
-        if note.cut:
-            why = "Ctrl-C stopped" if note.interrupted else "the time limit ended"
+        if note.cut is not None:
+            why = "Ctrl-C stopped" if note.cut is Stop.INTERRUPTED else "the time limit ended"
             return f"{why} the beam search of width {note.width}: the greedy answer, not proven optimal"
         return f"beam search of width {note.width}: a good solution, not proven optimal"
     raise TypeError(f"not a note: {note!r}")

@@ -16,9 +16,10 @@ from typing import Optional
 
 from ..board import Board, Move
 from ..errors import KamiError
+from ..limits import Stop
 from .islands import solve_free
 from .limits import Budget, Limits, Progress
-from .notes import Note
+from .notes import BeamAnswer, Note, Stopped
 from .pivot import solve_pivot_board
 from .settings import SearchSettings
 
@@ -38,11 +39,16 @@ class Solution:
     islands: int
     par: Optional[int] = None
     notes: tuple[Note, ...] = field(default=())  # how the answer was found (report.note_text words it)
-    interrupted: bool = False  # Ctrl-C stopped the search
+    stopped: Optional[Stop] = None  # why the search stopped before a proof (None: it did not)
 
     @property
     def length(self) -> int:
         return len(self.moves)
+
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C stopped the search (or the check after it)."""
+        return self.stopped is Stop.INTERRUPTED
 
 
 def solve(
@@ -95,5 +101,17 @@ def solve(
         islands=found.islands,
         par=board.par,
         notes=found.notes,
-        interrupted=budget.interrupted,
+        stopped=_stop(budget, found.notes),
     )
+
+
+def _stop(budget: Budget, notes: tuple[Note, ...]) -> Optional[Stop]:
+    """Why the search stopped before a proof, from what its notes say (None: it did not)."""
+    if budget.interrupted:
+        return Stop.INTERRUPTED
+    for note in notes:
+        if isinstance(note, Stopped):
+            return note.reason
+        if isinstance(note, BeamAnswer) and note.cut is not None:
+            return note.cut
+    return None

@@ -76,7 +76,7 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
     moves = _replay(board, graph, solved, finals, target, budget.settings)
     if stopped:
-        notes.append(Stopped(budget.interrupted))
+        notes.append(Stopped(budget.stop()))
     return Outcome(tuple(moves), proven_all, min(lower, len(moves)), len(graph), len(masks), tuple(notes))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
-from ..limits import Limits, Progress
+from ..limits import Limits, Progress, Stop
 from .settings import SearchSettings
 
 if TYPE_CHECKING:
@@ -83,6 +83,10 @@ class Budget:
             return None
         kept = max(IMPROVE_SHARE * seconds, min(IMPROVE_SECONDS, seconds / 2))
         return self.start + seconds - kept
+
+    def stop(self) -> Stop:
+        """Why a search of this solve stopped before its proof: Ctrl-C or a limit."""
+        return Stop.INTERRUPTED if self.interrupted else Stop.LIMIT
 
     def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
         """Pass a progress report on to the callback, if any: states expanded, the bound

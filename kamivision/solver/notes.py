@@ -7,16 +7,18 @@ Tested in tests/solver/test_islands.py, tests/solver/test_pivot.py, tests/solver
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Optional, Union
+
+from ..limits import Stop
 
 
 @dataclass(frozen=True)
 class Stopped:
-    """A limit, or Ctrl-C (``interrupted``), stopped the search: the moves are the best
-    found, not proven optimal.  ``during_check``: Ctrl-C came in the counter check, after
-    the search had answered."""
+    """A limit, or Ctrl-C, stopped the search (``reason``): the moves are the best found,
+    not proven optimal.  ``during_check``: Ctrl-C came in the counter check, after the
+    search had answered."""
 
-    interrupted: bool
+    reason: Stop
     during_check: bool = False
 
 
@@ -32,12 +34,11 @@ class GreedyPart:
 @dataclass(frozen=True)
 class BeamAnswer:
     """The pivot rules' beam search of ``width`` gave the answer, not proven optimal;
-    ``cut``: a limit, or Ctrl-C (``interrupted``), ended the beam, so the answer is the
-    greedy one."""
+    ``cut``: why a limit, or Ctrl-C, ended the beam (the answer is then the greedy one),
+    or None when it ran to its end."""
 
     width: int
-    cut: bool = False
-    interrupted: bool = False
+    cut: Optional[Stop] = None
 
 
 Note = Union[Stopped, GreedyPart, BeamAnswer]

@@ -363,7 +363,7 @@ def solve_pivot_board(board: Board, budget: Budget, beam: int = 0) -> Outcome:
         raise AssertionError("the moves found do not solve the board")
     notes: tuple[Note, ...] = ()
     if beam:
-        notes = (BeamAnswer(beam, cut=budget.interrupted or budget.beam_cut, interrupted=budget.interrupted),)
+        notes = (BeamAnswer(beam, cut=budget.stop() if budget.interrupted or budget.beam_cut else None),)
     elif not proven:
-        notes = (Stopped(budget.interrupted),)
+        notes = (Stopped(budget.stop()),)
     return Outcome(tuple(moves), proven, bound, len(graph.colors), 1, notes)

@@ -38,6 +38,7 @@ MODULES = (
     "kamivision.board",
     "kamivision.check.doubt",
     "kamivision.geometry",
+    "kamivision.limits",
     "kamivision.check.parcheck",
     "kamivision.review.model",
     "kamivision.solver",

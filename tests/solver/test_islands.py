@@ -7,6 +7,7 @@ import pytest
 from kamivision.board import Move, make_board, parse_board, read_board
 from kamivision.errors import KamiError
 from kamivision.graph import build_regions
+from kamivision.limits import Stop
 from kamivision.report import note_text
 from kamivision.solver import astar, limits, solve, state
 from kamivision.solver.islands import local_island
@@ -106,7 +107,7 @@ def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
     assert solution.interrupted and not solution.optimal
     assert solution.lower_bound < solution.length
     assert replay(board, solution.moves).is_solved()
-    assert solution.notes == (Stopped(interrupted=True),)
+    assert solution.notes == (Stopped(Stop.INTERRUPTED),)
     assert note_text(solution.notes[0]) == "Ctrl-C stopped the search: the moves are the best found, not proven optimal"
 
 
@@ -167,7 +168,9 @@ def test_a_cap_on_the_moves_finds_the_optimum_within_it_or_proves_there_is_none(
                 assert answer.length == full.length
             else:
                 assert cap < full.length and answer.lower_bound == cap + 1
-                assert not any(isinstance(note, Stopped) for note in answer.notes)  # an answer, not a stop
+                assert answer.stopped is None and not any(
+                    isinstance(note, Stopped) for note in answer.notes
+                )  # an answer
             if cap == full.length - 2:
                 capped_states, full_states = capped_states + answer.expanded, full_states + full.expanded
         assert solve(board, max_nodes=100_000, max_moves=full.length, settings=both).optimal

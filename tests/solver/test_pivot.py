@@ -15,6 +15,7 @@ from kamivision.board import Move, make_board
 from kamivision.cli import app
 from kamivision.errors import BoardFileError, KamiError
 from kamivision.floodit import read_collection
+from kamivision.limits import Stop
 from kamivision.report import note_text
 from kamivision.solver import core, solve
 from kamivision.solver.notes import BeamAnswer
@@ -246,7 +247,7 @@ def test_an_asked_for_beam_keeps_to_the_time_limit_and_to_ctrl_c(monkeypatch):
     monkeypatch.setattr(pivot, "_beam", lambda g, flood, width, deadline=None: None)
     solution = solve(board, max_seconds=3, beam=10**6)
     assert [m.color for m in solution.moves] == pivot.greedy(graph) and not solution.optimal
-    assert solution.notes == (BeamAnswer(10**6, cut=True),)
+    assert solution.notes == (BeamAnswer(10**6, cut=Stop.LIMIT),) and solution.stopped is Stop.LIMIT
     assert "time limit ended the beam search" in note_text(solution.notes[0])
 
     def interrupted(g, flood, width, deadline=None):

@@ -444,7 +444,9 @@ def test_two_tabs_a_reload_and_back_and_forward_keep_the_players_place(server, t
 
         # A reload at move 3 comes back at move 3.
         driver.refresh()
-        wait.until(lambda d: d.execute_script("return S.session && S.solution && S.step") == 2)
+        wait.until(
+            lambda d: d.execute_script("return typeof S !== 'undefined' && S.session && S.solution && S.step") == 2
+        )
         assert step_shown(driver) == f"3 / {moves}"
         assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None
 
@@ -463,8 +465,8 @@ def test_two_tabs_a_reload_and_back_and_forward_keep_the_players_place(server, t
         wait.until(lambda d: d.execute_script("return S.session && S.session.id") == one)
         wait.until(lambda d: step_shown(d) == f"2 / {moves}")
         driver.switch_to.window(driver.window_handles[-1])  # the second tab still has its own
-        driver.refresh()
-        wait.until(lambda d: d.execute_script("return S.session && S.session.id") == two)
+        driver.refresh()  # (until the page's script has run, there is no S)
+        wait.until(lambda d: d.execute_script("return typeof S !== 'undefined' && S.session && S.session.id") == two)
         problems = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not problems, problems
     finally:

@@ -54,12 +54,13 @@ def test_an_answers_notes_and_doubt_round_trip_as_data():
     """What the report words later (how the answer was found, the doubt's search and the
     palette's doubt) is kept as the data it is."""
     from kamivision.check.doubt import Doubt, SteadySearch
+    from kamivision.limits import Stop
     from kamivision.solver.notes import Stopped
     from kamivision.vision.palette import Disagreement, PaletteDoubt
 
     session = _session()
     stopped = solve(session.board, max_nodes=1)
-    assert stopped.notes == (Stopped(interrupted=False),)
+    assert stopped.notes == (Stopped(Stop.LIMIT),) and stopped.stopped is Stop.LIMIT
     doubt = Doubt(
         (0, 1), (1,), (), 3, SteadySearch(4, 7, held=False, complete=True), PaletteDoubt(Disagreement.UNUSED, 2)
     )
