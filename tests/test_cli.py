@@ -747,8 +747,8 @@ def test_the_progress_line_fits_the_terminal(monkeypatch):
         def isatty(self) -> bool:
             return True
 
-    info = {"expanded": 1_234_567, "bound": 11, "found": 13, "seconds": 123.4}
-    for columns in (30, 80, 200):
+    info = {"expanded": 1_234_567, "bound": 11, "found": 13, "seconds": 123.4, "memory_full": True}
+    for columns in (40, 60, 80, 200):
         terminal = Terminal()
         monkeypatch.setattr(sys, "stderr", terminal)
         monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=None, n=columns: os.terminal_size((n, 24)))
@@ -756,5 +756,10 @@ def test_the_progress_line_fits_the_terminal(monkeypatch):
         written = terminal.getvalue()
         assert written.startswith("\r") and written.endswith("\x1b[K")
         visible = written[1 : -len("\x1b[K")]
-        assert len(visible) <= columns - 1 and visible.startswith("searching: 1,234,567 states")
+        assert len(visible) <= columns - 1
         assert ("Ctrl-C stops with the best" in visible) == (columns == 200)
+        # Fewer words, not a cut end: what a player watches to know when to stop stays.
+        assert "13 moves found" in visible or columns < 50 and "13 found" in visible
+        assert "bound 11" in visible and "123.4 s" in visible
+        assert ("1,234,567 states" in visible) == (columns >= 80)
+        assert visible.startswith("searching:") == (columns > 80)

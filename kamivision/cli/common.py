@@ -130,14 +130,16 @@ def progress_printer(unlimited: bool = False):
     """A progress report on one line of the terminal, rewritten in place (None when stderr
     is not a terminal).  The line is cut to the terminal's width: a longer one wraps, and
     each report then leaves a line behind (at 80 columns the line with its tail took 108).
-    The tail about Ctrl-C goes first when there is no room for it."""
+    The tail about Ctrl-C goes first when there is no room for it, then words
+    (:func:`~kamivision.report.progress_line`)."""
     if not sys.stderr.isatty():
         return None
     tail = " (no limit: Ctrl-C stops with the best)" if unlimited else ""
 
     def show(info: dict) -> None:
-        line = progress_line(info)
-        rewrite_line(line + tail if len(line) + len(tail) <= terminal_width() else line)
+        width = terminal_width()
+        line = progress_line(info, width)
+        rewrite_line(line + tail if len(line) + len(tail) <= width else line)
 
     return show
 

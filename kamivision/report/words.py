@@ -147,20 +147,37 @@ def describe_changes(board: Board, changes) -> str:
     return "; ".join(f"({r},{c}) as {name(new)}, not {name(old)}" for r, c, old, new in changes)
 
 
-def progress_line(info: dict) -> str:
+def progress_line(info: dict, width: Optional[int] = None) -> str:
     """One line for a solve's progress report on the command line: the
     states searched, the lower bound proven, the shortest solution known and whether the
     memory is full (the proof goes on depth-first, slower), or, once a limit stopped the
-    proof, the beam's best so far."""
+    proof, the beam's best so far.
+
+    ``width``: the characters the line may take.  A longer line is said in fewer words
+    (the states' count goes first), so that the moves found, the bound and the seconds,
+    which a player watches to know when to stop, stay in sight on a narrow terminal."""
+    seconds = f"{info['seconds']:.1f} s"
     if "best" in info:  # the proof stopped; a better unproven answer is being looked for
-        line = f"improving: best {info['best']} moves so far, lower bound {info['bound']}"
+        forms = [
+            f"improving: best {info['best']} moves so far, lower bound {info['bound']}, {info['seconds']:6.1f} s",
+            f"best {info['best']} moves, bound {info['bound']}, {seconds}",
+        ]
     else:
-        line = f"searching: {info['expanded']:>9,} states, lower bound {info['bound']}"
-        if "found" in info:
-            line += f", {info['found']} moves found"
-        if info.get("memory_full"):  # the stored states filled the memory: depth-first from there
-            line += ", memory full"
-    return f"{line}, {info['seconds']:6.1f} s"
+        found = [f"{info['found']} moves found"] if "found" in info else []
+        full = ["memory full"] if info.get("memory_full") else []  # the proof went on depth-first
+        forms = [
+            ", ".join(
+                [f"searching: {info['expanded']:>9,} states", f"lower bound {info['bound']}", *found, *full]
+                + [f"{info['seconds']:6.1f} s"]
+            ),
+            ", ".join([f"{info['expanded']:,} states", f"bound {info['bound']}", *found, *full, seconds]),
+            ", ".join([f"bound {info['bound']}", *found, *full, seconds]),
+            ", ".join([f"bound {info['bound']}", *(f"{info['found']} found" for _ in found), seconds]),
+        ]
+    for line in forms:
+        if width is None or len(line) <= width:
+            return line
+    return forms[-1]
 
 
 def format_solution(board: Board, solution: Solution, ansi: bool = False, doubt: Optional["Doubt"] = None) -> str:
