@@ -174,12 +174,20 @@ def pivot_astar(
     max_nodes: Optional[int] = None,
     max_bytes: Optional[int] = None,
     progress: Optional[Report] = None,
+    on_full: Optional[Callable[[int, int], None]] = None,
 ) -> Answer:
     """The fixed-pivot (Flood-It) A* from region ``start``: ``FOUND`` with the optimal
     color sequence, or ``LIMIT``/``INTERRUPTED`` with the bound reached.  Memory as
-    :func:`astar`'s: depth-first from the open states once the stored states fill 60 %."""
+    :func:`astar`'s: depth-first from the open states once the stored states fill 60 %;
+    ``on_full(bound, expanded)`` is called then, once."""
     status, path, expanded, bound = _core.pivot_astar(
-        g.colors, g.adjacency, g.words, start=start, progress=progress, **_limits(max_seconds, max_nodes, max_bytes)
+        g.colors,
+        g.adjacency,
+        g.words,
+        start=start,
+        progress=progress,
+        on_full=on_full,
+        **_limits(max_seconds, max_nodes, max_bytes),
     )
     return Answer(Status(status), path, expanded, bound)
 

@@ -243,10 +243,15 @@ def _flood_astar_loop(g: PivotGraph, budget: Budget, h0: int, flood: int, popped
 
 def _core_pivot(g: PivotGraph, budget: Budget) -> tuple[list[int], int, bool]:
     """The same A* in the compiled core (:func:`kamivision.solver.core.pivot_astar`)."""
+
+    def full(bound: int, expanded: int) -> None:
+        budget.memory_full = True  # depth-first from here: the progress reports say so
+
     answer = core.pivot_astar(
         core.graph(bytes(g.colors), g.adjacency),
         start=g.start,
         max_bytes=budget.settings.max_bytes,
+        on_full=full,
         **core_limits(budget),
     )
     budget.expanded += answer.expanded

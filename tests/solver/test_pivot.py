@@ -80,10 +80,15 @@ def test_a_full_memory_pivot_search_goes_on_depth_first_and_stays_optimal(max_by
     assert_solves_like_bfs(random.Random(78), 150, machine(max_bytes=max_bytes))
     cells = random.Random(1)
     big = make_board([[cells.randrange(8) for _ in range(14)] for _ in range(14)], lattice="square", rules="pivot")
-    tight = solve(big, settings=machine(max_bytes=200_000))  # full after some thousands of states
-    roomy = solve(big, settings=machine(max_bytes=1 << 30))
+    tight_reports: list = []
+    roomy_reports: list = []
+    tight = solve(big, settings=machine(max_bytes=200_000), progress=tight_reports.append)  # full after thousands
+    roomy = solve(big, settings=machine(max_bytes=1 << 30), progress=roomy_reports.append)
     # Depth-first, states are searched again (more expansions), never missed.
     assert tight.optimal and tight.length == roomy.length and tight.expanded > roomy.expanded
+    # The progress reports say so from then on, as the free rules' do.
+    assert any(info.get("memory_full") for info in tight_reports)
+    assert roomy_reports and not any(info.get("memory_full") for info in roomy_reports)
 
 
 def test_layered_bound_never_exceeds_the_optimum_and_complete_colors_are_exact():

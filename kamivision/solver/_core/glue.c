@@ -10,7 +10,8 @@
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
  *         paths, shown, threads, orientation, commute, path_flood)
- *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress)
+ *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
+ *               on_full)
  *     each returns (status, path, expanded, bound); path is None, a list of
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
@@ -160,17 +161,24 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
 
 static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "start", "max_nodes", "max_seconds", "max_bytes",
-                            "progress", NULL};
+                            "progress", "on_full", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     PivotArgs a = {0};
-    Calls calls = {Py_None, Py_None};
+    Calls calls = {Py_None, Py_None}; /* improve: the on_full callable */
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iLdLO", names, &colors, &n, &adjacency, &adj_len, &a.W,
-                                     &a.start, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iLdLOO", names, &colors, &n, &adjacency, &adj_len, &a.W,
+                                     &a.start, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
+                                     &calls.improve))
         return NULL;
-    if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
+    if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress") ||
+        !check_callable(calls.improve, "on_full"))
+        return NULL;
+    if (calls.improve != Py_None) {
+        a.full = improve_python;
+        a.full_ctx = &calls;
+    }
     if (a.start < 0 || a.start >= n) {
         PyErr_SetString(PyExc_ValueError, "start is not a region of the board");
         return NULL;

@@ -226,6 +226,8 @@ typedef struct {
     long long max_nodes, max_bytes;
     PollFn poll;
     void *poll_ctx;
+    ImproveFn full; /* NULL, or told once when the stored states fill memory (its answer unused) */
+    void *full_ctx;
 } PivotArgs;
 
 /* One pivot A*, as asked in `a`; the answer (colors only) in *res. */
@@ -368,6 +370,15 @@ static void pivot_run(const PivotArgs *a, Result *res) {
     }
     goto done;
 deep: {
+    if (a->full) {
+        int unused = 0, r = a->full(a->full_ctx, f, expanded, &unused);
+        if (r) { /* Ctrl-C inside it stops like a limit */
+            if (r < 0) fail = FAIL_CALLBACK;
+            else lim.interrupted = 1;
+            bound = f;
+            goto done;
+        }
+    }
     PivotDeep x;
     memset(&x, 0, sizeof(x));
     x.p = p;
