@@ -14,7 +14,10 @@ Variants:
   30 %) and dimmed by up to 25 %;
 * ``top``: a translucent status bar (0.04-0.08 W, darkness 20-70 %, a clock and a
   battery in white) over the top of the screen, and rounded screen corners (radius
-  0.03-0.09 W) cut out in black.
+  0.03-0.09 W) cut out in black;
+* ``banner``: a notification over the top of the screen (pale, dark or frosted, 0.01-0.1 W
+  from the top, 0.18-0.3 W high, two lines of text), as a screenshot taken while one
+  shows keeps it.
 
 ``failed``: renders refused with a one-line error (never an answer); ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
 not told about (not flagged at all; or all of them when the moves fail on the true board
@@ -41,7 +44,7 @@ from kamivision.check.doubt import Replay
 from kamivision.errors import KamiError
 from kamivision.pipeline import settle
 from kamivision.solver import solve
-from kamivision.synth.covers import NAV_KINDS, NavBar
+from kamivision.synth.covers import BANNER_KINDS, NAV_KINDS, Banner, NavBar
 from kamivision.synth.render import encode, render
 from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize
@@ -49,7 +52,7 @@ from kamivision.vision import recognize
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
-VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top")
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -92,6 +95,9 @@ def main() -> int:
                 if variant == "top":
                     status = NavBar("buttons", rng.uniform(0.04, 0.08), rng.uniform(0.2, 0.7))
                     corners = rng.uniform(0.03, 0.09)
+                banner = None
+                if variant == "banner":
+                    banner = Banner(rng.choice(BANNER_KINDS), rng.uniform(0.01, 0.1), rng.uniform(0.18, 0.3))
                 image, layout = render(
                     board,
                     device,
@@ -100,6 +106,7 @@ def main() -> int:
                     nav_bar=bar,
                     status_bar=status,
                     corners=corners,
+                    banner=banner,
                 )
                 if variant == "jpeg70":
                     image = received(image)

@@ -103,6 +103,58 @@ def draw_status_bar(img: np.ndarray, bar: NavBar) -> None:
     img[:height] = img[:height] * (1 - alpha) + 250.0 * alpha
 
 
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """A notification drawn over the top of the screen, as a screenshot taken while one
+    shows keeps it: a rounded box from ``top`` down ``height`` (screen widths; real ones
+    are 0.2 to 0.3 high, 0.01 to 0.1 from the top), of ``kind`` "pale" or "dark"
+    (opaque, as Android's), or "frosted" (the screen under it blurred and washed pale,
+    as iOS's), with two lines of text."""
+
+    kind: str = "pale"
+    top: float = 0.03
+    height: float = 0.24
+
+
+BANNER_KINDS = ("pale", "dark", "frosted")
+
+
+def draw_banner(img: np.ndarray, banner: Banner) -> None:
+    """The banner over the screen (and so over the board's top rows)."""
+    w = img.shape[1]
+    x0, x1 = round(0.03 * w), round(0.97 * w)
+    y0, y1 = round(banner.top * w), round((banner.top + banner.height) * w)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    r = round(0.04 * w)
+    cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 255, -1)
+    cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 255, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    if banner.kind == "frosted":
+        face = cv2.GaussianBlur(img, (0, 0), 0.03 * w) * 0.35 + 245.0 * 0.65
+        ink = 30.0
+    else:
+        face = np.full_like(img, 245.0 if banner.kind == "pale" else 40.0)
+        ink = 30.0 if banner.kind == "pale" else 235.0
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    img[:] = img * (1 - alpha) + face * alpha
+    text = np.zeros(img.shape[:2], np.uint8)
+    u = banner.height * w
+    for k, line in enumerate(("Messages   now", "See you at eight? Bring the board")):
+        cv2.putText(
+            text,
+            line,
+            (x0 + round(0.05 * w), y0 + round((0.35 + 0.3 * k) * u)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            w / 1100,
+            255,
+            max(1, round(w / 500)),
+            cv2.LINE_AA,
+        )
+    alpha = (text.astype(np.float32) / 255.0)[..., None]
+    img[:] = img * (1 - alpha) + ink * alpha
+
+
 def round_corners(img: np.ndarray, radius: float) -> None:
     """The screen's rounded corners cut out in black, as some phones save screenshots."""
     h, w = img.shape[:2]

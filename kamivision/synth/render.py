@@ -25,7 +25,17 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..board import Board, hex_to_rgb
 from ..geometry import TRIANGLE_ASPECT, cell_centre, label_image
-from .covers import NavBar, draw_ink, draw_nav_overlay, draw_status_bar, pill, round_corners, three_buttons
+from .covers import (
+    Banner,
+    NavBar,
+    draw_banner,
+    draw_ink,
+    draw_nav_overlay,
+    draw_status_bar,
+    pill,
+    round_corners,
+    three_buttons,
+)
 from .screens import DEFAULT_DEVICE, DEVICES, Device
 
 # Paper colors seen in KAMI 2 (RGB); boards without a palette draw theirs from here.
@@ -366,6 +376,7 @@ def render(
     nav_bar: Optional[NavBar] = None,
     status_bar: Optional[NavBar] = None,
     corners: float = 0.0,
+    banner: Optional[Banner] = None,
 ) -> tuple[np.ndarray, Layout]:
     """The screenshot (RGB, uint8) of ``board`` on ``device`` and where things are on it.
 
@@ -375,7 +386,7 @@ def render(
     ``nav_bar`` a translucent navigation bar over the bottom of the screen (the device's
     own, if it has one, when None); ``status_bar`` a translucent status bar over the top
     (its ``kind`` unused); ``corners`` the radius (screen widths) of rounded screen
-    corners cut out in black.
+    corners cut out in black; ``banner`` a notification over the top of the screen.
     """
     dev = DEVICES[device] if isinstance(device, str) else device
     colors = list(palette) if palette is not None else board_palette(board, seed)
@@ -393,6 +404,8 @@ def render(
         draw_nav_overlay(img, nav_bar)
     if status_bar is not None:
         draw_status_bar(img, status_bar)
+    if banner is not None:
+        draw_banner(img, banner)
     if corners > 0:
         round_corners(img, corners)
     if ink:

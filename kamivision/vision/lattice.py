@@ -46,13 +46,18 @@ def _blurred(lab_l: np.ndarray, width: int) -> np.ndarray:
     return cv2.GaussianBlur(lab_l, (0, 0), max(1.0, width / 750.0))
 
 
-def _crossed(blurred: np.ndarray, box: tuple[float, float, float, float], width: int, shifts: np.ndarray) -> np.ndarray:
+def _crossed(
+    blurred: np.ndarray, box: tuple[float, float, float, float], width: int, shifts: np.ndarray, top: int = 0
+) -> np.ndarray:
     """The mean gradient the lattice's slanted sides cross, for the box moved down by each
-    of ``shifts`` (whole pixels); zeros when no side is on the screen."""
+    of ``shifts`` (whole pixels), over the points that stay at or below screen row ``top``
+    whatever the shift (above it, something hides the board: a strip, a notification,
+    whose own edges and text are no lattice); zeros when no side is on the screen."""
     gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
     magnitude = cv2.magnitude(gx, gy)
     pts = _slanted_points(box, width)
+    pts = pts[pts[:, 1] + shifts.min() >= top]
     if len(pts) == 0:
         return np.zeros(len(shifts))
     h = blurred.shape[0]
@@ -64,7 +69,7 @@ def _crossed(blurred: np.ndarray, box: tuple[float, float, float, float], width:
 def _edge_fit(blurred: np.ndarray, layout: ScreenLayout, span: int) -> int:
     """The whole-pixel shift within ``±span`` whose slanted sides cross the highest mean gradient."""
     shifts = np.arange(-span, span + 1)
-    return int(shifts[int(_crossed(blurred, layout.board, layout.width, shifts).argmax())])
+    return int(shifts[int(_crossed(blurred, layout.board, layout.width, shifts, layout.visible[0]).argmax())])
 
 
 def slanted_contrast(
@@ -93,7 +98,7 @@ def _uniform_fit(blurred: np.ndarray, layout: ScreenLayout, shifts: range) -> fl
     # of the cells whose points are all on the screen (a board cropped at the sides hides
     # most of its outer columns).
     r_in = 0.22 * s
-    shown = (cx - 0.6 * r_in >= 0) & (cx + 0.6 * r_in <= w - 1)
+    shown = (cx - 0.6 * r_in >= 0) & (cx + 0.6 * r_in <= w - 1) & (cy - r_in + min(shifts) >= layout.visible[0])
     cx, cy = cx[shown], cy[shown]
     offsets = [(0, 0), (0, -r_in), (0, r_in), (-0.6 * r_in, 0), (0.6 * r_in, 0)]
     best = (np.inf, 0.0)

@@ -247,6 +247,7 @@ def find_layout(
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
     swatch_rects = tuple((int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count))
     box, board_top = _board_box(lab, edges, w, footer_top)
+    board_top = _covered_top(edges, box, board_top, w)
     if _square_lattice(edges, max(0, round(box[1])), footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "
@@ -268,6 +269,23 @@ def find_layout(
 #: A board showing this many straight horizontal edges across it, evenly spaced, is a
 #: square grid: KAMI 2's triangles have none (their edges are vertical and slanted).
 SQUARE_EDGES = 4
+#: A horizontal edge across more than this share of the screen, in the board's upper part,
+#: is the lower edge of something drawn over the board (a notification banner): KAMI 2's
+#: triangles make none above 0.19 on the real screenshots, 0.24 on rendered ones.
+OVER_EDGE = 0.45
+#: Such an edge is looked for in this top share of the board's box (banners come down
+#: from the top of the screen).
+OVER_REACH = 0.4
+
+
+def _covered_top(edges: np.ndarray, box: tuple[float, float, float, float], board_top: int, w: int) -> int:
+    """The first screen row of the board not under something drawn over its top (a
+    notification banner, whose lower edge is a straight horizontal line the lattice never
+    makes), or ``board_top`` when nothing is.  The cells above are then hidden, as under a
+    status strip: read as well as may be and flagged, never read as the banner's color
+    (a pale banner passed for blank cells, a notification's rows for a letterboxed board)."""
+    rows = [y for y in _edge_rows(edges, OVER_EDGE) if board_top + 0.02 * w < y < box[1] + OVER_REACH * box[3]]
+    return max([board_top, *rows])
 
 
 def _square_lattice(edges: np.ndarray, top: int, bottom: int, w: int) -> bool:
@@ -320,6 +338,9 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
     profile = _column_profile(lab, top_edge, footer_top, w)
     period, phase = _column_period(profile, w)
     measured = None
+    # Ten columns of the comb span the width: whatever the height above the footer says
+    # (a notification banner over the board's top makes it look short), the board fills it.
+    full_width = period is not None and 0.98 * w <= 10 * period <= 1.02 * w
     if period is not None and footer_top - above * 10 * period >= -0.02 * 10 * period:
         bw = 10 * period
         x0 = phase + round((w / 2 - bw / 2 - phase) / period) * period  # the column edge nearest to centring it
@@ -341,7 +362,7 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
         # letterbox).  Not the other way: a pale status strip over a blank top row shows
         # no edge, and the height would then look like a cropped board's.
         fitted = (footer_top - top_edge) / above
-        if 0.7 * w <= fitted < 0.96 * w:
+        if 0.7 * w <= fitted < 0.96 * w and not full_width:
             return ((w - fitted) / 2, float(top_edge), fitted, fitted * TRIANGLE_ASPECT), top_edge
         board_top = _nearest_edge(max(0, round(footer_top - above * w)), strips, 0.02 * w)
         if board_top < 0.01 * w:

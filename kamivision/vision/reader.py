@@ -128,6 +128,12 @@ def recognize(
     samples = sample_cells(rgb, layout, settings, cut)
     unseen = int((~samples.seen).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
+        hidden_rows = np.flatnonzero(~samples.seen.reshape(ROWS, COLUMNS).any(axis=1))
+        if len(hidden_rows) and hidden_rows.tolist() == list(range(len(hidden_rows))):
+            raise ImageError(
+                f"{origin}: the board's top {len(hidden_rows)} rows are hidden (under a notification?): "
+                "take the screenshot again without it"
+            )
         raise ImageError(
             f"{origin}: the screen shows only part of the board ({unseen} of {ROWS * COLUMNS} cells unseen)"
         )

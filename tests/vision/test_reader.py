@@ -9,6 +9,7 @@ from PIL import Image
 
 from kamivision.board import differing_cells, read_board
 from kamivision.errors import ImageError
+from kamivision.synth.covers import BANNER_KINDS, Banner
 from kamivision.synth.render import encode, render
 from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize, recognize_file
@@ -57,6 +58,37 @@ def test_renders_are_read_exactly_on_every_device(device, quality, scale):
         assert len(found.board.palette) == colors
         assert found.board.par == board.par
         assert found.confidence.shape == (29, 10)
+
+
+@pytest.mark.parametrize("kind", BANNER_KINDS)
+def test_a_notification_over_the_boards_top_hides_its_rows_and_never_misleads(kind):
+    """A screenshot taken while a notification shows keeps it over the board's top rows.
+    Its straight lower edge is nothing the lattice makes: the rows above it are hidden
+    and flagged, the rest read right.  Before, a pale banner's cells passed for blank ones,
+    and the short height left under a banner made a full-width board look letterboxed:
+    every cell shifted, 4,470 silent errors on 96 renders (``benchmarks/renders.py
+    --variants banner``)."""
+    rng = random.Random(kind)
+    for trial, device in enumerate(("iphone-8", "iphone-x", "android-tall")):
+        # Pale paper under a pale banner, and blank cells beside it, are the hard cases.
+        board = random_kami_board(rng, 4, blank_outline=trial != 1, par=6)
+        banner = Banner(kind, rng.uniform(0.01, 0.06), rng.uniform(0.18, 0.26))
+        image, layout = render(
+            board, device, seed=trial, palette=["#f0e6d2", "#2f5f8a", "#d9534f", "#5cb85c"], banner=banner
+        )
+        found = recognize(image, device)
+        assert found.layout.board[2] >= 0.99 * found.layout.width  # not taken for a letterbox
+        assert found.layout.visible[0] >= (banner.top + banner.height) * found.layout.width - 3
+        wrong = set(differing_cells(found.board, board))
+        assert wrong <= set(found.uncertain), f"{kind} on {device}: {sorted(wrong - set(found.uncertain))}"
+        assert len(found.hidden) >= 20 and set(found.hidden) <= set(found.uncertain)
+
+
+def test_a_notification_that_hides_too_much_is_refused_in_one_line():
+    board = random_kami_board(random.Random(0), 3, blank_outline=False, par=5)
+    image, _ = render(board, "tablet-4x3", seed=1, banner=Banner("dark", 0.06, 0.29))
+    with pytest.raises(ImageError, match=r"^tablet: the board's top \d+ rows are hidden \(under a notification\?\)"):
+        recognize(image, "tablet")
 
 
 def test_confidence_is_low_where_a_cell_was_tampered_with():
