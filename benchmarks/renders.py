@@ -17,7 +17,9 @@ Variants:
   0.03-0.09 W) cut out in black;
 * ``banner``: a notification over the top of the screen (pale, dark or frosted, 0.01-0.1 W
   from the top, 0.18-0.3 W high, two lines of text), as a screenshot taken while one
-  shows keeps it.
+  shows keeps it;
+* ``window``: a window floating over the board (a picture-in-picture video, 0.35-0.6 W
+  wide, 0.2-0.35 W high, a smooth, strongly colored picture), anywhere on it.
 
 ``failed``: renders refused with a one-line error (never an answer); ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
 not told about (not flagged at all; or all of them when the moves fail on the true board
@@ -44,7 +46,7 @@ from kamivision.check.doubt import Replay
 from kamivision.errors import KamiError
 from kamivision.pipeline import settle
 from kamivision.solver import solve
-from kamivision.synth.covers import BANNER_KINDS, NAV_KINDS, Banner, NavBar
+from kamivision.synth.covers import BANNER_KINDS, NAV_KINDS, Banner, NavBar, Window
 from kamivision.synth.render import encode, render
 from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize
@@ -52,7 +54,7 @@ from kamivision.vision import recognize
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
-VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner")
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -98,6 +100,12 @@ def main() -> int:
                 banner = None
                 if variant == "banner":
                     banner = Banner(rng.choice(BANNER_KINDS), rng.uniform(0.01, 0.1), rng.uniform(0.18, 0.3))
+                window = None
+                if variant == "window":
+                    size = (rng.uniform(0.35, 0.6), rng.uniform(0.2, 0.35))
+                    spec = DEVICES[device]
+                    lowest = spec.height / spec.width - 0.45 - size[1]  # above the footer
+                    window = Window(rng.uniform(0, 1 - size[0]), rng.uniform(0.1, lowest), *size, seed=k)
                 image, layout = render(
                     board,
                     device,
@@ -107,6 +115,7 @@ def main() -> int:
                     status_bar=status,
                     corners=corners,
                     banner=banner,
+                    window=window,
                 )
                 if variant == "jpeg70":
                     image = received(image)

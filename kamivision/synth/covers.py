@@ -155,6 +155,37 @@ def draw_banner(img: np.ndarray, banner: Banner) -> None:
     img[:] = img * (1 - alpha) + ink * alpha
 
 
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A window floating over the screen (a picture-in-picture video): its top left corner
+    at ``x``, ``y`` and its size, in screen widths (real ones are 0.35 to 0.6 wide, 9:16
+    to 16:9), showing a smooth, strongly colored picture drawn from ``seed``."""
+
+    x: float
+    y: float
+    width: float = 0.45
+    height: float = 0.26
+    seed: int = 0
+
+
+def draw_window(img: np.ndarray, window: Window) -> None:
+    """The window over the screen, with slightly rounded corners."""
+    h, w = img.shape[:2]
+    x0, y0 = round(window.x * w), round(window.y * w)
+    x1, y1 = min(w, x0 + round(window.width * w)), min(h, y0 + round(window.height * w))
+    rng = np.random.default_rng(window.seed)
+    picture = cv2.GaussianBlur(rng.uniform(0, 255, (y1 - y0, x1 - x0, 3)).astype(np.float32), (0, 0), 0.05 * w)
+    picture = np.clip((picture - picture.mean()) * 4 + rng.uniform(60, 160), 0, 255)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    r = max(1, round(0.015 * w))
+    cv2.rectangle(mask, (r, 0), (x1 - x0 - 1 - r, y1 - y0 - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (x1 - x0 - 1, y1 - y0 - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (x1 - x0 - 1 - r, r), (r, y1 - y0 - 1 - r), (x1 - x0 - 1 - r, y1 - y0 - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - alpha) + picture * alpha
+
+
 def round_corners(img: np.ndarray, radius: float) -> None:
     """The screen's rounded corners cut out in black, as some phones save screenshots."""
     h, w = img.shape[:2]

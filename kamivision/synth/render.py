@@ -28,10 +28,12 @@ from ..geometry import TRIANGLE_ASPECT, cell_centre, label_image
 from .covers import (
     Banner,
     NavBar,
+    Window,
     draw_banner,
     draw_ink,
     draw_nav_overlay,
     draw_status_bar,
+    draw_window,
     pill,
     round_corners,
     three_buttons,
@@ -377,6 +379,7 @@ def render(
     status_bar: Optional[NavBar] = None,
     corners: float = 0.0,
     banner: Optional[Banner] = None,
+    window: Optional[Window] = None,
 ) -> tuple[np.ndarray, Layout]:
     """The screenshot (RGB, uint8) of ``board`` on ``device`` and where things are on it.
 
@@ -386,7 +389,8 @@ def render(
     ``nav_bar`` a translucent navigation bar over the bottom of the screen (the device's
     own, if it has one, when None); ``status_bar`` a translucent status bar over the top
     (its ``kind`` unused); ``corners`` the radius (screen widths) of rounded screen
-    corners cut out in black; ``banner`` a notification over the top of the screen.
+    corners cut out in black; ``banner`` a notification over the top of the screen;
+    ``window`` a window floating over it.
     """
     dev = DEVICES[device] if isinstance(device, str) else device
     colors = list(palette) if palette is not None else board_palette(board, seed)
@@ -406,6 +410,8 @@ def render(
         draw_status_bar(img, status_bar)
     if banner is not None:
         draw_banner(img, banner)
+    if window is not None:
+        draw_window(img, window)
     if corners > 0:
         round_corners(img, corners)
     if ink:

@@ -46,13 +46,13 @@ BLANK_CLASS = -1
 
 
 def _cell_labels(layout: ScreenLayout, dy: float) -> np.ndarray:
-    """Cell index (``r * 10 + c``) of every screen pixel in the visible board band, -1 elsewhere,
-    for the lattice box moved down by ``dy`` pixels."""
+    """Cell index (``r * 10 + c``) of every screen pixel in the visible board band and not
+    under a window floating over it, -1 elsewhere, for the lattice box moved down by ``dy``."""
     x0, y0, bw, bh = layout.board
     labels = label_image("triangle", ROWS, COLUMNS, (x0, y0 + dy, bw, bh), (layout.height, layout.width))
-    top, bottom = layout.visible
-    labels[:top] = -1
-    labels[bottom:] = -1
+    labels[: layout.visible[0]], labels[layout.visible[1] :] = -1, -1
+    for x, y, w, h in layout.covers:  # what a window over the board hides is unseen
+        labels[y : y + h, x : x + w] = -1
     return labels
 
 

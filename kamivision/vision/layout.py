@@ -34,6 +34,8 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
+from .overlays import covered_top, edge_rows, floating_windows
+from .overlays import runs as _runs
 
 
 class NoFooterError(ImageError):
@@ -61,6 +63,9 @@ class ScreenLayout:
     #: The buttons in the block and the marks in each (:mod:`kamivision.vision.buttons`),
     #: found once here and read by :mod:`kamivision.vision.par`.
     block: ButtonBlock = field(default=ButtonBlock((0, 0), (), ()), compare=False, repr=False)
+    #: Windows floating over the board (:func:`~kamivision.vision.overlays.floating_windows`):
+    #: the cells under them are hidden.
+    covers: tuple[tuple[int, int, int, int], ...] = ()
 
     @property
     def name(self) -> str:
@@ -77,33 +82,22 @@ class ScreenLayout:
         return self.board[2] > self.width + 1
 
 
-def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
-    """``edges[y]``: the fraction of columns with a color step between rows ``y - 1`` and ``y``.
-
-    The step is measured across two rows (``y - 2`` to ``y``... ``y + 1``) so that edges
-    softened by resampling or JPEG still count.
-    """
+def _horizontal_steps(lab: np.ndarray) -> np.ndarray:
+    """``steps[y, x]``: whether there is a color step between rows ``y - 1`` and ``y`` at
+    column ``x``, measured across two rows (``y - 2`` to ``y``... ``y + 1``) so that edges
+    softened by resampling or JPEG still count."""
     f = lab.astype(np.float32)
     step = np.zeros(f.shape[:2], np.float32)
     step[1:-1] = np.abs(f[2:] - f[:-2]).sum(axis=2)
-    return (step > 14.0).mean(axis=1)
+    return step > 14.0
 
 
-def _edge_rows(edges: np.ndarray, threshold: float) -> list[int]:
-    """Rows ``y`` where a horizontal edge lies (the boundary between ``y - 1`` and ``y``):
-    local maxima of ``edges`` above ``threshold``, one per cluster of neighboring rows."""
-    rows = []
-    for a, b in _runs(edges > threshold):
-        # edges[y] measures rows y-1 .. y+1: a run over a, ..., b-1 centres on the boundary.
-        rows.append((a + b) // 2)
-    return rows
+def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
+    """``edges[y]``: the fraction of columns with a color step between rows ``y - 1`` and ``y``."""
+    return _horizontal_steps(lab).mean(axis=1)
 
 
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    """Runs ``[start, end)`` of True in a 1-D mask."""
-    padded = np.concatenate([[False], mask, [False]])
-    changes = np.flatnonzero(padded[1:] != padded[:-1])
-    return list(zip(changes[::2].tolist(), changes[1::2].tolist()))
+_edge_rows = edge_rows
 
 
 def _is_footer_dark(rgb: np.ndarray) -> np.ndarray:
@@ -164,7 +158,8 @@ def find_layout(
     ``over`` those a system bar drew over the game (:func:`~kamivision.vision.bar.overbright`)."""
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
-    edges = _horizontal_edges(lab)
+    steps = _horizontal_steps(lab)
+    edges = steps.mean(axis=1)
     dark = _is_footer_dark(rgb[:, : max(4, int(0.28 * w))]).mean(axis=1)
     # Bands between strong horizontal edges; the footer is the lowest band whose left part
     # (the button block) is dark brown, merged with a dark band right above it (the 2 x 2
@@ -247,7 +242,8 @@ def find_layout(
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
     swatch_rects = tuple((int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count))
     box, board_top = _board_box(lab, edges, w, footer_top)
-    board_top = _covered_top(edges, box, board_top, w)
+    windows = floating_windows(steps, board_top, footer_top, w)
+    board_top = covered_top(edges, box, board_top, w, windows)
     if _square_lattice(edges, max(0, round(box[1])), footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "
@@ -263,29 +259,13 @@ def find_layout(
         buttons,
         swatch_rects,
         block=find_buttons(rgb, buttons, lines, over),
+        covers=windows,
     )
 
 
 #: A board showing this many straight horizontal edges across it, evenly spaced, is a
 #: square grid: KAMI 2's triangles have none (their edges are vertical and slanted).
 SQUARE_EDGES = 4
-#: A horizontal edge across more than this share of the screen, in the board's upper part,
-#: is the lower edge of something drawn over the board (a notification banner): KAMI 2's
-#: triangles make none above 0.19 on the real screenshots, 0.24 on rendered ones.
-OVER_EDGE = 0.45
-#: Such an edge is looked for in this top share of the board's box (banners come down
-#: from the top of the screen).
-OVER_REACH = 0.4
-
-
-def _covered_top(edges: np.ndarray, box: tuple[float, float, float, float], board_top: int, w: int) -> int:
-    """The first screen row of the board not under something drawn over its top (a
-    notification banner, whose lower edge is a straight horizontal line the lattice never
-    makes), or ``board_top`` when nothing is.  The cells above are then hidden, as under a
-    status strip: read as well as may be and flagged, never read as the banner's color
-    (a pale banner passed for blank cells, a notification's rows for a letterboxed board)."""
-    rows = [y for y in _edge_rows(edges, OVER_EDGE) if board_top + 0.02 * w < y < box[1] + OVER_REACH * box[3]]
-    return max([board_top, *rows])
 
 
 def _square_lattice(edges: np.ndarray, top: int, bottom: int, w: int) -> bool:

@@ -1,0 +1,134 @@
+"""What the phone draws over the board: a notification over its top, a window floating on it.
+
+KAMI 2's triangles have no horizontal edges (their sides are vertical and slanted): on
+the real screenshots no row inside the board has a color step across more than 0.19 of
+the width, nor more than 0.24 on rendered ones, and a step never runs on unbroken for
+more than a few pixels (a slanted side crosses a row in one place).  A long straight
+horizontal edge inside the board is therefore the edge of something drawn over it:
+
+* **a notification** over the top of the screen, taken into the screenshot with it: its
+  lower edge crosses most of the width in the board's upper part; the rows above it are
+  hidden, as under a status strip (:func:`covered_top`);
+* **a floating window** (a picture-in-picture video, a chat's call window): two such
+  edges, its top and bottom, spanning the same columns; the cells under it are hidden
+  (:func:`floating_windows`).
+
+Hidden cells are read as well as may be and flagged, never read as what covers them: a
+pale banner passed for blank cells, a video's colors for paper.
+
+Tested in tests/vision/test_reader.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: A horizontal edge across more than this share of the screen, in the board's upper part,
+#: is the lower edge of a notification over the board.
+OVER_EDGE = 0.45
+#: Such an edge is looked for in this top share of the board's box (banners come down
+#: from the top of the screen).
+OVER_REACH = 0.4
+#: A color step running unbroken along a row for this share of the width is no lattice's:
+#: the top or bottom edge of a window over the board (real ones are a third of the width
+#: or more).
+WINDOW_EDGE = 0.2
+#: A window's top and bottom edges span the same columns, but for this share of the
+#: longer at either end (a bridged gap may carry an edge a little past the window's side).
+WINDOW_MATCH = 0.1
+#: Gaps in a window's edge up to this share of the width are bridged (where the picture's
+#: color meets a paper of its own); the lattice's steps along a row are a twentieth of the
+#: width apart (two slanted sides a column), so they are never joined.
+WINDOW_GAP = 0.02
+#: A window's edge has a step at this share of its columns or more, gaps included.
+WINDOW_FILL = 0.85
+
+
+def runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """Runs ``[start, end)`` of True in a 1-D mask."""
+    padded = np.concatenate([[False], mask, [False]])
+    changes = np.flatnonzero(padded[1:] != padded[:-1])
+    return list(zip(changes[::2].tolist(), changes[1::2].tolist()))
+
+
+def edge_rows(edges: np.ndarray, threshold: float) -> list[int]:
+    """Rows ``y`` where a horizontal edge lies (the boundary between ``y - 1`` and ``y``):
+    local maxima of ``edges`` above ``threshold``, one per cluster of neighboring rows."""
+    rows = []
+    for a, b in runs(edges > threshold):
+        # edges[y] measures rows y-1 .. y+1: a run over a, ..., b-1 centres on the boundary.
+        rows.append((a + b) // 2)
+    return rows
+
+
+def covered_top(
+    edges: np.ndarray,
+    box: tuple[float, float, float, float],
+    board_top: int,
+    w: int,
+    windows: tuple[tuple[int, int, int, int], ...] = (),
+) -> int:
+    """The first screen row of the board not under a notification over its top (whose
+    lower edge crosses more than :data:`OVER_EDGE` of the width), or ``board_top`` when
+    nothing is.  ``edges[y]``: the share of columns with a color step at row ``y``; the top
+    and bottom edges of ``windows`` (:func:`floating_windows`) are theirs, not a
+    notification's."""
+    rows = [
+        y
+        for y in edge_rows(edges, OVER_EDGE)
+        if board_top + 0.02 * w < y < box[1] + OVER_REACH * box[3]
+        and not any(min(abs(y - wy), abs(y - wy - wh)) <= 0.015 * w for _, wy, _, wh in windows)
+    ]
+    return max([board_top, *rows])
+
+
+def _long_steps(steps: np.ndarray, top: int, bottom: int, w: int) -> list[tuple[int, int, int]]:
+    """The straight horizontal edges between rows ``top`` and ``bottom``: ``(y, x0, x1)``,
+    a run of steps at least :data:`WINDOW_EDGE` of the width long, one per cluster of rows."""
+    need = max(8, round(WINDOW_EDGE * w))
+    gap = max(2, round(WINDOW_GAP * w))
+    found: list[tuple[int, int, int]] = []
+    rows = np.flatnonzero(steps[top:bottom].sum(axis=1) >= need) + top
+    for y in rows.tolist():
+        # Two rows together: a step softened by resampling may fall in either.
+        line = steps[y] | steps[min(y + 1, len(steps) - 1)]
+        # Bridge short gaps: where the window's edge meets paper of its own color.
+        bridged = line.copy()
+        pieces = runs(line)
+        for (_, b), (a, _) in zip(pieces[:-1], pieces[1:]):
+            if a - b <= gap:
+                bridged[b:a] = True
+        for a, b in runs(bridged):
+            # An edge is a step almost all along (a line of text is a run of letters).
+            if b - a < need or line[a:b].mean() < WINDOW_FILL:
+                continue
+            if found and y - found[-1][0] <= 3 and min(b, found[-1][2]) - max(a, found[-1][1]) > 0:
+                last = found[-1]
+                found[-1] = (last[0], min(a, last[1]), max(b, last[2]))  # the same edge, a row on
+            else:
+                found.append((y, a, b))
+    return found
+
+
+def floating_windows(steps: np.ndarray, top: int, bottom: int, w: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Windows floating over the board between screen rows ``top`` and ``bottom``: pairs of
+    straight horizontal edges (``steps[y, x]``: a color step at row ``y``, column ``x``)
+    that span the same columns, each pair's rectangle ``(x, y, w, h)``, widened by a
+    hundredth of the width for its rounded corners and shadow."""
+    margin = round(0.02 * w)
+    edges = _long_steps(steps, top + margin, bottom - margin, w)
+    windows = []
+    used: set[int] = set()
+    for i, (y1, a1, b1) in enumerate(edges):
+        if i in used:
+            continue
+        for j in range(i + 1, len(edges)):
+            y2, a2, b2 = edges[j]
+            shared = min(b1, b2) - max(a1, a2)
+            if j not in used and y2 - y1 >= 0.05 * w and shared >= (1 - 2 * WINDOW_MATCH) * max(b1 - a1, b2 - a2):
+                pad = round(0.01 * w)
+                x0, x1 = max(0, min(a1, a2) - pad), min(w, max(b1, b2) + pad)
+                windows.append((x0, max(0, y1 - pad), x1 - x0, y2 - y1 + 2 * pad))
+                used.update((i, j))
+                break
+    return tuple(windows)
