@@ -29,7 +29,8 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .lattice import slanted_contrast
-from .layout import ScreenLayout, _column_period, _column_profile, _edge_rows, _horizontal_edges, _square_lattice
+from .layout import ScreenLayout, _column_period, _column_profile, _horizontal_edges, _square_lattice
+from .overlays import edge_rows
 
 #: The slanted sides at the fitted place must cross this many times the gradient they
 #: cross half a side away: a lattice, not a picture that happens to have edges.
@@ -76,7 +77,7 @@ def _visible_band(edges: np.ndarray, h: int, w: int) -> tuple[int, int]:
     screen above and below it (a status strip, the footer), whose boundary is a straight
     horizontal edge across most of the picture; the lattice has none (a board's cells make
     such edges across under a fifth of it)."""
-    rows = _edge_rows(edges, 0.5)
+    rows = edge_rows(edges, 0.5)
     near = 0.1 * w
     top = max([y for y in rows if y < near], default=0)
     bottom = min([y for y in rows if y > h - near], default=h)

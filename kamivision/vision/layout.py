@@ -97,9 +97,6 @@ def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
     return _horizontal_steps(lab).mean(axis=1)
 
 
-_edge_rows = edge_rows
-
-
 def _is_footer_dark(rgb: np.ndarray) -> np.ndarray:
     """Pixels of the footer's dark brown: dark, and warm (red >= blue)."""
     r, g, b = (rgb[..., k].astype(np.int16) for k in range(3))
@@ -164,7 +161,7 @@ def find_layout(
     # Bands between strong horizontal edges; the footer is the lowest band whose left part
     # (the button block) is dark brown, merged with a dark band right above it (the 2 x 2
     # button block has a horizontal separator of its own).
-    cuts = [y for y in _edge_rows(edges, 0.35) if y > 0.9 * w] + [h]
+    cuts = [y for y in edge_rows(edges, 0.35) if y > 0.9 * w] + [h]
     bands = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b - a >= 0.05 * w]
 
     def footer_like(a: int, b: int) -> bool:
@@ -276,7 +273,7 @@ def _square_lattice(edges: np.ndarray, top: int, bottom: int, w: int) -> bool:
     grids show a dozen or more above 0.45), most of them on one
     comb of rows 4-20 % of the width apart."""
     margin = round(0.02 * w)
-    rows = np.asarray(_edge_rows(edges[top + margin : bottom - margin], 0.35))
+    rows = np.asarray(edge_rows(edges[top + margin : bottom - margin], 0.35))
     if len(rows) < SQUARE_EDGES:
         return False
     best = 0
@@ -313,7 +310,7 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
     margins show lattice edges, is a misreading: the first model is kept.
     """
     above = TRIANGLE_ASPECT
-    strips = [y for y in _edge_rows(edges, 0.85) if y < footer_top - 0.5 * w]
+    strips = [y for y in edge_rows(edges, 0.85) if y < footer_top - 0.5 * w]
     top_edge = strips[-1] if strips else 0
     profile = _column_profile(lab, top_edge, footer_top, w)
     period, phase = _column_period(profile, w)
@@ -350,7 +347,7 @@ def _board_box(lab: np.ndarray, edges: np.ndarray, w: int, footer_top: int):
         # The board shows nowhere above a status strip's lower edge, wherever its box starts.
         return (0.0, float(board_top), float(w), w * TRIANGLE_ASPECT), max(board_top, top_edge)
     x0, bw = measured
-    board_top = _nearest_edge(max(0, round(footer_top - above * bw)), _edge_rows(edges, 0.3), 0.03 * w)
+    board_top = _nearest_edge(max(0, round(footer_top - above * bw)), edge_rows(edges, 0.3), 0.03 * w)
     return (x0, float(board_top), bw, bw * TRIANGLE_ASPECT), max(board_top, top_edge)
 
 

@@ -14,7 +14,8 @@ horizontal edge inside the board is therefore the edge of something drawn over i
   (:func:`floating_windows`).
 
 Hidden cells are read as well as may be and flagged, never read as what covers them: a
-pale banner passed for blank cells, a video's colors for paper.
+pale banner passed for blank cells, a video's colors for paper.  Not seen: a window
+whose top or bottom is off the board (one edge only), and anything round (a chat head).
 
 Tested in tests/vision/test_reader.py.
 """
