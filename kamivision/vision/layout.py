@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
-from .overlays import covered_top, edge_rows, floating_windows
+from .overlays import covered_top, edge_rows, floating_windows, hanging_windows
 from .overlays import runs as _runs
 
 
@@ -241,6 +241,7 @@ def find_layout(
     box, board_top = _board_box(lab, edges, w, footer_top)
     windows = floating_windows(steps, board_top, footer_top, w)
     board_top = covered_top(edges, box, board_top, w, windows)
+    windows += hanging_windows(steps, board_top, footer_top, w, windows)
     if _square_lattice(edges, max(0, round(box[1])), footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "

