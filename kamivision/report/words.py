@@ -172,7 +172,7 @@ def progress_line(info: dict, width: Optional[int] = None) -> str:
             ),
             ", ".join([f"{info['expanded']:,} states", f"bound {info['bound']}", *found, *full, seconds]),
             ", ".join([f"bound {info['bound']}", *found, *full, seconds]),
-            ", ".join([f"bound {info['bound']}", *(f"{info['found']} found" for _ in found), seconds]),
+            ", ".join([f"bound {info['bound']}", *([f"{info['found']} found"] if found else []), seconds]),
         ]
     for line in forms:
         if width is None or len(line) <= width:

@@ -103,6 +103,18 @@ def draw_status_bar(img: np.ndarray, bar: NavBar) -> None:
     img[:height] = img[:height] * (1 - alpha) + 250.0 * alpha
 
 
+def _rounded(shape: tuple[int, int], corners: tuple[int, int, int, int], r: int) -> np.ndarray:
+    """A mask (255 inside) of the rectangle from ``(x0, y0)`` to ``(x1, y1)`` with corners
+    rounded to radius ``r``."""
+    x0, y0, x1, y1 = corners
+    mask = np.zeros(shape, np.uint8)
+    cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 255, -1)
+    cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 255, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
 @dataclass(frozen=True, slots=True)
 class Banner:
     """A notification drawn over the top of the screen, as a screenshot taken while one
@@ -124,12 +136,7 @@ def draw_banner(img: np.ndarray, banner: Banner) -> None:
     w = img.shape[1]
     x0, x1 = round(0.03 * w), round(0.97 * w)
     y0, y1 = round(banner.top * w), round((banner.top + banner.height) * w)
-    mask = np.zeros(img.shape[:2], np.uint8)
-    r = round(0.04 * w)
-    cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 255, -1)
-    cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 255, -1)
-    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    mask = _rounded(img.shape[:2], (x0, y0, x1, y1), round(0.04 * w))
     if banner.kind == "frosted":
         face = cv2.GaussianBlur(img, (0, 0), 0.03 * w) * 0.35 + 245.0 * 0.65
         ink = 30.0
@@ -176,12 +183,7 @@ def draw_window(img: np.ndarray, window: Window) -> None:
     rng = np.random.default_rng(window.seed)
     picture = cv2.GaussianBlur(rng.uniform(0, 255, (y1 - y0, x1 - x0, 3)).astype(np.float32), (0, 0), 0.05 * w)
     picture = np.clip((picture - picture.mean()) * 4 + rng.uniform(60, 160), 0, 255)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    r = max(1, round(0.015 * w))
-    cv2.rectangle(mask, (r, 0), (x1 - x0 - 1 - r, y1 - y0 - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (x1 - x0 - 1, y1 - y0 - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (x1 - x0 - 1 - r, r), (r, y1 - y0 - 1 - r), (x1 - x0 - 1 - r, y1 - y0 - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    mask = _rounded((y1 - y0, x1 - x0), (0, 0, x1 - x0 - 1, y1 - y0 - 1), max(1, round(0.015 * w)))
     alpha = (mask.astype(np.float32) / 255.0)[..., None]
     img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - alpha) + picture * alpha
 
@@ -189,12 +191,7 @@ def draw_window(img: np.ndarray, window: Window) -> None:
 def round_corners(img: np.ndarray, radius: float) -> None:
     """The screen's rounded corners cut out in black, as some phones save screenshots."""
     h, w = img.shape[:2]
-    r = max(1, round(radius * w))
-    mask = np.zeros((h, w), np.uint8)
-    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    mask = _rounded((h, w), (0, 0, w - 1, h - 1), max(1, round(radius * w)))
     img *= (mask.astype(np.float32) / 255.0)[..., None]
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
-from .overlays import covered_top, edge_rows, floating_windows, hanging_windows
+from .overlays import edge_rows, find_overlays
 from .overlays import runs as _runs
 
 
@@ -63,7 +63,7 @@ class ScreenLayout:
     #: The buttons in the block and the marks in each (:mod:`kamivision.vision.buttons`),
     #: found once here and read by :mod:`kamivision.vision.par`.
     block: ButtonBlock = field(default=ButtonBlock((0, 0), (), ()), compare=False, repr=False)
-    #: Windows floating over the board (:func:`~kamivision.vision.overlays.floating_windows`):
+    #: Windows floating over the board (:func:`~kamivision.vision.overlays.find_overlays`):
     #: the cells under them are hidden.
     covers: tuple[tuple[int, int, int, int], ...] = ()
 
@@ -239,9 +239,7 @@ def find_layout(
     edges_x = np.linspace(start, w, count + 1).round().astype(int)
     swatch_rects = tuple((int(edges_x[i]), footer_top, int(edges_x[i + 1] - edges_x[i]), ch) for i in range(count))
     box, board_top = _board_box(lab, edges, w, footer_top)
-    windows = floating_windows(steps, board_top, footer_top, w)
-    board_top = covered_top(edges, box, board_top, w, windows)
-    windows += hanging_windows(steps, board_top, footer_top, w, windows)
+    board_top, windows = find_overlays(steps, edges, box, board_top, footer_top, w)
     if _square_lattice(edges, max(0, round(box[1])), footer_top, w):
         raise ImageError(
             f"{origin}: the board is a square grid (KAMI 1), not KAMI 2's triangles; screenshots of square "

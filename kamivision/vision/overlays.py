@@ -8,16 +8,15 @@ horizontal edge inside the board is therefore the edge of something drawn over i
 
 * **a notification** over the top of the screen, taken into the screenshot with it: its
   lower edge crosses most of the width in the board's upper part; the rows above it are
-  hidden, as under a status strip (:func:`covered_top`);
+  hidden, as under a status strip;
 * **a floating window** (a picture-in-picture video, a chat's call window): two such
   edges, its top and bottom, spanning the same columns; the cells under it are hidden
-  (:func:`floating_windows`), or, when it reaches past the board, one edge
-  (:func:`hanging_windows`).
+  (:func:`find_overlays` finds both).
 
 Hidden cells are read as well as may be and flagged, never read as what covers them: a
 pale banner passed for blank cells, a video's colors for paper.  A window reaching past
 the board's top or bottom shows one edge: the columns it spans are hidden from there to
-that end (:func:`hanging_windows`).  Not seen: anything round (a chat head).
+that end.  Not seen: anything round (a chat head).
 
 Tested in tests/vision/test_reader.py.
 """
@@ -64,27 +63,6 @@ def edge_rows(edges: np.ndarray, threshold: float) -> list[int]:
     return rows
 
 
-def covered_top(
-    edges: np.ndarray,
-    box: tuple[float, float, float, float],
-    board_top: int,
-    w: int,
-    windows: tuple[tuple[int, int, int, int], ...] = (),
-) -> int:
-    """The first screen row of the board not under a notification over its top (whose
-    lower edge crosses more than :data:`OVER_EDGE` of the width), or ``board_top`` when
-    nothing is.  ``edges[y]``: the share of columns with a color step at row ``y``; the top
-    and bottom edges of ``windows`` (:func:`floating_windows`) are theirs, not a
-    notification's."""
-    rows = [
-        y
-        for y in edge_rows(edges, OVER_EDGE)
-        if board_top + 0.02 * w < y < box[1] + OVER_REACH * box[3]
-        and not any(min(abs(y - wy), abs(y - wy - wh)) <= 0.015 * w for _, wy, _, wh in windows)
-    ]
-    return max([board_top, *rows])
-
-
 def _long_steps(steps: np.ndarray, top: int, bottom: int, w: int) -> list[tuple[int, int, int]]:
     """The straight horizontal edges between rows ``top`` and ``bottom``: ``(y, x0, x1)``,
     a run of steps at least :data:`WINDOW_EDGE` of the width long, one per cluster of rows."""
@@ -113,46 +91,63 @@ def _long_steps(steps: np.ndarray, top: int, bottom: int, w: int) -> list[tuple[
     return found
 
 
-def floating_windows(steps: np.ndarray, top: int, bottom: int, w: int) -> tuple[tuple[int, int, int, int], ...]:
-    """Windows floating over the board between screen rows ``top`` and ``bottom``: pairs of
-    straight horizontal edges (``steps[y, x]``: a color step at row ``y``, column ``x``)
-    that span the same columns, each pair's rectangle ``(x, y, w, h)``, widened by a
-    hundredth of the width for its rounded corners and shadow."""
-    margin = round(0.02 * w)
-    edges = _long_steps(steps, top + margin, bottom - margin, w)
-    windows = []
-    used: set[int] = set()
-    for i, (y1, a1, b1) in enumerate(edges):
-        if i in used:
+Rect = tuple[int, int, int, int]  # x, y, w, h
+
+
+def find_overlays(
+    steps: np.ndarray,
+    edges: np.ndarray,
+    box: tuple[float, float, float, float],
+    board_top: int,
+    bottom: int,
+    w: int,
+) -> tuple[int, tuple[Rect, ...]]:
+    """What is drawn over the board between screen rows ``board_top`` and ``bottom`` (the
+    footer's top), from ``steps[y, x]`` (a color step at row ``y``, column ``x``) and
+    ``edges[y]`` (the share of columns with one at row ``y``): the
+    first row not under a notification over the board's top, and the windows floating over
+    it, each ``(x, y, w, h)``, widened by a hundredth of the width for rounded corners and
+    a shadow.
+
+    * Two straight edges spanning the same columns (but for :data:`WINDOW_MATCH` of the
+      longer at either end: a bridged gap may carry one a little past the window's side)
+      are a window's top and bottom.
+    * An edge across more than :data:`OVER_EDGE` of the width in the board's top
+      :data:`OVER_REACH`, and not a window's, is a notification's lower edge: the rows
+      above it are hidden.
+    * Any other edge below that is a window reaching past the board (one edge shows): its
+      columns are hidden from there to the nearer end of the board."""
+    margin, pad = round(0.02 * w), round(0.01 * w)
+    lines = _long_steps(steps, board_top + margin, bottom - margin, w)
+    windows: list[Rect] = []
+    paired: set[int] = set()
+    for i, (y1, a1, b1) in enumerate(lines):
+        if i in paired:
             continue
-        for j in range(i + 1, len(edges)):
-            y2, a2, b2 = edges[j]
+        for j in range(i + 1, len(lines)):
+            y2, a2, b2 = lines[j]
             shared = min(b1, b2) - max(a1, a2)
-            if j not in used and y2 - y1 >= 0.05 * w and shared >= (1 - 2 * WINDOW_MATCH) * max(b1 - a1, b2 - a2):
-                pad = round(0.01 * w)
+            if j not in paired and y2 - y1 >= 0.05 * w and shared >= (1 - 2 * WINDOW_MATCH) * max(b1 - a1, b2 - a2):
                 x0, x1 = max(0, min(a1, a2) - pad), min(w, max(b1, b2) + pad)
                 windows.append((x0, max(0, y1 - pad), x1 - x0, y2 - y1 + 2 * pad))
-                used.update((i, j))
+                paired.update((i, j))
                 break
-    return tuple(windows)
-
-
-def hanging_windows(
-    steps: np.ndarray, top: int, bottom: int, w: int, windows: tuple[tuple[int, int, int, int], ...]
-) -> tuple[tuple[int, int, int, int], ...]:
-    """Windows over the board that reach past its top or bottom, so that one edge of them
-    shows (a picture-in-picture video docked in a corner, over the footer): each straight
-    edge between rows ``top`` and ``bottom`` that is not an edge of ``windows`` hides its
-    columns from there to the nearer end of the board (``bottom``, the footer's top, for an
-    edge in the lower half; ``top`` for one in the upper half)."""
-    margin, pad = round(0.02 * w), round(0.01 * w)
-    hanging = []
-    for y, a, b in _long_steps(steps, top + margin, bottom - margin, w):
-        if any(min(abs(y - wy - pad), abs(y - wy - wh + pad)) <= pad for _, wy, _, wh in windows):
+    window_rows = [lines[i][0] for i in paired]
+    top = max(
+        [board_top]
+        + [
+            y
+            for y in edge_rows(edges, OVER_EDGE)
+            if board_top + margin < y < box[1] + OVER_REACH * box[3]
+            and not any(abs(y - r) <= 0.015 * w for r in window_rows)
+        ]
+    )
+    for i, (y, a, b) in enumerate(lines):
+        if i in paired or y < top + margin:
             continue
         x0, x1 = max(0, a - pad), min(w, b + pad)
         if 2 * y > top + bottom:
-            hanging.append((x0, y - pad, x1 - x0, bottom - y + pad))
+            windows.append((x0, y - pad, x1 - x0, bottom - y + pad))
         else:
-            hanging.append((x0, top, x1 - x0, y - top + pad))
-    return tuple(hanging)
+            windows.append((x0, top, x1 - x0, y - top + pad))
+    return top, tuple(windows)
