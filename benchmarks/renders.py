@@ -19,7 +19,9 @@ Variants:
   from the top, 0.18-0.3 W high, two lines of text), as a screenshot taken while one
   shows keeps it;
 * ``window``: a window floating over the board (a picture-in-picture video, 0.35-0.6 W
-  wide, 0.2-0.35 W high, a smooth, strongly colored picture), anywhere on it.
+  wide, 0.2-0.35 W high, a smooth, strongly colored picture), anywhere on it;
+* ``head``: a chat head (a disc 0.1-0.2 W across showing such a picture) anywhere on the
+  board, half the time docked at the screen's side.
 
 ``failed``: renders refused with a one-line error (never an answer); ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
 not told about (not flagged at all; or all of them when the moves fail on the true board
@@ -54,7 +56,7 @@ from kamivision.vision import recognize
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
-VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window")
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window", "head")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -106,6 +108,11 @@ def main() -> int:
                     spec = DEVICES[device]
                     lowest = spec.height / spec.width - 0.45 - size[1]  # above the footer
                     window = Window(rng.uniform(0, 1 - size[0]), rng.uniform(0.1, lowest), *size, seed=k)
+                elif variant == "head":
+                    size = rng.uniform(0.1, 0.2)
+                    x = rng.choice([0.0, 1 - size]) if rng.random() < 0.5 else rng.uniform(0, 1 - size)
+                    lowest = DEVICES[device].height / DEVICES[device].width - 0.45 - size
+                    window = Window(x, rng.uniform(0.1, lowest), size, size, seed=k, round=True)
                 image, layout = render(
                     board,
                     device,

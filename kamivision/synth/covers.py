@@ -166,24 +166,27 @@ def draw_banner(img: np.ndarray, banner: Banner) -> None:
 class Window:
     """A window floating over the screen (a picture-in-picture video): its top left corner
     at ``x``, ``y`` and its size, in screen widths (real ones are 0.35 to 0.6 wide, 9:16
-    to 16:9), showing a smooth, strongly colored picture drawn from ``seed``."""
+    to 16:9), showing a smooth, strongly colored picture drawn from ``seed``; ``round``,
+    a disc of that width (a chat head: 0.1 to 0.2 across, often at the screen's side)."""
 
     x: float
     y: float
     width: float = 0.45
     height: float = 0.26
     seed: int = 0
+    round: bool = False
 
 
 def draw_window(img: np.ndarray, window: Window) -> None:
-    """The window over the screen, with slightly rounded corners."""
+    """The window over the screen, with slightly rounded corners (or a disc)."""
     h, w = img.shape[:2]
     x0, y0 = round(window.x * w), round(window.y * w)
     x1, y1 = min(w, x0 + round(window.width * w)), min(h, y0 + round(window.height * w))
     rng = np.random.default_rng(window.seed)
     picture = cv2.GaussianBlur(rng.uniform(0, 255, (y1 - y0, x1 - x0, 3)).astype(np.float32), (0, 0), 0.05 * w)
     picture = np.clip((picture - picture.mean()) * 4 + rng.uniform(60, 160), 0, 255)
-    mask = _rounded((y1 - y0, x1 - x0), (0, 0, x1 - x0 - 1, y1 - y0 - 1), max(1, round(0.015 * w)))
+    corner = (min(x1 - x0, y1 - y0) - 1) / 2 if window.round else 0.015 * w
+    mask = _rounded((y1 - y0, x1 - x0), (0, 0, x1 - x0 - 1, y1 - y0 - 1), max(1, round(corner)))
     alpha = (mask.astype(np.float32) / 255.0)[..., None]
     img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - alpha) + picture * alpha
 

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
-from .overlays import edge_rows, find_overlays
+from .overlays import edge_rows, find_overlays, find_rounds
 from .overlays import runs as _runs
 
 
@@ -255,7 +255,7 @@ def find_layout(
         buttons,
         swatch_rects,
         block=find_buttons(rgb, buttons, lines, over),
-        covers=windows,
+        covers=windows + find_rounds(lab, board_top, footer_top),
     )
 
 
