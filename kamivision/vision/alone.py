@@ -69,6 +69,16 @@ def find_board_alone(rgb: np.ndarray, origin: str) -> ScreenLayout:
         raise ImageError(f"{origin}: no KAMI footer found, and no triangle lattice of ten columns either")
     box = (x0, (h - bh) / 2 + shift, bw, bh)
     top, bottom = _visible_band(edges, h, w)
+    inside = [
+        y for y in edge_rows(edges, 0.35) if max(top, box[1]) + side / 4 < y < min(bottom, box[1] + bh) - side / 4
+    ]
+    if inside:
+        # The lattice has no horizontal edges: a long one across the board's box is the
+        # edge of a screen's part (a footer whose buttons something hides), not a board.
+        raise ImageError(
+            f"{origin}: no KAMI footer found, and the picture is not a board alone either "
+            f"(a straight edge crosses it at y={inside[0]}: is something drawn over the footer?)"
+        )
     return ScreenLayout(w, h, box, (top, bottom), (0, h, w, 0), (0, h, 0, 0), ())
 
 

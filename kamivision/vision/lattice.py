@@ -20,11 +20,22 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..errors import ImageError
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 from ..geometry import triangle_centres, triangle_corners
 from .layout import ScreenLayout
 from .settings import DEFAULT_SETTINGS, VisionSettings
+
+#: The slanted sides crossing this many times the gradient away from the footer's estimate
+#: than near it mean the estimate is wrong (1.0 on all 73 real shots: the best is near).
+MISPLACED = 1.25
+
+
+class MisplacedLattice(ImageError):
+    """The lattice's slanted sides lie well away from where the footer puts the board (a
+    window over the footer's top, taken for it): refused rather than read shifted."""
+
 
 #: The uniformity fit looks this share of the screen's width either side of the edge fit.
 REFINE = 0.002
@@ -67,9 +78,21 @@ def _crossed(
 
 
 def _edge_fit(blurred: np.ndarray, layout: ScreenLayout, span: int) -> int:
-    """The whole-pixel shift within ``±span`` whose slanted sides cross the highest mean gradient."""
-    shifts = np.arange(-span, span + 1)
-    return int(shifts[int(_crossed(blurred, layout.board, layout.width, shifts, layout.visible[0]).argmax())])
+    """The whole-pixel shift within ``±span`` whose slanted sides cross the highest mean
+    gradient; raises :class:`MisplacedLattice` when a shift up to half a triangle side
+    away crosses :data:`MISPLACED` times as much (the box is then off by more than the
+    footer's estimate is ever off, and the lattice alone cannot say by how many sides)."""
+    wide = max(span, int(layout.board[3] / 28))
+    shifts = np.arange(-wide, wide + 1)
+    crossed = _crossed(blurred, layout.board, layout.width, shifts, layout.visible[0])
+    near = np.flatnonzero(np.abs(shifts) <= span)
+    best = int(near[int(crossed[near].argmax())])
+    if crossed.max() > MISPLACED * crossed[best]:
+        raise MisplacedLattice(
+            f"the board's triangles do not lie where its footer puts them ({int(shifts[crossed.argmax()]):+d} px): "
+            "is something drawn over the footer?"
+        )
+    return int(shifts[best])
 
 
 def slanted_contrast(

@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
-from .overlays import edge_rows, find_overlays, find_rounds
+from .overlays import edge_rows, find_overlays, find_rounds, long_steps
 from .overlays import runs as _runs
 
 
@@ -162,27 +162,13 @@ def find_layout(
     # (the button block) is dark brown, merged with a dark band right above it (the 2 x 2
     # button block has a horizontal separator of its own).
     cuts = [y for y in edge_rows(edges, 0.35) if y > 0.9 * w] + [h]
-    bands = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b - a >= 0.05 * w]
-
-    def footer_like(a: int, b: int) -> bool:
-        return 0.1 * w <= b - a <= 0.45 * w and dark[a:b].mean() > 0.6
-
-    def grown(top: int, bottom: int) -> int:
-        """The band's top moved up over dark bands right above it, however thin (the
-        footer's top above a translucent bar's edge, the upper half of a 2 x 2 block)."""
-        while True:
-            above = [y for y in cuts if y < top - 3]
-            if not above or dark[above[-1] : top].mean() <= 0.6 or above[-1] < bottom - 0.45 * w:
-                return top
-            top = above[-1]
-
-    found = None
-    for a, b in reversed(bands):
-        if b - a <= 0.45 * w and dark[a:b].mean() > 0.6:
-            top = grown(a, b)
-            if footer_like(top, b):
-                found = (top, b)
-                break
+    found = _lowest_footer(cuts, dark, w)
+    if found is None:
+        # A window docked over the footer's right part (a video) cuts it with its own top
+        # and bottom edges, which do not reach the screen's left side, where the buttons
+        # are: the footer is looked for again without them.
+        left = steps[:, : max(2, round(0.05 * w))].mean(axis=1)
+        found = _lowest_footer([y for y in cuts if y == h or left[max(0, y - 1) : y + 2].max() > 0.5], dark, w)
     if found is None:
         raise NoFooterError(f"{origin}: no KAMI footer (dark button strip with color swatches) found")
     footer_top, footer_bottom = found
@@ -207,7 +193,12 @@ def find_layout(
             x = a
     swatches.reverse()
     if not swatches:
-        raise ImageError(f"{origin}: no KAMI palette (swatches of flat color at the footer's right) found")
+        # A straight edge across the palette's side of the footer is a window's over it.
+        over_it = any(b > 0.6 * w for _, _, b in long_steps(steps, footer_top + 3, footer_bottom - 3, w))
+        raise ImageError(
+            f"{origin}: no KAMI palette (swatches of flat color at the footer's right) found"
+            + (": a window seems to be drawn over the footer" if over_it else "")
+        )
     # The button block is a grid of equal buttons (a row, a 2 x 2 block) split by thin
     # bright lines, the vertical ones running the footer's full height: the palette starts one cell width
     # after the last of them.  Without visible lines, the runs above decide.
@@ -262,6 +253,30 @@ def find_layout(
 #: A board showing this many straight horizontal edges across it, evenly spaced, is a
 #: square grid: KAMI 2's triangles have none (their edges are vertical and slanted).
 SQUARE_EDGES = 4
+
+
+def _lowest_footer(cuts: list[int], dark: np.ndarray, w: int) -> tuple[int, int] | None:
+    """The footer's rows ``[top, bottom)``: among the bands between the horizontal edges at
+    rows ``cuts``, the lowest whose left part (the button block) is dark brown (``dark[y]``:
+    the share of such pixels in row ``y``), merged with dark bands right above it (the 2 x 2
+    button block has a horizontal separator of its own), or None."""
+    bands = [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b - a >= 0.05 * w]
+
+    def grown(top: int, bottom: int) -> int:
+        """The band's top moved up over dark bands right above it, however thin (the
+        footer's top above a translucent bar's edge, the upper half of a 2 x 2 block)."""
+        while True:
+            above = [y for y in cuts if y < top - 3]
+            if not above or dark[above[-1] : top].mean() <= 0.6 or above[-1] < bottom - 0.45 * w:
+                return top
+            top = above[-1]
+
+    for a, b in reversed(bands):
+        if b - a <= 0.45 * w and dark[a:b].mean() > 0.6:
+            top = grown(a, b)
+            if 0.1 * w <= b - top <= 0.45 * w and dark[top:b].mean() > 0.6:
+                return top, b
+    return None
 
 
 def _square_lattice(edges: np.ndarray, top: int, bottom: int, w: int) -> bool:

@@ -81,7 +81,7 @@ def edge_rows(edges: np.ndarray, threshold: float) -> list[int]:
     return rows
 
 
-def _long_steps(steps: np.ndarray, top: int, bottom: int, w: int) -> list[tuple[int, int, int]]:
+def long_steps(steps: np.ndarray, top: int, bottom: int, w: int) -> list[tuple[int, int, int]]:
     """The straight horizontal edges between rows ``top`` and ``bottom``: ``(y, x0, x1)``,
     a run of steps at least :data:`WINDOW_EDGE` of the width long, one per cluster of rows."""
     need = max(8, round(WINDOW_EDGE * w))
@@ -136,7 +136,7 @@ def find_overlays(
     * Any other edge below that is a window reaching past the board (one edge shows): its
       columns are hidden from there to the nearer end of the board."""
     margin, pad = round(0.02 * w), round(0.01 * w)
-    lines = _long_steps(steps, board_top + margin, bottom - margin, w)
+    lines = long_steps(steps, board_top + margin, bottom - margin, w)
     windows: list[Rect] = []
     paired: set[int] = set()
     for i, (y1, a1, b1) in enumerate(lines):

@@ -21,6 +21,7 @@ from ..geometry import Geometry
 from .alone import find_board_alone
 from .bar import cut_corners, find_bars, overbright, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
+from .lattice import MisplacedLattice
 from .layout import NoFooterError, ScreenLayout, find_layout
 from .palette import PaletteDoubt, board_points, cluster_palette, match_palette, unused_swatch
 from .par import digit_templates, read_par
@@ -125,7 +126,10 @@ def recognize(
     for bar in bars:
         if bar.side == "bottom":
             layout = dataclasses.replace(layout, shade=(bar.top, bar.slope))
-    samples = sample_cells(rgb, layout, settings, cut)
+    try:
+        samples = sample_cells(rgb, layout, settings, cut)
+    except MisplacedLattice as error:
+        raise ImageError(f"{origin}: {error}") from None
     unseen = int((~samples.seen).sum())
     if unseen > MAX_UNSEEN * ROWS * COLUMNS:
         hidden_rows = np.flatnonzero(~samples.seen.reshape(ROWS, COLUMNS).any(axis=1))

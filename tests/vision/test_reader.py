@@ -133,6 +133,30 @@ def test_a_window_docked_over_the_footer_hides_the_columns_below_its_top_edge():
     assert read >= 4
 
 
+def test_a_window_over_the_footers_buttons_is_refused_or_read_without_silent_errors():
+    """A video docked at the lower left hides the buttons and cuts the footer with its own
+    edges: its bottom edge was taken for the footer's top (every cell a row off: 65 silent
+    errors), or the screen for a board alone (60 to 112).  Now such a screen is read with
+    every wrong cell flagged, or refused in one line saying why."""
+    rng = random.Random(7)
+    refused = 0
+    for device in ("iphone-8", "tablet-4x3"):
+        spec = DEVICES[device]
+        for trial in range(4):
+            board = random_kami_board(rng, rng.choice([3, 4, 5]), blank_outline=trial % 2 == 1, par=5)
+            size = (rng.uniform(0.35, 0.5), rng.uniform(0.2, 0.3))
+            y = spec.height / spec.width - rng.uniform(0.0, 0.35) - size[1] + rng.uniform(0.0, 0.25)
+            image, _ = render(board, device, seed=trial, window=Window(0.03, y, *size, seed=trial))
+            try:
+                found = recognize(image, device)
+            except ImageError as error:
+                assert "\n" not in str(error) and str(error).startswith(device)
+                refused += 1
+                continue
+            assert set(differing_cells(found.board, board)) <= set(found.uncertain), (device, trial)
+    assert refused >= 2
+
+
 @pytest.mark.parametrize("device", ["iphone-8", "android-tall", "tablet-4x3"])
 def test_a_chat_head_over_the_board_hides_the_cells_under_it(device):
     """Something round over the board (a chat head, at the side or anywhere): its edge is a
