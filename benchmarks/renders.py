@@ -21,7 +21,9 @@ Variants:
 * ``window``: a window floating over the board (a picture-in-picture video, 0.35-0.6 W
   wide, 0.2-0.35 W high, a smooth, strongly colored picture), anywhere on it;
 * ``head``: a chat head (a disc 0.1-0.2 W across showing such a picture) anywhere on the
-  board, half the time docked at the screen's side.
+  board, half the time docked at the screen's side;
+* ``dock``: such a video window docked at a lower corner (the right 70 % of the time),
+  over the board's foot and the footer's top or all of it.
 
 ``failed``: renders refused with a one-line error (never an answer); ``wrong``: cells wrong (up to a renaming of colors); ``silent``: wrong cells the player is
 not told about (not flagged at all; or all of them when the moves fail on the true board
@@ -56,7 +58,7 @@ from kamivision.vision import recognize
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
-VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window", "head")
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window", "head", "dock")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -113,6 +115,11 @@ def main() -> int:
                     x = rng.choice([0.0, 1 - size]) if rng.random() < 0.5 else rng.uniform(0, 1 - size)
                     lowest = DEVICES[device].height / DEVICES[device].width - 0.45 - size
                     window = Window(x, rng.uniform(0.1, lowest), size, size, seed=k, round=True)
+                elif variant == "dock":
+                    size = (rng.uniform(0.35, 0.5), rng.uniform(0.2, 0.3))
+                    spec = DEVICES[device]
+                    y = spec.height / spec.width - rng.uniform(0.0, 0.35) - size[1] + rng.uniform(0.0, 0.25)
+                    window = Window(0.03 if rng.random() < 0.3 else 0.97 - size[0], y, *size, seed=k)
                 image, layout = render(
                     board,
                     device,
