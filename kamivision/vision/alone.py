@@ -17,6 +17,9 @@ lattice itself, which every KAMI 2 board has:
   stronger gradients than half a side away, and the comb must be clear; a picture that is
   not a board (or a square grid: KAMI 1) is refused in one line.
 
+Something round kept in the crop (a chat head) is hidden, as on a screen
+(:func:`~kamivision.vision.overlays.find_rounds`).
+
 The colors come from the cells themselves (:func:`~kamivision.vision.palette.cluster_palette`),
 and the answer says that the counter was not there to read.
 """
@@ -30,7 +33,7 @@ from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
 from .lattice import slanted_contrast
 from .layout import ScreenLayout, _column_period, _column_profile, _horizontal_edges, _square_lattice
-from .overlays import edge_rows
+from .overlays import edge_rows, find_rounds
 
 #: The slanted sides at the fitted place must cross this many times the gradient they
 #: cross half a side away: a lattice, not a picture that happens to have edges.
@@ -79,7 +82,7 @@ def find_board_alone(rgb: np.ndarray, origin: str) -> ScreenLayout:
             f"{origin}: no KAMI footer found, and the picture is not a board alone either "
             f"(a straight edge crosses it at y={inside[0]}: is something drawn over the footer?)"
         )
-    return ScreenLayout(w, h, box, (top, bottom), (0, h, w, 0), (0, h, 0, 0), ())
+    return ScreenLayout(w, h, box, (top, bottom), (0, h, w, 0), (0, h, 0, 0), (), covers=find_rounds(lab, top, bottom))
 
 
 def _visible_band(edges: np.ndarray, h: int, w: int) -> tuple[int, int]:

@@ -11,16 +11,18 @@ import pytest
 from kamivision.board import differing_cells
 from kamivision.errors import ImageError
 from kamivision.report import reading_notices
+from kamivision.synth.covers import Window
 from kamivision.synth.render import render
 from kamivision.vision import recognize
 
 from ..boards import random_kami_board
 
 
-def _board_band(board, device, seed, margin=0.0, tight=False):
+def _board_band(board, device, seed, margin=0.0, tight=False, window=None):
     """The rendered screen cropped to the rows that show the board (and ``margin`` of the
-    width more above and below), or also to the board's columns (``tight``)."""
-    image, layout = render(board, device, seed=seed, moves=5)
+    width more above and below), or also to the board's columns (``tight``); ``window``
+    drawn over it first."""
+    image, layout = render(board, device, seed=seed, moves=5, window=window)
     x, y, w, h = layout.board
     width = image.shape[1]
     m = round(margin * width)
@@ -53,6 +55,18 @@ def test_a_board_alone_is_read_with_its_colors_from_the_cells(device, seed, marg
     assert len(wrong) <= 3
     texts = [n.text for n in reading_notices(rec)]
     assert any("board alone" in t and "no counter" in t for t in texts)
+
+
+@pytest.mark.parametrize("device, seed", [("iphone-8", 5), ("iphone-x", 6), ("android-tall", 7)])
+def test_a_chat_head_over_a_board_alone_hides_the_cells_under_it(device, seed):
+    """A chat head kept in the crop: its cells are hidden and flagged, as on a screen."""
+    rng = random.Random(seed)
+    board = random_kami_board(rng, 3, blank_outline=False)
+    size = rng.uniform(0.12, 0.18)
+    head = Window(rng.uniform(0.1, 0.9 - size), rng.uniform(0.5, 1.0), size, size, seed=seed, round=True)
+    rec = recognize(_board_band(board, device, seed, window=head), "crop.png")
+    assert rec.layout.name == "board alone" and len(rec.layout.covers) == 1
+    assert not set(differing_cells(rec.board, board)) - set(rec.uncertain), "a wrong cell not flagged"
 
 
 def test_a_picture_that_is_not_a_board_is_refused_in_one_line():
