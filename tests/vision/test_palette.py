@@ -73,3 +73,18 @@ def test_a_few_background_cells_that_look_like_paper_are_no_color_of_a_board_alo
     match = cluster_palette(points, WEIGHTS, flat)
     assert len(match.seeds) == 3
     assert min(np.linalg.norm(match.seeds - background, axis=1)) > 30
+
+
+def test_paper_the_color_of_the_background_stays_a_color():
+    """A level whose cream paper is the background's color: as many flat (blank) cells
+    lie near the cream as cream cells of paper.  Read from the cells alone, the cream is
+    still a color (it was dropped as the background when the flat cells outnumbered the
+    paper ones by one, and every cream cell read blank); a background a few of whose cells
+    JPEG gave grain is still no color."""
+    rng = np.random.default_rng(5)
+    cream, blue, background = (88.5, 0.0, 12.6), (45.4, 0.4, -34.8), (90.0, 2.0, 8.0)
+    points = np.vstack([_cells([cream], 63, rng, shading=1.5), _cells([blue], 60, rng, shading=1.5)])
+    flat = _cells([background], 64, rng, shading=1.0)
+    assert len(cluster_palette(points, WEIGHTS, flat).seeds) == 2
+    grainy = np.vstack([_cells([blue], 60, rng, shading=1.5), _cells([background], 6, rng, shading=1.0)])
+    assert len(cluster_palette(grainy, WEIGHTS, _cells([background], 100, rng, shading=1.0)).seeds) == 1
