@@ -105,20 +105,18 @@ def main() -> int:
                 if variant == "banner":
                     banner = Banner(rng.choice(BANNER_KINDS), rng.uniform(0.01, 0.1), rng.uniform(0.18, 0.3))
                 window = None
+                tall = DEVICES[device].height / DEVICES[device].width  # the screen's height, in widths
                 if variant == "window":
                     size = (rng.uniform(0.35, 0.6), rng.uniform(0.2, 0.35))
-                    spec = DEVICES[device]
-                    lowest = spec.height / spec.width - 0.45 - size[1]  # above the footer
+                    lowest = tall - 0.45 - size[1]  # above the footer
                     window = Window(rng.uniform(0, 1 - size[0]), rng.uniform(0.1, lowest), *size, seed=k)
                 elif variant == "head":
                     size = rng.uniform(0.1, 0.2)
                     x = rng.choice([0.0, 1 - size]) if rng.random() < 0.5 else rng.uniform(0, 1 - size)
-                    lowest = DEVICES[device].height / DEVICES[device].width - 0.45 - size
-                    window = Window(x, rng.uniform(0.1, lowest), size, size, seed=k, round=True)
+                    window = Window(x, rng.uniform(0.1, tall - 0.45 - size), size, size, seed=k, round=True)
                 elif variant == "dock":
                     size = (rng.uniform(0.35, 0.5), rng.uniform(0.2, 0.3))
-                    spec = DEVICES[device]
-                    y = spec.height / spec.width - rng.uniform(0.0, 0.35) - size[1] + rng.uniform(0.0, 0.25)
+                    y = tall - rng.uniform(0.0, 0.35) - size[1] + rng.uniform(0.0, 0.25)
                     window = Window(0.03 if rng.random() < 0.3 else 0.97 - size[0], y, *size, seed=k)
                 image, layout = render(
                     board,

@@ -177,10 +177,11 @@ MAX_COLORS = 8
 #: clusters at most 12 apart, and two colors of one level are 17 or more apart (all the
 #: real screenshots with known boards, measured: docs/recognition.md).
 SPLIT = 14.5
-#: A cluster of paper cells is the background's when this many times more flat cells lie
-#: near it (a coarse JPEG gives a few of the background's cells paper's grain).  Not 1: a
-#: level whose paper is the background's color has about as many of each (64 paper cells
-#: and 63 flat ones on a cropped render, which a chat head hiding a few turned over).
+#: A cluster of paper cells is the background's when more than this many times as many
+#: flat cells lie near it (a coarse JPEG gives a few of the background's cells paper's
+#: grain).  Not 1: a level whose paper is the background's color has about as many of
+#: each (64 paper cells and 63 flat ones on a cropped render; a chat head hiding a few
+#: turned it to 63 and 64, and every cream cell was read blank).
 BACKGROUND_SHARE = 2.0
 
 
@@ -190,10 +191,10 @@ def cluster_palette(points: np.ndarray, weights: np.ndarray, flat: np.ndarray | 
     holds :data:`STRAY_CELLS` cells or more.  Most cells first.  Colors found close to the
     limit make the palette doubtful.
 
-    A cluster with :data:`BACKGROUND_SHARE` times more of the flat cells ``flat`` (Lab)
-    within :data:`NEAR` of it than paper cells of its own is the background, a few of
-    whose cells a coarse JPEG gave paper's grain: it is no color.  (With swatches the count of colors is known and this
-    cannot happen.)"""
+    A cluster with more than :data:`BACKGROUND_SHARE` times as many of the flat cells
+    ``flat`` (Lab) within :data:`NEAR` of it as paper cells of its own is the background,
+    a few of whose cells a coarse JPEG gave paper's grain: it is no color.  (With swatches
+    the count of colors is known and this cannot happen.)"""
     w = np.asarray(weights, np.float64)
     scaled = points * w
     centres = _kmeans_pp(scaled, 1)
