@@ -26,7 +26,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .buttons import Covered, Glyph, digit_shaped, text_lines, without_cut
+from .buttons import CENTRED, Covered, Glyph, digit_shaped, text_lines, without_cut
 from .covered import read_covered
 from .digits import digit_masks, margin_confidence
 from .layout import ScreenLayout
@@ -44,11 +44,18 @@ MIN_DIGIT_HEIGHT = 8
 #: 9 pixel digits read at the ordinary bar gave 5 wrong; at this one none).
 SMALL_DIGITS = 10
 SMALL_SURE = 0.75
-#: Digits under a translucent bar shorter than this (pixels) are not read: there a bar's
-#: icon is a line a pixel or two wide, no brighter than the digits, and may be joined to
-#: them unseen (``benchmarks/counter.py --icon``: 1 read as 4 and 17 as 9 at 8 and 9
-#: pixels, 13 as 43 at 12).
+#: Digits under a translucent bar shorter than this (pixels) may be joined to one of the
+#: bar's icons unseen: there an icon is a line a pixel or two wide, no brighter than the
+#: digits.  They are read only when they match a digit closely (:data:`BARRED_MATCH`) and
+#: are centred in their button as the game centres its counter.
 BARRED_DIGITS = 13
+#: The match (as :data:`MATCH`) small digits under a translucent bar must reach.  Read
+#: without this rule, ``benchmarks/counter.py --icon`` (seeds 1-16, 16,000 counters with an
+#: icon beside the digits) gave 8 wrong readings (1 read as 4, 17 as 9, 13 as 43, 15 as
+#: 1, 6 as 9, 6 as 4, 7 as 9 and 16 as 10, at 8 to 12 pixels), each matching at 0.61 or
+#: less or lying off centre (the bar set on seeds 1-8, then held on 9-16); 54 of the 81
+#: right ones pass both tests.
+BARRED_MATCH = 0.7
 #: Digits ending this many rows or more above a translucent bar's top are clear of its
 #: icons, which lie inside the bar: the found top may be a row off, and blur spreads an
 #: icon's edge by a row or two.
@@ -177,8 +184,7 @@ def _button_readings(rect, marks: tuple[Glyph, ...], covered: Optional[Covered],
         # Small digits that reach into the bar may be joined to an icon too faint to be
         # told from them; digits wholly above it are clear of every icon the bar holds.
         readings = [
-            _barred(r, min(g.height for g in glyphs)) if _reaches(glyphs, bar_top) else r
-            for r, glyphs in zip(readings, lines)
+            _barred_line(r, glyphs, rect) if _reaches(glyphs, bar_top) else r for r, glyphs in zip(readings, lines)
         ]
     if covered is not None and not any(r[0] is not None and r[2] >= SURE for r in readings):
         seen = read_covered(covered)  # the digits with the icon's pixels left out
@@ -195,6 +201,21 @@ def _reaches(glyphs: tuple[Glyph, ...], bar_top: int) -> bool:
 def _barred(reading: tuple[Optional[int], float, float], height: int) -> tuple[Optional[int], float, float]:
     """A reading of digits under a translucent bar: unsure under :data:`BARRED_DIGITS` pixels."""
     return reading if height >= BARRED_DIGITS else (reading[0], reading[1], 0.0)
+
+
+def _barred_line(reading: tuple[Optional[int], float, float], glyphs: tuple[Glyph, ...], rect) -> tuple:
+    """A reading of a line of digits that reaches into a translucent bar, with no icon seen
+    touching it: under :data:`BARRED_DIGITS` pixels, unsure unless it matches at least
+    :data:`BARRED_MATCH` and is centred in its button ``rect`` (within :data:`CENTRED` of
+    its height): an icon joined to a digit widens it to one side, or adds a glyph."""
+    height = min(g.height for g in glyphs)
+    if height >= BARRED_DIGITS:
+        return reading
+    left, right = min(g.x for g in glyphs), max(g.x + g.width for g in glyphs)
+    off = abs((left + right) / 2 - (rect[0] + rect[2] / 2))
+    if reading[1] >= BARRED_MATCH and off <= CENTRED * max(g.height for g in glyphs):
+        return reading
+    return reading[0], reading[1], 0.0
 
 
 def find_counter(layout: ScreenLayout):

@@ -65,26 +65,54 @@ def test_a_digit_whose_telling_part_is_hidden_is_not_guessed():
     assert value in (None, 9)
 
 
-def test_small_digits_under_a_bar_are_not_read():
-    """Under a bar, digits under BARRED_DIGITS pixels may be joined to an icon too faint to
-    tell from them: a thin triangle beside a 1 was read as 4.  Such digits are unsure, even
-    with no icon in sight, unless they end BAR_MARGIN rows or more above the bar's top
-    (its icons lie inside it)."""
-    from kamivision.vision.par import BAR_MARGIN, BARRED_DIGITS
-
+def _small_digits(draw) -> tuple:
+    """A 100 x 36 row of four dark buttons with ``draw(image)`` in the third (its middle at
+    x = 62.5), and the layout the reader would find: ``(layout, the third button's marks)``."""
     w, h = 100, 36
     image = np.full((h, w, 3), 32, np.uint8)
     for x in (25, 50, 75):
         image[:, x] = 200
-    cv2.putText(image, "7", (58, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (236,) * 3, 1, cv2.LINE_AA)
+    draw(image)
     block = find_buttons(image, (0, 0, w, h), [25.0, 50.0, 75.0], np.zeros((h, w), bool))
-    layout = find_layout_stub(image)
-    assert block.marks[2] and max(g.height for g in block.marks[2]) < BARRED_DIGITS
-    assert read_par(dataclasses.replace(layout, block=block))[0] == 7  # read in plain view...
-    barred = dataclasses.replace(layout, block=block, shade=(0, BAR.slope))
-    assert read_par(barred)[0] is None  # ...but not under a bar
-    bottom = max(g.y + g.height for g in block.marks[2])
-    below = dataclasses.replace(layout, block=block, shade=(bottom + BAR_MARGIN, BAR.slope))
+    return dataclasses.replace(find_layout_stub(image), block=block), block.marks[2]
+
+
+def _seven(x: int):
+    return lambda image: cv2.putText(image, "7", (x, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (236,) * 3, 1, cv2.LINE_AA)
+
+
+def test_small_digits_under_a_bar_are_read_only_centred():
+    """Under a bar, digits under BARRED_DIGITS pixels may be joined to an icon too faint to
+    tell from them, which widens them to one side: they are read only when centred in the
+    button as the game centres its counter, unless they end BAR_MARGIN rows or more above
+    the bar's top (its icons lie inside it)."""
+    from kamivision.vision.par import BAR_MARGIN, BARRED_DIGITS
+
+    layout, marks = _small_digits(_seven(58))
+    assert marks and max(g.height for g in marks) < BARRED_DIGITS
+    assert read_par(dataclasses.replace(layout, shade=(0, BAR.slope)))[0] == 7  # centred: read under a bar
+    layout, marks = _small_digits(_seven(62))  # four pixels right of the middle
+    assert read_par(layout)[0] == 7  # read in plain view...
+    assert read_par(dataclasses.replace(layout, shade=(0, BAR.slope)))[0] is None  # ...but not under a bar
+    bottom = max(g.y + g.height for g in marks)
+    below = dataclasses.replace(layout, shade=(bottom + BAR_MARGIN, BAR.slope))
     assert read_par(below)[0] == 7  # ...unless the bar begins clear below the digits
-    reaching = dataclasses.replace(layout, block=block, shade=(bottom + BAR_MARGIN - 1, BAR.slope))
+    reaching = dataclasses.replace(layout, shade=(bottom + BAR_MARGIN - 1, BAR.slope))
     assert read_par(reaching)[0] is None
+
+
+def test_a_small_digit_joined_to_an_icon_under_a_bar_is_not_read():
+    """A 1 with a thin triangle (the back icon, as dim as the digit) joined to its foot,
+    the two centred in the button: in plain view a 4 with confidence, under a bar no
+    reading, because the join matches no digit closely (BARRED_MATCH)."""
+
+    def one_and_triangle(image):
+        cv2.putText(image, "1", (60, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (236,) * 3, 1, cv2.LINE_AA)
+        triangle = np.array([(57, 17), (65, 12), (65, 22)], np.int32)
+        cv2.polylines(image, [triangle], True, (236,) * 3, 1, cv2.LINE_AA)
+
+    layout, marks = _small_digits(one_and_triangle)
+    assert len(marks) == 1  # one glyph: the icon cannot be told from the digit
+    value, confidence = read_par(layout)
+    assert value == 4 and confidence >= SURE  # what the rule is for
+    assert read_par(dataclasses.replace(layout, shade=(0, BAR.slope)))[0] is None
