@@ -182,18 +182,24 @@ OVER = 12.0
 #: than this in every channel: the icon's fainter parts and fringe (at worst a digit's
 #: pixels beside the icon, which are then left out too, never guessed).
 OVER_JOINED = 240.0
+#: A bar's first rows may be brighter than white once undone without anything drawn over
+#: them: blur and scaling mix the game just above the edge into them (a 7 crossing the
+#: edge left its top row "hidden", and the counter unread, on 2 of 1,000 random screens).
+#: An icon lies well inside its bar, so none is looked for there.
+EDGE_ROWS = 2
 
 
 def overbright(rgb: np.ndarray, bar: Bar) -> np.ndarray:
     """A mask of the pixels under the bar brighter, in every channel, than anything of the
     game's could be there (more than white, by :data:`OVER`, once the bar is undone), with
     the nearly as bright pixels joined to them: what the system draws over its bar, its
-    icons."""
+    icons, none in the bar's first :data:`EDGE_ROWS` rows."""
     import cv2
 
     out = np.zeros(rgb.shape[:2], bool)
     under = ((rgb[bar.rows].astype(np.float32) - np.array(bar.offset, np.float32)) / bar.slope).min(axis=2)
     sure = under > 255.0 + OVER / bar.slope
+    sure[:EDGE_ROWS] = False
     if sure.any():
         count, labels = cv2.connectedComponents((under > OVER_JOINED).astype(np.uint8), connectivity=8)
         out[bar.rows] = np.isin(labels, np.unique(labels[sure]))

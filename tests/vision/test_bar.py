@@ -117,3 +117,18 @@ def test_an_icon_over_a_bar_is_told_from_the_game_under_it():
     image[20:40, 63] = 120  # ...and its fringe: brighter than white once the bar is undone
     over = overbright(image, Bar(0, 0.45, (0.0, 0.0, 0.0)))
     assert over[20:40, 60:64].all() and not over[:, :55].any() and over.sum() == 80
+
+
+def test_the_bars_first_rows_hold_no_icon():
+    """Found a row above where it begins (blur and scaling soften its edge), a bar's first
+    row still shows the game's white undimmed: undone, it is brighter than white.  It is
+    no icon (icons lie well inside a bar), so a digit crossing the edge is not hidden."""
+    from kamivision.vision.bar import Bar, overbright
+
+    image = np.full((60, 120, 3), 32, np.uint8)
+    image[10:30, 10:14] = 236  # a digit's stroke, crossing the bar's edge
+    image[21:] = np.clip(image[21:].astype(np.float32) * 0.45 + 0.5, 0, 255).astype(np.uint8)
+    image[40:50, 60:63] = 255  # an icon's line
+    over = overbright(image, Bar(20, 0.45, (0.0, 0.0, 0.0)))  # the bar found at row 20, not 21
+    assert not over[:, :55].any()
+    assert over[40:50, 60:63].all()
