@@ -264,9 +264,13 @@ def _lowest_footer(cuts: list[int], dark: np.ndarray, w: int) -> tuple[int, int]
 
     def grown(top: int, bottom: int) -> int:
         """The band's top moved up over dark bands right above it, however thin (the
-        footer's top above a translucent bar's edge, the upper half of a 2 x 2 block)."""
+        footer's top above a translucent bar's edge, the upper half of a 2 x 2 block), and
+        over a line between two dark bands (the bar's edge, left a row or two bright where
+        the bar was undone)."""
         while True:
             above = [y for y in cuts if y < top - 3]
+            if len(above) >= 2 and top - above[-1] < 0.01 * w and dark[above[-2] : above[-1]].mean() > 0.6:
+                above.pop()  # a line, not a band: the dark band beyond it decides
             if not above or dark[above[-1] : top].mean() <= 0.6 or above[-1] < bottom - 0.45 * w:
                 return top
             top = above[-1]

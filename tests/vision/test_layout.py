@@ -22,3 +22,19 @@ def test_nan_median_is_numpys_nanmedian_without_its_import():
             warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column
             expected = np.nan_to_num(np.nanmedian(band, axis=0), nan=0.0)
         assert np.allclose(nan_median(band), expected, atol=1e-6)
+
+
+def test_a_bars_edge_across_the_footer_does_not_end_it():
+    """A 2 x 2 footer (rows 1418-1724 of an 834-pixel-wide screen) with a translucent
+    bar's edge across its lower half at row 1646: undone, the edge is a four-row line
+    less dark than the footer, between two dark bands.  The footer is both bands (its
+    lower part alone, 76 rows, is too low for one); ending it at the line cut the lower
+    buttons, and the counter's digits, in half."""
+    from kamivision.vision.layout import _lowest_footer
+
+    dark = np.zeros(1724)
+    dark[1418:1644] = dark[1648:] = 0.88
+    dark[1644:1648] = 0.59
+    assert _lowest_footer([1418, 1644, 1648, 1724], dark, 834) == (1418, 1724)
+    dark[1420:1640] = 0.0  # what is above the line is not the footer's: it ends there
+    assert _lowest_footer([1418, 1644, 1648, 1724], dark, 834) is None
