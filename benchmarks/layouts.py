@@ -15,9 +15,10 @@ Counted per screen: ``refused`` (one line, never an answer); ``cells``: cells ri
 among those a quarter or more of which shows (the true geometry, not the reader's);
 ``silent``: wrong cells not flagged as uncertain (any visibility), none on a screen
 whose colors are in doubt (``colors?``: the answer says to check the whole board); the
-counter ``right``,
-``unsure`` (reported as not read) or ``WRONG`` (a number that is not the one drawn).
-Printed by footer kind, bar kind and shape.
+counter ``right``, ``unsure`` (reported as not read) or ``WRONG`` (a number that is not
+the one drawn).  Printed by footer kind, bar kind and shape, after a line for each screen
+refused, with a cell wrong, its colors in doubt or its counter not read right (all with
+``--verbose``).
 """
 
 from __future__ import annotations
@@ -140,7 +141,8 @@ def main() -> int:
     for i in range(args.screens):
         row = one_screen(args.seed + i, pool)
         rows.append(row)
-        if reading_flawed(row) or row.get("read") not in (None, row["counter"]) or args.verbose:
+        # A line for each flawed read, and for each counter not read right (unsure too).
+        if reading_flawed(row) or row.get("read") != row["counter"] or args.verbose:
             what = reading_note(row) + ("" if "refused" in row else f", counter {row['read']} (drawn {row['counter']})")
             print(
                 f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} {row['board']:>9}: {what}",
