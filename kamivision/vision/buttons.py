@@ -252,17 +252,20 @@ def text_lines(marks: tuple[Glyph, ...]) -> list[tuple[Glyph, ...]]:
 CENTRED = 0.12
 
 
+def centred(line: tuple[Glyph, ...], button: Rect) -> bool:
+    """Whether a line of glyphs is centred in ``button`` as the game centres its counter:
+    its middle within :data:`CENTRED` of its height of the button's middle."""
+    left, right = min(g.x for g in line), max(g.x + g.width for g in line)
+    middle = button[0] + button[2] / 2
+    return abs((left + right) / 2 - middle) <= CENTRED * max(g.height for g in line)
+
+
 def without_cut(line: tuple[Glyph, ...], button: Rect) -> tuple[Glyph, ...]:
     """A line of marks without those cut by the button's edge (a translucent bar's icon
-    drawn across a separator, beside the counter's digits), when what is left is centred in
-    the button as the game centres its counter; else the line as it is (and
-    :func:`digit_shaped` then refuses it)."""
+    drawn across a separator, beside the counter's digits), when what is left is
+    :func:`centred`; else the line as it is (and :func:`digit_shaped` then refuses it)."""
     kept = tuple(g for g in line if not g.cut)
-    if not kept or len(kept) == len(line):
-        return line
-    left, right = min(g.x for g in kept), max(g.x + g.width for g in kept)
-    middle = button[0] + button[2] / 2
-    if abs((left + right) / 2 - middle) > CENTRED * max(g.height for g in kept):
+    if not kept or len(kept) == len(line) or not centred(kept, button):
         return line
     return kept
 

@@ -26,7 +26,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .buttons import CENTRED, Covered, Glyph, digit_shaped, text_lines, without_cut
+from .buttons import Covered, Glyph, centred, digit_shaped, text_lines, without_cut
 from .covered import read_covered
 from .digits import digit_masks, margin_confidence
 from .layout import ScreenLayout
@@ -203,19 +203,16 @@ def _barred(reading: tuple[Optional[int], float, float], height: int) -> tuple[O
     return reading if height >= BARRED_DIGITS else (reading[0], reading[1], 0.0)
 
 
-def _barred_line(reading: tuple[Optional[int], float, float], glyphs: tuple[Glyph, ...], rect) -> tuple:
+def _barred_line(
+    reading: tuple[Optional[int], float, float], glyphs: tuple[Glyph, ...], rect
+) -> tuple[Optional[int], float, float]:
     """A reading of a line of digits that reaches into a translucent bar, with no icon seen
-    touching it: under :data:`BARRED_DIGITS` pixels, unsure unless it matches at least
-    :data:`BARRED_MATCH` and is centred in its button ``rect`` (within :data:`CENTRED` of
-    its height): an icon joined to a digit widens it to one side, or adds a glyph."""
-    height = min(g.height for g in glyphs)
-    if height >= BARRED_DIGITS:
+    touching it: kept when it matches at least :data:`BARRED_MATCH` and is
+    :func:`~kamivision.vision.buttons.centred` in its button ``rect`` (an icon joined to a
+    digit widens it to one side, or adds a glyph), else :func:`_barred`."""
+    if reading[1] >= BARRED_MATCH and centred(glyphs, rect):
         return reading
-    left, right = min(g.x for g in glyphs), max(g.x + g.width for g in glyphs)
-    off = abs((left + right) / 2 - (rect[0] + rect[2] / 2))
-    if reading[1] >= BARRED_MATCH and off <= CENTRED * max(g.height for g in glyphs):
-        return reading
-    return reading[0], reading[1], 0.0
+    return _barred(reading, min(g.height for g in glyphs))
 
 
 def find_counter(layout: ScreenLayout):
