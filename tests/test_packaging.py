@@ -46,6 +46,7 @@ def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
         "kamivision/web/static/app.js",
         "kamivision/web/static/index.html",
         "kamivision/web/static/style.css",
+        "kamivision/vision/digits.npz",
     } <= set(names)
     assert any(n.endswith("dist-info/licenses/LICENSE") for n in names)
     (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
@@ -61,7 +62,7 @@ def test_the_wheel_and_the_sdist_hold_what_they_should(tmp_path):
 
     members = {m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m}
     tracked = subprocess.run(["git", "ls-files", "kamivision"], cwd=ROOT, capture_output=True, text=True, check=True)
-    needed = {f for f in tracked.stdout.split() if f.endswith((".c", ".h", ".py")) or "/static/" in f}
+    needed = {f for f in tracked.stdout.split() if f.endswith((".c", ".h", ".py", ".npz")) or "/static/" in f}
     assert needed <= members, sorted(needed - members)
     assert {"setup.py", "pyproject.toml", "LICENSE", "README.md", "MANIFEST.in"} <= members
 

@@ -1,13 +1,21 @@
-"""The digits the counter is matched against: 0-9 drawn in several sans-serif faces and
-weights, with no system font needed (Pillow's bundled Aileron at three stroke weights,
-OpenCV's Hershey simplex and duplex stroke fonts at three thicknesses each).
+"""What the counter's digits are read against.
 
-Tested in tests/vision/test_buttons.py.
+- The templates: 0-9 drawn in several sans-serif faces and weights, with no system font
+  needed (Pillow's bundled Aileron at three stroke weights, OpenCV's Hershey simplex and
+  duplex stroke fonts at three thicknesses each).
+- For small digits, a classifier: a network of one hidden layer, trained by
+  ``scripts/train_digits.py`` (scikit-learn) on digits 5 to 15 pixels high, drawn in
+  seven sans-serif faces and weights, blurred, scaled and saved as JPEG, and cut out by the
+  reader's own segmentation.  Its weights ship in ``digits.npz``; running it is two matrix
+  products (no scikit-learn at run time: importing it costs more than a second).
+
+Tested in tests/vision/test_buttons.py, tests/vision/test_digits.py.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -54,3 +62,36 @@ def margin_confidence(best: float, runner_up: float) -> float:
     """A reading's confidence (0..1) from the best digit's match score and the runner-up's:
     the margin between them, scaled down when the best itself matches poorly."""
     return float(np.clip((best - runner_up) * 4.0, 0.0, 1.0)) * float(np.clip(best / 0.6, 0.0, 1.0))
+
+
+#: The classifier's input: a glyph's gray levels resized to this box (width, height).
+FEATURE_SIZE = (8, 12)
+MODEL = Path(__file__).with_name("digits.npz")
+
+
+def glyph_features(mask: np.ndarray, shade: np.ndarray | None) -> np.ndarray:
+    """A glyph as the classifier sees it: its gray levels (``shade``, or the mask when
+    there are none) cropped to the mask's box, resized to :data:`FEATURE_SIZE`, less their
+    mean and scaled to unit length; then the log of the box's aspect."""
+    ys, xs = np.nonzero(mask)
+    img = (mask if shade is None else shade).astype(np.float32)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    h, w = img.shape
+    interpolation = cv2.INTER_AREA if h > FEATURE_SIZE[1] else cv2.INTER_LINEAR
+    f = cv2.resize(img, FEATURE_SIZE, interpolation=interpolation).ravel()
+    f -= f.mean()
+    norm = float(np.linalg.norm(f))
+    return np.append(f / norm if norm else f, np.log(w / h)).astype(np.float32)
+
+
+@lru_cache(maxsize=1)
+def _network() -> tuple[np.ndarray, ...]:
+    with np.load(MODEL) as model:
+        return tuple(model[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2"))
+
+
+def classify(mask: np.ndarray, shade: np.ndarray | None) -> np.ndarray:
+    """The classifier's probabilities for the digits 0-9 of one glyph."""
+    w1, b1, w2, b2 = _network()
+    out = np.maximum(glyph_features(mask, shade) @ w1 + b1, 0.0) @ w2 + b2
+    e = np.exp(out - out.max())
+    return e / e.sum()
