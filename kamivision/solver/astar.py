@@ -41,17 +41,28 @@ def astar(
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, Path]] = None,
     improve: Optional[Callable[[int], Optional[Path]]] = None,
+    pause: Optional[tuple[float, Callable[[int], Optional[Path]]]] = None,
 ) -> Optional[Path]:
     """An optimal path to one region (of ``goal_color`` when given), by the compiled core
     when built and the island fits it (:func:`kamivision.solver.core.prove`, which says
     what ``improve`` does), else by :func:`astar_python` (same search, same bounds, same
-    answers; see its docstring)."""
+    answers; see its docstring).
+
+    ``pause``: ``(when, look)``, the search stops once at ``time.perf_counter()`` ``when``
+    (:meth:`~kamivision.solver.limits.Budget.look`) for ``look(bound)``, which may return a
+    solution, and goes on where it was.  Optimality is untouched: the search's own
+    queue and bound decide what it proves, and a solution from ``look`` is only ever a
+    known upper bound."""
     settings = budget.settings
     if not core.AVAILABLE or not settings.core or len(island) > core.MAX_REGIONS:
-        return astar_python(island, budget, goal_color, upper)
+        budget.pause = pause
+        try:
+            return astar_python(island, budget, goal_color, upper)
+        finally:
+            budget.pause = None
     if is_goal(contract(island, island.colors), goal_color):
         return []
-    return core.prove(island, budget, goal_color, upper, improve)
+    return core.prove(island, budget, goal_color, upper, improve, pause)
 
 
 def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:

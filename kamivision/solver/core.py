@@ -207,10 +207,15 @@ def prove(
     goal_color: Optional[int] = None,
     upper: Optional[tuple[int, "Path"]] = None,
     improve: Optional[Callable[[int], Optional["Path"]]] = None,
+    pause: Optional[tuple[float, Callable[[int], Optional["Path"]]]] = None,
 ) -> Optional["Path"]:
     """The A* of :func:`kamivision.solver.astar.astar` on the compiled core, with the
     handover between its phases: an optimal path to one region (of ``goal_color`` when
     given) of an island that is not already one.
+
+    ``pause`` is as :func:`~kamivision.solver.astar.astar`'s: ``look`` runs inside the
+    core's progress call, and a solution it returns shorter than ``upper`` becomes the
+    upper bound of the phases after (the sweep's threshold, the answer at a stop).
 
     ``improve``, when given, is called once with the proven bound when the core's memory
     is full; a solution it returns that is shorter than ``upper`` becomes the upper bound
@@ -240,7 +245,22 @@ def prove(
         budget.found = len(path)
         return len(path)
 
+    pending = [] if pause is None else [pause]  # the look runs once, in whichever phase reaches its time
+
+    def look(bound: int) -> None:
+        _, looking = pending.pop()
+        path = looking(bound)
+        if path is not None and (upper is None or len(path) < upper[0]):
+            found.append(path)
+
     def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
+        budget.pause = (pending[0][0], look) if pending else None
+        try:
+            return _run(limit, on_full, improve_call, max_bytes)
+        finally:
+            budget.pause = None
+
+    def _run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
         answer = astar(
             packed,
             goal=goal_color,
@@ -269,15 +289,15 @@ def prove(
     memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
     answer = run(upper, sweeping, None if sweeping else full, memory)
     bound = answer.bound
+    upper = _shortest(upper, found)
     if answer.status == Status.MEMORY:
         if improve is not None:
             try:
-                shorter = better(bound, 0)
+                better(bound, 0)
             except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit
                 budget.interrupted = True
                 raise SearchStopped(bound, None) from None
-            if shorter is not None:
-                upper = (shorter, found[0])
+            upper = _shortest(upper, found)
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
         swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
@@ -287,8 +307,7 @@ def prove(
         budget.memory_full = True
         answer = run(upper, False, None, settings.max_bytes)
         bound = answer.bound
-    if found:
-        upper = (len(found[0]), found[0])
+    upper = _shortest(upper, found)
     if answer.status in (Status.LIMIT, Status.INTERRUPTED):
         budget.interrupted |= answer.status == Status.INTERRUPTED
         best = [tuple(move) for move in answer.path] if answer.path is not None else None
@@ -298,6 +317,14 @@ def prove(
     if answer.status == Status.NONE:
         return upper[1] if upper is not None else None
     return [tuple(move) for move in answer.path]
+
+
+def _shortest(upper: Optional[tuple[int, Path]], found: list[Path]) -> Optional[tuple[int, Path]]:
+    """The shorter of ``upper`` and the shortest solution in ``found``, as ``(length, path)``."""
+    best = min(found, key=len, default=None)
+    if best is not None and (upper is None or len(best) < upper[0]):
+        return len(best), best
+    return upper
 
 
 def _sweep(
@@ -350,7 +377,7 @@ def _sweep(
         if answer.status == Status.MEMORY:
             return None
         budget.interrupted |= answer.status == Status.INTERRUPTED
-        raise SearchStopped(bound, found[0] if found else None)
+        raise SearchStopped(bound, min(found, key=len) if found else None)
     return None  # pragma: no cover - the loop returns
 
 

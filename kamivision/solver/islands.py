@@ -18,7 +18,7 @@ from ..board import Board, Move
 from ..graph import build_regions, region_cells, tap_cell
 from .astar import astar
 from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
-from .limits import IMPROVE_SHARE, Budget, Outcome, Path, SearchStopped, reserve_seconds
+from .limits import IMPROVE_SHARE, Budget, Outcome, Path, Proven, SearchStopped, reserve_seconds
 from .notes import GreedyPart, Note, Stopped
 from .settings import SearchSettings
 from .state import Island, contract, renumber
@@ -123,19 +123,18 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     def flood_answer() -> Path:  # the answer when nothing within the cap was found: no beams for it
         return quick if quick is not None else greedy_flood(contract(island, island.colors))
 
+    shown: list[Path] = []  # what the first look found, shorter than the flood's
     try:
         limited = budget.limits.max_seconds is not None or budget.limits.max_nodes is not None or cap is not None
-        if upper is not None and not limited and budget.settings.first_look:
-            upper, proven = _first_look(island, budget, upper, improve)
-            if proven:
-                return upper[1], upper[0], True
-            quick = upper[1]
-        path = astar(island, budget, upper=upper, improve=improve)
+        look = _first_look(island, budget, upper, shown) if upper is not None and not limited else None
+        path = astar(island, budget, upper=upper, improve=improve, pause=look)
+    except Proven as done:  # the first look's answer is as short as the bound proven then
+        return done.path, len(done.path), True
     except SearchStopped as stop:
         if capped and stop.path is None:
             best = flood_answer()
             return best, min(stop.bound, len(best)), False
-        best = quick
+        best = shown[-1] if shown else quick
         if stop.path is not None and (best is None or len(stop.path) < len(best)):
             best = stop.path
         best = _improve(island, best, stop.bound, budget)
@@ -154,31 +153,32 @@ FIRST_PROOF_SECONDS = 1.0
 FIRST_IMPROVE_SECONDS = IMPROVE_SHARE * 10.0
 
 
-def _first_look(island: Island, budget: Budget, upper: tuple[int, Path], improve) -> tuple[tuple[int, Path], bool]:
+def _first_look(
+    island: Island, budget: Budget, upper: tuple[int, Path], shown: list[Path]
+) -> Optional[tuple[float, Callable[[int], Optional[Path]]]]:
     """Without a limit, the answer shown while the proof runs (and kept at Ctrl-C) must be
-    as good as the one a 10 s limit gives: the proof runs for :data:`FIRST_PROOF_SECONDS`,
-    and when it has not finished, flood beams improve the answer as after a limit
-    (:func:`_improve`, :data:`FIRST_IMPROVE_SECONDS`) before the proof starts again with
-    it as its upper bound (a shorter upper bound also prunes more).  Returns that upper
-    bound and whether it is proven optimal already (the first proof finished, or a beam
-    reached the bound it proved); Ctrl-C raises :class:`SearchStopped` with the best
-    found, as in the proof itself.  Optimality is untouched: only the upper bound changes,
-    and the A* proves whatever it returns against its own lower bound."""
-    budget.proof_deadline = time.perf_counter() + FIRST_PROOF_SECONDS
-    try:
-        path = astar(island, budget, upper=upper, improve=improve)
-    except SearchStopped as stop:
-        if budget.interrupted:
-            raise
-        best = upper[1] if stop.path is None or len(stop.path) >= upper[0] else stop.path
-        best = _improve(island, best, stop.bound, budget, FIRST_IMPROVE_SECONDS)
-        if budget.interrupted:
-            raise SearchStopped(stop.bound, best) from None
+    as good as the one a 10 s limit gives.  The proof pauses once, after
+    :data:`FIRST_PROOF_SECONDS`, for flood beams to improve the answer as after a limit
+    (:func:`_improve`, :data:`FIRST_IMPROVE_SECONDS`), then goes on where it was (the
+    A*'s ``pause``), with a shorter answer as its upper bound in the phases after.  The
+    answer found goes to ``shown`` (and the progress reports); one as short as the bound
+    the proof had reached is optimal, and ends it (:class:`Proven`).  Otherwise optimality
+    is untouched: the proof's own queue and bound decide what it proves.  None when the
+    setting is off."""
+    if not budget.settings.first_look:
+        return None
+
+    def look(bound: int) -> Optional[Path]:
+        best = _improve(island, upper[1], bound, budget, FIRST_IMPROVE_SECONDS)
+        if len(best) <= bound and not budget.interrupted:
+            raise Proven(best)  # nothing shorter than the bound exists: optimal
+        if len(best) >= upper[0]:
+            return None
+        shown.append(best)
         budget.found = len(best)
-        return (len(best), best), stop.bound >= len(best)
-    finally:
-        budget.proof_deadline = None
-    return (len(path), path), True
+        return best
+
+    return time.perf_counter() + FIRST_PROOF_SECONDS, look
 
 
 def _beam_seconds(budget: Budget) -> float:

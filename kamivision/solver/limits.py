@@ -14,7 +14,7 @@ Tested in tests/solver/test_islands.py, tests/solver/test_astar.py.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import TYPE_CHECKING, Callable, NamedTuple, Optional
 
 from ..limits import Limits, Progress, Stop
 from .settings import SearchSettings
@@ -25,7 +25,17 @@ if TYPE_CHECKING:
 
 
 Path = list[tuple[int, int]]  # (original region of the tapped region, color)
-__all__ = ["Budget", "Limits", "Outcome", "Path", "Progress", "SearchStopped", "core_limits", "reserve_seconds"]
+__all__ = [
+    "Budget",
+    "Limits",
+    "Outcome",
+    "Path",
+    "Progress",
+    "Proven",
+    "SearchStopped",
+    "core_limits",
+    "reserve_seconds",
+]
 
 
 class SearchStopped(Exception):
@@ -36,6 +46,16 @@ class SearchStopped(Exception):
         super().__init__(bound)
         self.bound = bound
         self.path = path  # an unproven solution found on the way, if any
+
+
+class Proven(Exception):
+    """Raised out of a search by its :attr:`Budget.pause` when the look found a solution as
+    short as the bound the search had proven: that solution is optimal, and the search
+    stops (the compiled core frees its states on the way out)."""
+
+    def __init__(self, path: "Path"):
+        super().__init__(len(path))
+        self.path = path
 
 
 class Budget:
@@ -59,6 +79,7 @@ class Budget:
         "found",
         "max_moves",
         "memory_full",
+        "pause",
     )
 
     def __init__(self, limits: Optional[Limits] = None, settings: Optional[SearchSettings] = None) -> None:
@@ -72,6 +93,9 @@ class Budget:
         self.found: Optional[int] = None  # moves of the shortest solution known for the island searched
         self.max_moves: Optional[int] = None  # only solutions this short are wanted (solver.solve)
         self.memory_full = False  # the stored states filled the memory: the proof went on depth-first
+        #: ``(when, look)``: the proof running now stops at ``time.perf_counter()`` ``when``
+        #: for ``look(bound)`` and then goes on where it was (:meth:`look`).
+        self.pause: Optional[tuple[float, Callable[[int], None]]] = None
 
     def _proof_deadline(self) -> Optional[float]:
         """``time.perf_counter()`` at which the proof stops (None: no time limit):
@@ -101,6 +125,14 @@ class Budget:
             info["memory_full"] = True
         self.limits.progress(info)
 
+    def look(self, bound: int) -> None:
+        """Run the search's pending :attr:`pause` (once) when its time has come, with the
+        bound proven so far; the search then goes on where it stopped."""
+        if self.pause is not None and time.perf_counter() >= self.pause[0]:
+            _, look = self.pause
+            self.pause = None
+            look(bound)
+
     def seconds_left(self) -> Optional[float]:
         """Seconds left of ``max_seconds`` (None: no limit)."""
         if self.limits.max_seconds is None:
@@ -119,6 +151,7 @@ class Budget:
         if self.proof_deadline is not None and time.perf_counter() > self.proof_deadline:
             raise SearchStopped(bound)
         if self.expanded & 1023 == 0:
+            self.look(bound)
             self.report(self.expanded, bound, time.perf_counter() - self.start)
         if self.limits.max_nodes is not None and self.expanded > self.limits.max_nodes:
             raise SearchStopped(bound)
@@ -136,10 +169,16 @@ def core_limits(budget: Budget) -> dict:
     max_nodes = budget.limits.max_nodes
     nodes = None if max_nodes is None else max(0, max_nodes - budget.expanded)
     report = None
-    if budget.limits.progress is not None:
+    if budget.limits.progress is not None or budget.pause is not None:
         base, offset = budget.expanded, time.perf_counter() - budget.start
 
         def report(expanded: int, bound: int, seconds: float) -> None:
+            if budget.pause is not None:
+                budget.expanded = base + expanded  # for the reports made while it runs (and
+                budget.look(bound)  # kept when it ends the search: Proven)
+                budget.expanded = base
+                if budget.interrupted:  # Ctrl-C in it: the core stops as for one in its own loop
+                    raise KeyboardInterrupt
             budget.report(base + expanded, bound, offset + seconds)
 
     return {"max_seconds": seconds, "max_nodes": nodes, "progress": report}

@@ -42,8 +42,8 @@ class SearchSettings:
     differently, and the time).
     ``core``: use the compiled core when it is built (``False``: the pure-Python search,
     same answers, for tests and for machines without a C compiler).
-    ``first_look``: without a limit, a proof not finished in its first second stops for
-    flood beams to find a better answer to show (:func:`~kamivision.solver.islands._first_look`);
+    ``first_look``: without a limit, a proof not finished in its first second pauses for
+    flood beams to find a better answer to show, then goes on (:func:`~kamivision.solver.islands._first_look`);
     ``False``: the states expanded depend on the board alone, not on the time (for tests
     that compare runs).
     ``path_flood``: the compiled search adds the path-flood bound

@@ -1,5 +1,6 @@
 """``solve`` under the free rules, island by island (:mod:`kamivision.solver.islands`): final colours, limits, Ctrl-C, the Journey levels."""
 
+import dataclasses
 import random
 
 import pytest
@@ -123,8 +124,8 @@ def test_ctrl_c_stops_the_pivot_search_too(both):
 
 
 def test_the_first_look_without_a_limit_keeps_every_answer_optimal(monkeypatch):
-    """Issue 50, item 4: without a limit the proof first runs briefly, flood beams improve
-    the answer, and the proof starts again with it.  Forced here on every board (no time
+    """Issue 50, item 4: without a limit the proof first runs briefly, then pauses for
+    flood beams to improve the answer, and goes on.  Forced here on every board (no time
     for the first proof), the answers are the optima a solve without the first look
     proves (a node limit turns it off)."""
     from kamivision.solver import islands
@@ -149,6 +150,55 @@ def test_the_first_look_without_a_limit_keeps_every_answer_optimal(monkeypatch):
         assert replay(board, answer.moves).is_solved()
     assert tried >= 5
     assert beams.count((0.05,)) >= tried // 2  # the first proof stopped and the beams ran
+
+
+def test_the_first_look_pauses_the_proof_and_it_goes_on_where_it_was(monkeypatch):
+    """The proof is not started again after the first look's beams: it expands the same
+    states as a solve without the first look (here the beams cannot shorten the flood's
+    answer, so the upper bound is the same too)."""
+    from kamivision.solver import islands
+
+    monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
+    monkeypatch.setattr(islands, "FIRST_IMPROVE_SECONDS", 0.05)
+    looks = []
+    monkeypatch.setattr(islands, "_improve", lambda island, best, *rest: looks.append(len(best)) or best)
+    compared = 0
+    for seed in range(12):
+        board = random_kami_board(random.Random(100 + seed), colors=5, blank_outline=False)
+        plain = solve(board, max_nodes=170_000, settings=machine(threads=1))  # a node limit: no first look
+        if not plain.optimal or plain.expanded < 10_000:  # the look waits for the core's first progress call
+            continue
+        before = len(looks)
+        looked = solve(board, settings=dataclasses.replace(machine(threads=1), first_look=True))
+        assert len(looks) == before + 1  # it paused once
+        assert looked.optimal and looked.length == plain.length
+        assert looked.expanded == plain.expanded
+        compared += 1
+    assert compared >= 3
+
+
+def test_a_first_look_as_short_as_the_bound_ends_the_proof(monkeypatch):
+    """When the first look's answer is as short as the bound the proof has reached, it is
+    optimal and the proof ends there (fewer states), with the same answer length."""
+    from kamivision.solver import islands
+
+    monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
+    optimum: dict = {}  # an island's colors: an optimal path for it
+    monkeypatch.setattr(islands, "_improve", lambda island, best, *rest: optimum.get(island.colors, best))
+    ended = 0
+    for seed in range(12):
+        board = random_kami_board(random.Random(100 + seed), colors=5, blank_outline=False)
+        plain = solve(board, max_nodes=170_000, settings=machine(threads=1))
+        graph = build_regions(board)
+        if not plain.optimal or plain.expanded < 10_000 or len(graph.islands()) != 1:
+            continue
+        island, _ = local_island(graph, (1 << len(graph)) - 1)
+        optimum[island.colors] = islands.astar(island, limits.Budget(settings=machine(threads=1)))
+        looked = solve(board, settings=dataclasses.replace(machine(threads=1), first_look=True))
+        assert looked.optimal and looked.length == plain.length
+        assert replay(board, looked.moves).is_solved()
+        ended += looked.expanded < plain.expanded
+    assert ended >= 1
 
 
 def test_a_cap_on_the_moves_finds_the_optimum_within_it_or_proves_there_is_none(both):
