@@ -152,53 +152,44 @@ def test_the_first_look_without_a_limit_keeps_every_answer_optimal(monkeypatch):
     assert beams.count((0.05,)) >= tried // 2  # the first proof stopped and the beams ran
 
 
-def test_the_first_look_pauses_the_proof_and_it_goes_on_where_it_was(monkeypatch):
-    """The proof is not started again after the first look's beams: it expands the same
-    states as a solve without the first look (here the beams cannot shorten the flood's
-    answer, so the upper bound is the same too)."""
+def test_the_first_look_pauses_the_proof_which_goes_on_where_it_was_or_ends(monkeypatch):
+    """The proof is not started again after the first look's beams.  When they cannot
+    shorten the flood's answer, it expands the same states as a solve without the first
+    look; when they bring an optimal answer, as short as the bound the proof has reached,
+    the proof ends there, with fewer states."""
     from kamivision.solver import islands
 
     monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
-    monkeypatch.setattr(islands, "FIRST_IMPROVE_SECONDS", 0.05)
+    beams: dict = {}  # an island's colors: what the look's beams return for it
     looks = []
-    monkeypatch.setattr(islands, "_improve", lambda island, best, *rest: looks.append(len(best)) or best)
-    compared = 0
+    monkeypatch.setattr(
+        islands, "_improve", lambda island, best, *rest: looks.append(1) or beams.get(island.colors, best)
+    )
+    proven: dict = {}
+    search = islands.astar
+    monkeypatch.setattr(
+        islands, "astar", lambda island, *a, **k: proven.setdefault(island.colors, search(island, *a, **k))
+    )
+    settings = machine(threads=1)
+    compared = ended = 0
     for seed in range(12):
         board = random_kami_board(random.Random(100 + seed), colors=5, blank_outline=False)
-        plain = solve(board, max_nodes=170_000, settings=machine(threads=1))  # a node limit: no first look
-        if not plain.optimal or plain.expanded < 10_000:  # the look waits for the core's first progress call
-            continue
+        plain = solve(board, max_nodes=170_000, settings=settings)  # a node limit: no first look
+        if not plain.optimal or plain.expanded < 10_000 or plain.islands != 1:
+            continue  # (the look waits for the core's first progress call, after 4,096 states)
+        proven.clear()
         before = len(looks)
-        looked = solve(board, settings=dataclasses.replace(machine(threads=1), first_look=True))
+        looked = solve(board, settings=dataclasses.replace(settings, first_look=True))
         assert len(looks) == before + 1  # it paused once
         assert looked.optimal and looked.length == plain.length
         assert looked.expanded == plain.expanded
+        beams.update(proven)  # now the beams bring the optimum
+        ending = solve(board, settings=dataclasses.replace(settings, first_look=True))
+        assert ending.optimal and ending.length == plain.length
+        assert replay(board, ending.moves).is_solved()
         compared += 1
-    assert compared >= 3
-
-
-def test_a_first_look_as_short_as_the_bound_ends_the_proof(monkeypatch):
-    """When the first look's answer is as short as the bound the proof has reached, it is
-    optimal and the proof ends there (fewer states), with the same answer length."""
-    from kamivision.solver import islands
-
-    monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
-    optimum: dict = {}  # an island's colors: an optimal path for it
-    monkeypatch.setattr(islands, "_improve", lambda island, best, *rest: optimum.get(island.colors, best))
-    ended = 0
-    for seed in range(12):
-        board = random_kami_board(random.Random(100 + seed), colors=5, blank_outline=False)
-        plain = solve(board, max_nodes=170_000, settings=machine(threads=1))
-        graph = build_regions(board)
-        if not plain.optimal or plain.expanded < 10_000 or len(graph.islands()) != 1:
-            continue
-        island, _ = local_island(graph, (1 << len(graph)) - 1)
-        optimum[island.colors] = islands.astar(island, limits.Budget(settings=machine(threads=1)))
-        looked = solve(board, settings=dataclasses.replace(machine(threads=1), first_look=True))
-        assert looked.optimal and looked.length == plain.length
-        assert replay(board, looked.moves).is_solved()
-        ended += looked.expanded < plain.expanded
-    assert ended >= 1
+        ended += ending.expanded < plain.expanded
+    assert compared >= 3 and ended >= 1
 
 
 def test_a_cap_on_the_moves_finds_the_optimum_within_it_or_proves_there_is_none(both):
