@@ -129,7 +129,8 @@ def find_overlays(
 
     * Two straight edges spanning the same columns (but for :data:`WINDOW_MATCH` of the
       longer at either end: a bridged gap may carry one a little past the window's side)
-      are a window's top and bottom.
+      are a window's top and bottom; below a notification's reach, so are two whose
+      columns overlap but for that share of the shorter.
     * An edge across more than :data:`OVER_EDGE` of the width in the board's top
       :data:`OVER_REACH`, and not a window's, is a notification's lower edge: the rows
       above it are hidden.
@@ -139,17 +140,24 @@ def find_overlays(
     lines = long_steps(steps, board_top + margin, bottom - margin, w)
     windows: list[Rect] = []
     paired: set[int] = set()
-    for i, (y1, a1, b1) in enumerate(lines):
-        if i in paired:
-            continue
-        for j in range(i + 1, len(lines)):
-            y2, a2, b2 = lines[j]
-            shared = min(b1, b2) - max(a1, a2)
-            if j not in paired and y2 - y1 >= 0.05 * w and shared >= (1 - 2 * WINDOW_MATCH) * max(b1 - a1, b2 - a2):
-                x0, x1 = max(0, min(a1, a2) - pad), min(w, max(b1, b2) + pad)
-                windows.append((x0, max(0, y1 - pad), x1 - x0, y2 - y1 + 2 * pad))
-                paired.update((i, j))
-                break
+
+    def pair(shorter: bool, below: int = 0) -> None:
+        # Top and bottom edges spanning the same columns: the longer's (``shorter``: the
+        # shorter's) span but for WINDOW_MATCH at either end.
+        for i, (y1, a1, b1) in enumerate(lines):
+            if i in paired or y1 < below:
+                continue
+            for j in range(i + 1, len(lines)):
+                y2, a2, b2 = lines[j]
+                shared = min(b1, b2) - max(a1, a2)
+                span = (min if shorter else max)(b1 - a1, b2 - a2)
+                if j not in paired and y2 - y1 >= 0.05 * w and shared >= (1 - 2 * WINDOW_MATCH) * span:
+                    x0, x1 = max(0, min(a1, a2) - pad), min(w, max(b1, b2) + pad)
+                    windows.append((x0, max(0, y1 - pad), x1 - x0, y2 - y1 + 2 * pad))
+                    paired.update((i, j))
+                    break
+
+    pair(shorter=False)
     window_rows = [lines[i][0] for i in paired]
     top = max(
         [board_top]
@@ -160,6 +168,11 @@ def find_overlays(
             and not any(abs(y - r) <= 0.015 * w for r in window_rows)
         ]
     )
+    # Below a notification's reach, two edges left over whose columns overlap by all but
+    # WINDOW_MATCH of the shorter at either end are one window's too: a heavy drop shadow
+    # shortened one (read as two windows reaching past the board, they hid the board above
+    # and below it, and its gray was read as blank cells with confidence).
+    pair(shorter=True, below=top + margin)
     for i, (y, a, b) in enumerate(lines):
         if i in paired or y < top + margin:
             continue

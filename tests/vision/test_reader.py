@@ -108,6 +108,27 @@ def test_a_window_floating_over_the_board_hides_the_cells_under_it(device):
         assert wrong <= set(found.uncertain) and len(found.hidden) >= 4
 
 
+def test_a_windows_edges_of_unequal_length_still_make_one_window():
+    """A window with a heavy drop shadow on a tablet: its bottom edge was found 460 pixels
+    long against its top's 576 (the shadowed board beside it nearly the window's color),
+    too unequal to pair.  Each was then taken for a window reaching past the board, and
+    the board above and below was hidden instead of the window, whose gray was read as 28
+    blank cells with confidence.  Below a notification's reach, two edges over the same
+    columns are one window."""
+    from kamivision.vision.overlays import find_overlays
+
+    w, h = 1536, 2048
+    steps = np.zeros((h, w), bool)
+    steps[745, 898:1474] = True  # the top edge
+    steps[1228, 900:1360] = True  # the bottom edge, shortened
+    edges = steps.mean(axis=1)
+    top, windows = find_overlays(steps, edges, (191.0, 0.0, 1152.0, 1862.0), 0, 1856, w)
+    assert top == 0
+    assert len(windows) == 1, windows
+    x, y, ww, wh = windows[0]
+    assert x <= 898 and x + ww >= 1474 and y <= 745 and y + wh >= 1228 and y > 600 and y + wh < 1400
+
+
 def test_a_window_docked_over_the_footer_hides_the_columns_below_its_top_edge():
     """A picture-in-picture video in its usual corner reaches over the footer: only its
     top edge shows on the board, and the columns it spans are hidden from there down (94
