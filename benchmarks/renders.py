@@ -20,6 +20,8 @@ Variants:
   shows keeps it;
 * ``window``: a window floating over the board (a picture-in-picture video, 0.35-0.6 W
   wide, 0.2-0.35 W high, a smooth, strongly colored picture), anywhere on it;
+* ``shadow``: such a window casting a drop shadow of 30 to 80 % darkness (a floating
+  window's shadow, heavier than most phones draw);
 * ``head``: a chat head (a disc 0.1-0.2 W across showing such a picture) anywhere on the
   board, half the time docked at the screen's side;
 * ``dock``: such a video window docked at a lower corner (the right 70 % of the time),
@@ -37,6 +39,7 @@ Each render is solved with ``--max-seconds``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import random
 import statistics
@@ -58,7 +61,7 @@ from kamivision.vision import recognize
 sys.path.insert(0, ".")
 from tests.boards import random_kami_board  # noqa: E402  (the tests' boards)
 
-VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window", "head", "dock")
+VARIANTS = ("png", "jpeg70", "inked", "bar", "tint", "top", "banner", "window", "shadow", "head", "dock")
 
 
 def received(image: np.ndarray) -> np.ndarray:
@@ -106,10 +109,12 @@ def main() -> int:
                     banner = Banner(rng.choice(BANNER_KINDS), rng.uniform(0.01, 0.1), rng.uniform(0.18, 0.3))
                 window = None
                 tall = DEVICES[device].height / DEVICES[device].width  # the screen's height, in widths
-                if variant == "window":
+                if variant in ("window", "shadow"):
                     size = (rng.uniform(0.35, 0.6), rng.uniform(0.2, 0.35))
                     lowest = tall - 0.45 - size[1]  # above the footer
                     window = Window(rng.uniform(0, 1 - size[0]), rng.uniform(0.1, lowest), *size, seed=k)
+                    if variant == "shadow":
+                        window = dataclasses.replace(window, shadow=rng.uniform(0.3, 0.8))
                 elif variant == "head":
                     size = rng.uniform(0.1, 0.2)
                     x = rng.choice([0.0, 1 - size]) if rng.random() < 0.5 else rng.uniform(0, 1 - size)

@@ -167,7 +167,9 @@ class Window:
     """A window floating over the screen (a picture-in-picture video): its top left corner
     at ``x``, ``y`` and its size, in screen widths (real ones are 0.35 to 0.6 wide, 9:16
     to 16:9), showing a smooth, strongly colored picture drawn from ``seed``; ``round``,
-    a disc of that width (a chat head: 0.1 to 0.2 across, often at the screen's side)."""
+    a disc of that width (a chat head: 0.1 to 0.2 across, often at the screen's side);
+    ``shadow``, the darkness (0 to 1) of a drop shadow under it, cast a little downwards
+    and blurred over a hundredth of the width (0: none)."""
 
     x: float
     y: float
@@ -175,6 +177,7 @@ class Window:
     height: float = 0.26
     seed: int = 0
     round: bool = False
+    shadow: float = 0.0
 
 
 def draw_window(img: np.ndarray, window: Window) -> None:
@@ -187,6 +190,12 @@ def draw_window(img: np.ndarray, window: Window) -> None:
     picture = np.clip((picture - picture.mean()) * 4 + rng.uniform(60, 160), 0, 255)
     corner = (min(x1 - x0, y1 - y0) - 1) / 2 if window.round else 0.015 * w
     mask = _rounded((y1 - y0, x1 - x0), (0, 0, x1 - x0 - 1, y1 - y0 - 1), max(1, round(corner)))
+    if window.shadow > 0:
+        shade = np.zeros((h, w), np.float32)
+        drop = round(0.006 * w)
+        shade[min(h, y0 + drop) : min(h, y1 + drop), x0:x1] = mask[: max(0, min(h, y1 + drop) - y0 - drop)] / 255.0
+        shade = cv2.GaussianBlur(shade, (0, 0), 0.012 * w) * window.shadow
+        img *= (1.0 - shade)[..., None]
     alpha = (mask.astype(np.float32) / 255.0)[..., None]
     img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - alpha) + picture * alpha
 

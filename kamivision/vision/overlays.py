@@ -49,6 +49,10 @@ WINDOW_GAP = 0.02
 #: A window's edge has a step at this share of its columns or more, gaps included.
 WINDOW_FILL = 0.85
 
+#: Which side of a lone edge looks covered is judged on bands of rows this share of the
+#: width high, above and below it (:func:`_lone_cover`).
+SIDE_BAND = 0.03
+
 #: Circles are looked for on the board scaled to this width (pixels): enough for the
 #: smallest round overlay, a few milliseconds a color channel.
 ROUND_SCALE = 300
@@ -177,11 +181,33 @@ def find_overlays(
         if i in paired or y < top + margin:
             continue
         x0, x1 = max(0, a - pad), min(w, b + pad)
-        if 2 * y > top + bottom:
-            windows.append((x0, y - pad, x1 - x0, bottom - y + pad))
-        else:
-            windows.append((x0, top, x1 - x0, y - top + pad))
+        y0, y1 = _lone_cover(steps, y, a, b, w, top, bottom)
+        y0 = top if y0 == top else y0 - pad
+        y1 = bottom if y1 == bottom else y1 + pad
+        windows.append((x0, y0, x1 - x0, y1 - y0))
     return top, tuple(windows)
+
+
+def _lone_cover(steps: np.ndarray, y: int, a: int, b: int, w: int, top: int, bottom: int) -> tuple[int, int]:
+    """The rows ``(y0, y1)`` hidden in columns ``a`` to ``b`` when only one edge of
+    something drawn over the board shows, at row ``y``: from the edge to the board's end
+    on the side its place says (in the board's lower half a window docked at a lower
+    corner shows its top edge; higher up, a window reaching past the top shows its bottom
+    one), or to both ends when an edge in the upper half has under half the color steps
+    below it that it has above, in bands :data:`SIDE_BAND` of the width high: a smooth
+    picture under it, not the lattice.  A dark window whose bottom edge a heavy drop
+    shadow hid (the board beside it darkened to the window's color) showed only its top
+    edge there: the board above it was hidden, and the window read as blank cells with
+    confidence.  Texture alone never moves the cover: a video may step as often as the
+    lattice (a docked one, below a board's one-color stretch, more often), so it only
+    ever hides more."""
+    band = max(3, round(SIDE_BAND * w))
+    above = float(steps[max(top, y - 2 - band) : max(top, y - 2), a:b].mean()) if y - 2 > top else 0.0
+    below = float(steps[y + 3 : min(bottom, y + 3 + band), a:b].mean()) if y + 3 < bottom else 0.0
+    lower = 2 * y > top + bottom
+    if not lower and below < 0.5 * above:
+        return top, bottom  # the place and the sides disagree: both sides
+    return (y, bottom) if lower else (top, y)
 
 
 def find_rounds(lab: np.ndarray, top: int, bottom: int) -> tuple[Rect, ...]:

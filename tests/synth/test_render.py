@@ -114,3 +114,16 @@ def test_ink_is_drawn_over_the_cells_it_names_and_nowhere_else():
     centres = np.array([cell_centre("triangle", 29, 10, r, c, layout.board) for r, c in layout.inked])
     near = np.min(np.hypot(xs[:, None] - centres[None, :, 0], ys[:, None] - centres[None, :, 1]), axis=1)
     assert near.max() <= 0.6 * column  # every changed pixel is within a mark drawn at a named cell
+
+
+def test_a_windows_drop_shadow_darkens_the_board_beside_it_and_not_the_window():
+    from kamivision.synth.covers import Window
+
+    board = random_kami_board(random.Random(3), 4, False, par=5)
+    plain, _ = render(board, "iphone-8", seed=1, window=Window(0.3, 0.4, 0.4, 0.25, seed=2))
+    shaded, _ = render(board, "iphone-8", seed=1, window=Window(0.3, 0.4, 0.4, 0.25, seed=2, shadow=0.7))
+    w = plain.shape[1]
+    below = slice(round(0.65 * w) + 2, round(0.65 * w) + 8), slice(round(0.4 * w), round(0.6 * w))
+    inside = slice(round(0.45 * w), round(0.6 * w)), slice(round(0.35 * w), round(0.65 * w))
+    assert shaded[below].mean() < 0.7 * plain[below].mean()
+    assert np.array_equal(shaded[inside], plain[inside])

@@ -129,6 +129,25 @@ def test_a_windows_edges_of_unequal_length_still_make_one_window():
     assert x <= 898 and x + ww >= 1474 and y <= 745 and y + wh >= 1228 and y > 600 and y + wh < 1400
 
 
+def test_a_lone_edge_high_on_the_board_with_a_smooth_picture_below_hides_both_sides():
+    """A dark window whose shadow hid its bottom edge shows only its top edge, in the
+    board's upper half, where a lone edge is taken for a window reaching past the top
+    (`benchmarks/renders.py --variants shadow`: 23 cells under it read as blank with
+    confidence).  With the lattice's steps above the edge and none below it, the columns
+    are hidden on both sides."""
+    from kamivision.vision.overlays import find_overlays
+
+    w, h = 1536, 2048
+    steps = np.zeros((h, w), bool)
+    steps[:575, ::20] = True  # the lattice's slanted sides, above the edge
+    steps[903:1856, ::20] = True  # and below the window, past its lost bottom edge
+    steps[575, 600:1200] = True  # the window's top edge
+    top, windows = find_overlays(steps, steps.mean(axis=1), (191.0, 0.0, 1152.0, 1862.0), 0, 1856, w)
+    assert top == 0 and len(windows) == 1, windows
+    x, y, ww, wh = windows[0]
+    assert x <= 600 and x + ww >= 1200 and y == 0 and y + wh == 1856
+
+
 def test_a_window_docked_over_the_footer_hides_the_columns_below_its_top_edge():
     """A picture-in-picture video in its usual corner reaches over the footer: only its
     top edge shows on the board, and the columns it spans are hidden from there down (94
