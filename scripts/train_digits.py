@@ -9,9 +9,9 @@ of 1 to 20 in a dark button, blurred, scaled by 0.5 to 1, JPEG at quality 60 to 
 six faces: Pillow's bundled Aileron and five of Debian's sans-serif fonts (DejaVu Sans
 regular, bold and extra-light, Liberation Sans regular and bold), each from its own seed
 (1001 and up: ``benchmarks/counter.py`` uses 1 to 16).  The reader's own segmentation
-cuts them into glyphs (:func:`~kamivision.vision.buttons.find_buttons`, then the lines of
-marks as :mod:`~kamivision.vision.par` takes them); a line with as many glyphs as the
-number has digits gives one labelled glyph each, kept when 5 to 15 pixels high.
+cuts them into glyphs (:func:`~kamivision.vision.buttons.find_buttons`, then
+:func:`~kamivision.vision.par.digit_lines`); a line with as many glyphs as the number has
+digits gives one labelled glyph each, kept when 5 to 15 pixels high.
 
 The network (one hidden layer of 64, scikit-learn's ``MLPClassifier``, fixed seed) is fitted
 on :func:`~kamivision.vision.digits.glyph_features` and its weights written atomically.
@@ -31,8 +31,8 @@ import numpy as np
 from PIL import ImageFont
 
 from kamivision.synth.counters import draw_counter
-from kamivision.vision.buttons import digit_shaped, text_lines, without_cut
 from kamivision.vision.digits import MODEL, glyph_features
+from kamivision.vision.par import digit_lines
 
 FONTS = Path("/usr/share/fonts/truetype")
 FACES = (
@@ -56,8 +56,7 @@ def glyphs(face: str | None, seed: int, counters: int) -> tuple[list[np.ndarray]
         digits = str(counter.value)
         block = counter.buttons()
         for rect, marks in zip(block.buttons, block.marks):
-            for line in text_lines(marks):
-                line = digit_shaped(without_cut(line, rect))
+            for line in digit_lines(rect, marks):
                 if len(line) != len(digits):
                     continue
                 for glyph, digit in zip(sorted(line, key=lambda g: g.x), digits):

@@ -256,23 +256,20 @@ def prove(
     def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
         budget.pause = (pending[0][0], look) if pending else None
         try:
-            return _run(limit, on_full, improve_call, max_bytes)
+            answer = astar(
+                packed,
+                goal=goal_color,
+                limit=None if limit is None else limit[0],
+                max_bytes=max_bytes,
+                threads=settings.threads,
+                improve=improve_call,
+                on_full=on_full,
+                orientation=orient,
+                path_flood=settings.path_flood,
+                **core_limits(budget),
+            )
         finally:
             budget.pause = None
-
-    def _run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
-        answer = astar(
-            packed,
-            goal=goal_color,
-            limit=None if limit is None else limit[0],
-            max_bytes=max_bytes,
-            threads=settings.threads,
-            improve=improve_call,
-            on_full=on_full,
-            orientation=orient,
-            path_flood=settings.path_flood,
-            **core_limits(budget),
-        )
         budget.expanded += answer.expanded
         return answer
 

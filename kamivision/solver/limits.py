@@ -94,8 +94,9 @@ class Budget:
         self.max_moves: Optional[int] = None  # only solutions this short are wanted (solver.solve)
         self.memory_full = False  # the stored states filled the memory: the proof went on depth-first
         #: ``(when, look)``: the proof running now stops at ``time.perf_counter()`` ``when``
-        #: for ``look(bound)`` and then goes on where it was (:meth:`look`).
-        self.pause: Optional[tuple[float, Callable[[int], None]]] = None
+        #: for ``look(bound)`` and then goes on where it was (:meth:`look`; what ``look``
+        #: returns is its caller's).
+        self.pause: Optional[tuple[float, Callable[[int], object]]] = None
 
     def _proof_deadline(self) -> Optional[float]:
         """``time.perf_counter()`` at which the proof stops (None: no time limit):

@@ -69,18 +69,28 @@ FEATURE_SIZE = (8, 12)
 MODEL = Path(__file__).with_name("digits.npz")
 
 
-def glyph_features(mask: np.ndarray, shade: np.ndarray | None) -> np.ndarray:
-    """A glyph as the classifier sees it: its gray levels (``shade``, or the mask when
-    there are none) cropped to the mask's box, resized to :data:`FEATURE_SIZE`, less their
-    mean and scaled to unit length; then the log of the box's aspect."""
+def glyph_crop(mask: np.ndarray, shade: np.ndarray | None = None) -> np.ndarray:
+    """A glyph's gray levels (``shade``, or the mask when there are none) cropped to the
+    mask's box, as float32."""
     ys, xs = np.nonzero(mask)
-    img = (mask if shade is None else shade).astype(np.float32)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return (mask if shade is None else shade)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+
+
+def unit(img: np.ndarray) -> np.ndarray:
+    """``img`` less its mean, scaled to unit length (as it is, when flat)."""
+    img = img - img.mean()
+    norm = float(np.linalg.norm(img))
+    return img / norm if norm else img
+
+
+def glyph_features(mask: np.ndarray, shade: np.ndarray | None) -> np.ndarray:
+    """A glyph as the classifier sees it: :func:`glyph_crop` resized to
+    :data:`FEATURE_SIZE` and made :func:`unit`; then the log of the box's aspect."""
+    img = glyph_crop(mask, shade)
     h, w = img.shape
     interpolation = cv2.INTER_AREA if h > FEATURE_SIZE[1] else cv2.INTER_LINEAR
-    f = cv2.resize(img, FEATURE_SIZE, interpolation=interpolation).ravel()
-    f -= f.mean()
-    norm = float(np.linalg.norm(f))
-    return np.append(f / norm if norm else f, np.log(w / h)).astype(np.float32)
+    resized = cv2.resize(img, FEATURE_SIZE, interpolation=interpolation).ravel()
+    return np.append(unit(resized), np.log(w / h)).astype(np.float32)
 
 
 @lru_cache(maxsize=1)

@@ -181,19 +181,17 @@ def find_overlays(
         if i in paired or y < top + margin:
             continue
         x0, x1 = max(0, a - pad), min(w, b + pad)
-        y0, y1 = _lone_cover(steps, y, a, b, w, top, bottom)
-        y0 = top if y0 == top else y0 - pad
-        y1 = bottom if y1 == bottom else y1 + pad
+        y0, y1 = _lone_cover(steps, y, a, b, w, top, bottom, pad)
         windows.append((x0, y0, x1 - x0, y1 - y0))
     return top, tuple(windows)
 
 
-def _lone_cover(steps: np.ndarray, y: int, a: int, b: int, w: int, top: int, bottom: int) -> tuple[int, int]:
+def _lone_cover(steps: np.ndarray, y: int, a: int, b: int, w: int, top: int, bottom: int, pad: int) -> tuple[int, int]:
     """The rows ``(y0, y1)`` hidden in columns ``a`` to ``b`` when only one edge of
-    something drawn over the board shows, at row ``y``: from the edge to the board's end
-    on the side its place says (in the board's lower half a window docked at a lower
-    corner shows its top edge; higher up, a window reaching past the top shows its bottom
-    one), or to both ends when an edge in the upper half has under half the color steps
+    something drawn over the board shows, at row ``y``: from the edge (``pad`` past it) to
+    the board's end on the side its place says (in the board's lower half a window docked
+    at a lower corner shows its top edge; higher up, a window reaching past the top shows
+    its bottom one), or to both ends when an edge in the upper half has under half the color steps
     below it that it has above, in bands :data:`SIDE_BAND` of the width high: a smooth
     picture under it, not the lattice.  A dark window whose bottom edge a heavy drop
     shadow hid (the board beside it darkened to the window's color) showed only its top
@@ -201,13 +199,12 @@ def _lone_cover(steps: np.ndarray, y: int, a: int, b: int, w: int, top: int, bot
     confidence.  Texture alone never moves the cover: a video may step as often as the
     lattice (a docked one, below a board's one-color stretch, more often), so it only
     ever hides more."""
+    if 2 * y > top + bottom:
+        return y - pad, bottom
     band = max(3, round(SIDE_BAND * w))
-    above = float(steps[max(top, y - 2 - band) : max(top, y - 2), a:b].mean()) if y - 2 > top else 0.0
-    below = float(steps[y + 3 : min(bottom, y + 3 + band), a:b].mean()) if y + 3 < bottom else 0.0
-    lower = 2 * y > top + bottom
-    if not lower and below < 0.5 * above:
-        return top, bottom  # the place and the sides disagree: both sides
-    return (y, bottom) if lower else (top, y)
+    above = float(steps[max(top, y - 2 - band) : y - 2, a:b].mean())  # (y is a margin below top)
+    below = float(steps[y + 3 : y + 3 + band, a:b].mean())
+    return (top, bottom) if below < 0.5 * above else (top, y + pad)
 
 
 def find_rounds(lab: np.ndarray, top: int, bottom: int) -> tuple[Rect, ...]:

@@ -30,7 +30,7 @@ import numpy as np
 
 from .buttons import Covered, Glyph, centred, digit_shaped, text_lines, without_cut
 from .covered import read_covered
-from .digits import classify, digit_masks, margin_confidence
+from .digits import classify, digit_masks, glyph_crop, margin_confidence, unit
 from .layout import ScreenLayout
 
 GLYPH_SIZE = (20, 30)  # width, height of the normalised digit images
@@ -86,15 +86,10 @@ Template = tuple[str, np.ndarray, float]  # digit, normalised glyph image, aspec
 def _glyph_image(mask: np.ndarray, shade: Optional[np.ndarray] = None) -> tuple[np.ndarray, float]:
     """A binary glyph (or its ``shade``, the gray levels over the same pixels) cropped to
     its box, resized to GLYPH_SIZE and blurred; and its aspect."""
-    ys, xs = np.nonzero(mask)
-    box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
-    crop = (mask if shade is None else shade)[box].astype(np.float32)
+    crop = glyph_crop(mask, shade)
     aspect = crop.shape[1] / crop.shape[0]
     img = cv2.resize(crop, GLYPH_SIZE, interpolation=cv2.INTER_AREA if shade is None else cv2.INTER_LINEAR)
-    img = cv2.GaussianBlur(img, (0, 0), 1.2)
-    img -= img.mean()
-    norm = np.linalg.norm(img)
-    return (img / norm if norm else img), aspect
+    return unit(cv2.GaussianBlur(img, (0, 0), 1.2)), aspect
 
 
 _TEMPLATES_LOCK = threading.Lock()
@@ -193,13 +188,18 @@ def _number(digits: str, score: float, confidence: float, height: int) -> tuple[
     return value, score, confidence
 
 
+def digit_lines(rect, marks: tuple[Glyph, ...]) -> list[tuple[Glyph, ...]]:
+    """The lines of marks in the button ``rect`` that may be digits, each on its own (a
+    translucent bar's icon may lie below the digits, or beside them across the button's
+    edge), as the counter's reader takes them."""
+    return [glyphs for glyphs in (digit_shaped(without_cut(line, rect)) for line in text_lines(marks)) if glyphs]
+
+
 def _button_readings(rect, marks: tuple[Glyph, ...], covered: Optional[Covered], bar_top: Optional[int]) -> list:
     """The numbers one button's lines of marks show, as :func:`_number` gives them.
     ``covered``: what a bar drew over the button, if anything; ``bar_top``: the first row
     of a translucent bar over the button's lower part (None: no bar over it)."""
-    # Each line of marks on its own: a translucent bar's icon may lie below the digits,
-    # or beside them across the button's edge.
-    lines = [glyphs for glyphs in (digit_shaped(without_cut(line, rect)) for line in text_lines(marks)) if glyphs]
+    lines = digit_lines(rect, marks)
     if covered is not None:
         # Digits clear of the icon are read as they are; a mark it touches may be the icon
         # itself (its triangle read as a 4, its ring as a 0 or 9).

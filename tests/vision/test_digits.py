@@ -12,7 +12,6 @@ from PIL import ImageFont
 
 from kamivision.synth.counters import draw_counter
 from kamivision.vision import digits, par
-from kamivision.vision.buttons import digit_shaped, text_lines, without_cut
 
 NARROW = Path("/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Regular.ttf")
 
@@ -25,8 +24,7 @@ def _small_glyphs(seed: int, counters: int, face=None, icon: bool = False):
         counter = draw_counter(rng, face, icon)
         block = counter.buttons()
         for rect, marks in zip(block.buttons, block.marks):
-            for line in text_lines(marks):
-                line = digit_shaped(without_cut(line, rect))
+            for line in par.digit_lines(rect, marks):
                 if len(line) == len(str(counter.value)):
                     pairs = zip(sorted(line, key=lambda g: g.x), str(counter.value))
                     out += [(g, d) for g, d in pairs if 7 <= g.height <= par.CLASSIFIED_UP_TO]
