@@ -26,6 +26,9 @@ import numpy as np
 Rect = tuple[int, int, int, int]  # x, y, w, h in screen pixels
 
 #: A separator line is brighter than the block's dark floor by this much (gray levels)...
+#: (a row separator in one row, or summed over the two or three rows that scaling and blur
+#: spread it over: a 2 x 2 block under a translucent bar whose top lay on that line, its
+#: screen scaled by 0.87, showed it at 36 and 38 in two rows)
 LINE_CONTRAST = 40
 #: ...over at least this share of its length.
 LINE_COVER = 0.85
@@ -130,16 +133,19 @@ class ButtonBlock:
     covered: tuple[Covered | None, ...] = ()
 
 
-def _row_separators(bright: np.ndarray, thin: int) -> list[float]:
-    """Centres of thin horizontal lines across the whole block (rows bright over most of
-    its width).  Lines at the block's own edges are its border, not a separator."""
-    cover = bright.mean(axis=1)
-    size = cover.size
+def _row_separators(lift: np.ndarray, thin: int) -> list[float]:
+    """Centres of thin horizontal lines across the whole block, from ``lift``: how far
+    each row stands above the block's floor over :data:`LINE_COVER` of its width (gray
+    levels).  A line is a run of at most ``thin`` rows each at least half
+    :data:`LINE_CONTRAST` up, with :data:`LINE_CONTRAST` in one row or in all of them
+    together: a one-pixel line that scaling and blur spread over two rows keeps its light,
+    halved in each.  Lines at the block's own edges are its border, not a separator."""
+    size = lift.size
     out = []
-    padded = np.concatenate([[False], cover >= LINE_COVER, [False]])
+    padded = np.concatenate([[False], lift >= LINE_CONTRAST / 2, [False]])
     changes = np.flatnonzero(padded[1:] != padded[:-1])
     for a, b in zip(changes[::2], changes[1::2]):
-        if b - a <= thin and a > 0.04 * size and b < 0.96 * size:
+        if b - a <= thin and lift[a:b].sum() >= LINE_CONTRAST and a > 0.04 * size and b < 0.96 * size:
             out.append((a + b - 1) / 2)
     return out
 
@@ -161,10 +167,10 @@ def find_buttons(rgb: np.ndarray, block: Rect, lines: list[float], over: np.ndar
     if gray.size == 0:
         return ButtonBlock((0, 0), (), ())
     floor = float(np.median(gray))
-    bright = gray > floor + LINE_CONTRAST
+    lift = np.percentile(gray, 100 * (1 - LINE_COVER), axis=1) - floor
     thin = max(4, round(0.015 * max(bw, bh)))
     columns = _cells([x - x0 for x in lines if x0 + 0.04 * bw < x < x0 + 0.96 * bw], bw)
-    rows = _cells(_row_separators(bright, thin), bh)
+    rows = _cells(_row_separators(lift, thin), bh)
     buttons, marks, drawn = [], [], []
     for ya, yb in rows:
         for xa, xb in columns:

@@ -112,6 +112,17 @@ def find_layout_stub(image):
     return ScreenLayout(w, h, (0.0, 0.0, float(w), float(h)), (0, h), (0, 0, w, h), (0, 0, w, h), ((0, 0, 1, 1),))
 
 
+@pytest.mark.parametrize("lift, rows", [((24, 24), 2), ((24,), 1), ((50,), 2)])
+def test_a_row_separator_spread_over_two_rows_by_blur_still_splits_the_block(lift, rows):
+    """A one-pixel line scaled and blurred over two rows, each under the line contrast,
+    keeps its light; one such row alone is no line."""
+    image = np.full((80, 120, 3), 30, np.uint8)
+    image[:, 59:61] = 200
+    for k, up in enumerate(lift):
+        image[40 + k] = 30 + up
+    assert find_buttons(image, (0, 0, 120, 80), [60.0]).grid == (rows, 2)
+
+
 def test_text_lines_split_marks_that_do_not_share_a_row():
     from kamivision.vision.buttons import Glyph, text_lines
 
