@@ -21,10 +21,11 @@ from ..geometry import Geometry
 from .alone import find_board_alone
 from .bar import cut_corners, find_bars, overbright, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
+from .digits import digit_templates
 from .lattice import MisplacedLattice
 from .layout import NoFooterError, ScreenLayout, find_layout
 from .palette import PaletteDoubt, board_points, cluster_palette, match_palette, unused_swatch
-from .par import digit_templates, read_par
+from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
 #: At most this share of the cells may be off the screen (a board cropped at the sides

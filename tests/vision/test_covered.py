@@ -6,7 +6,9 @@ import dataclasses
 
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw
 
+from kamivision.synth.render import _font
 from kamivision.vision.bar import Bar, overbright, undo_bar
 from kamivision.vision.buttons import find_buttons
 from kamivision.vision.par import SURE, read_par
@@ -45,6 +47,24 @@ def test_digits_with_the_icon_across_one_of_them_are_read():
     still tells the 8 from a 3 by what shows."""
     value, confidence = _under_a_bar("18", lambda im: _outline_triangle(im, [(268, 80), (300, 60), (300, 100)]))
     assert value == 18 and confidence >= SURE
+
+
+def test_a_digit_seen_whole_beside_one_the_icon_crosses_is_read_as_in_plain_view():
+    """The game's face at 18 points, the triangle's tip over the 7 of a 17: what shows of
+    the 1 is a 4's stem as much as a 1, over the correlation alone (unsure before); read
+    as in plain view too, it is a 1."""
+    w, h = 200, 70
+    picture = Image.fromarray(np.full((h, w, 3), 32, np.uint8))
+    draw = ImageDraw.Draw(picture)
+    for x in (50, 100, 150):
+        draw.line([(x, 0), (x, h)], fill=(200,) * 3)
+    draw.text((125, 35), "17", font=_font(18), fill=(236,) * 3, anchor="mm")
+    image = np.clip(np.asarray(picture).astype(np.float32) * BAR.slope + 0.5, 0, 255).astype(np.uint8)
+    _outline_triangle(image, [(128, 45), (144, 35), (144, 55)])
+    undone = undo_bar(image, BAR)
+    block = find_buttons(undone, (0, 0, w, h), [50.0, 100.0, 150.0], overbright(image, BAR))
+    value, confidence = read_par(dataclasses.replace(find_layout_stub(undone), block=block))
+    assert value == 17 and confidence >= SURE
 
 
 def test_an_icon_beside_the_digits_in_their_button_leaves_them_read():

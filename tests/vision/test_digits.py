@@ -27,7 +27,7 @@ def _small_glyphs(seed: int, counters: int, face=None, icon: bool = False):
             for line in par.digit_lines(rect, marks):
                 if len(line) == len(str(counter.value)):
                     pairs = zip(sorted(line, key=lambda g: g.x), str(counter.value))
-                    out += [(g, d) for g, d in pairs if 7 <= g.height <= par.CLASSIFIED_UP_TO]
+                    out += [(g, d) for g, d in pairs if 7 <= g.height <= digits.CLASSIFIED_UP_TO]
     return out
 
 
@@ -41,7 +41,7 @@ def test_the_classifier_reads_small_digits_in_a_face_it_was_not_trained_on():
     probabilities = [digits.classify(g.mask, g.shade) for g, _ in glyphs]
     read = [(int(p.argmax()), float(p.max())) for p in probabilities]
     right = sum(str(k) == d for (k, _), (_, d) in zip(read, glyphs))
-    sure_wrong = sum(str(k) != d and p >= par.CLASSIFIER_SURE for (k, p), (_, d) in zip(read, glyphs))
+    sure_wrong = sum(str(k) != d and p >= digits.CLASSIFIER_SURE for (k, p), (_, d) in zip(read, glyphs))
     assert right >= 0.97 * len(glyphs), (right, len(glyphs))
     assert sure_wrong <= 0.005 * len(glyphs), sure_wrong
 
@@ -56,7 +56,7 @@ def test_small_counters_the_templates_doubt_are_read_and_none_wrongly(monkeypatc
         return sum(v == drawn for v, drawn in values), sum(v is not None and v != drawn for v, drawn in values)
 
     right, wrong = readings()
-    monkeypatch.setattr(par, "CLASSIFIED_UP_TO", 0)
+    monkeypatch.setattr(digits, "CLASSIFIED_UP_TO", 0)
     right_before, wrong_before = readings()
     assert wrong == 0 and wrong_before == 0
     assert right > right_before + 5, (right, right_before, len(counters))
@@ -64,12 +64,12 @@ def test_small_counters_the_templates_doubt_are_read_and_none_wrongly(monkeypatc
 
 def test_a_glyph_the_classifier_reads_otherwise_is_unsure(monkeypatch):
     glyph, digit = _small_glyphs(seed=3, counters=40)[0]
-    assert par.read_glyph(glyph.mask, glyph.shade)[0] == digit
+    assert digits.read_glyph(glyph.mask, glyph.shade)[0] == digit
     other = np.full(10, 0.001)
     other[(int(digit) + 1) % 10] = 0.991
-    score = par.read_glyph(glyph.mask, glyph.shade)[1]
-    monkeypatch.setattr(par, "classify", lambda mask, shade: other)
-    assert par.read_glyph(glyph.mask, glyph.shade) == (digit, score, 0.0)
+    score = digits.read_glyph(glyph.mask, glyph.shade)[1]
+    monkeypatch.setattr(digits, "classify", lambda mask, shade: other)
+    assert digits.read_glyph(glyph.mask, glyph.shade) == (digit, score, 0.0)
 
 
 def test_under_a_bar_the_classifier_only_takes_confidence_away(monkeypatch):
@@ -77,13 +77,15 @@ def test_under_a_bar_the_classifier_only_takes_confidence_away(monkeypatch):
     classifier, no confidence is above the templates' own (the classifier never saw an
     icon joined to a digit); while a small glyph in plain view is lifted."""
     rng = np.random.default_rng(11)
-    counters = [c for c in (draw_counter(rng, icon=True) for _ in range(160)) if c.height <= par.CLASSIFIED_UP_TO]
+    counters = [c for c in (draw_counter(rng, icon=True) for _ in range(160)) if c.height <= digits.CLASSIFIED_UP_TO]
     assert len(counters) > 40
     with_classifier = [par.read_par(c.layout())[1] for c in counters]
-    monkeypatch.setattr(par, "CLASSIFIED_UP_TO", 0)
+    monkeypatch.setattr(digits, "CLASSIFIED_UP_TO", 0)
     templates = [par.read_par(c.layout())[1] for c in counters]
     assert all(c <= t for c, t in zip(with_classifier, templates))
     monkeypatch.undo()
     glyphs = _small_glyphs(seed=3, counters=40)
-    lifted = [par.read_glyph(g.mask, g.shade)[2] > par.read_glyph(g.mask, g.shade, lift=False)[2] for g, _ in glyphs]
+    lifted = [
+        digits.read_glyph(g.mask, g.shade)[2] > digits.read_glyph(g.mask, g.shade, lift=False)[2] for g, _ in glyphs
+    ]
     assert any(lifted)
