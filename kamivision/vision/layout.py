@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from ..errors import ImageError
 from ..geometry import TRIANGLE_ASPECT
@@ -176,7 +177,10 @@ def find_layout(
     ch = fh  # a translucent bar over the footer was undone before (vision/bar.py)
     # The swatches: wide runs of flat color filling the footer to the right edge.
     columns = _column_colors(lab, footer_top + int(0.45 * ch), footer_top + int(0.9 * ch), cut)
-    jumps = np.abs(np.diff(columns, axis=0)).sum(axis=1) > 12.0
+    # A stroke a few columns wide across a swatch (a system bar's outlined icon) is no edge.
+    k = round(max(3, 0.006 * w))
+    flat = np.median(sliding_window_view(np.pad(columns, ((k, k), (0, 0)), mode="edge"), 2 * k + 1, 0), axis=-1)
+    jumps = np.abs(np.diff(flat, axis=0)).sum(axis=1) > 12.0
     bounds = [0, *(np.flatnonzero(jumps) + 1).tolist(), w]
     runs = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b - a > 0]
     swatches: list[tuple[int, int]] = []

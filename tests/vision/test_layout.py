@@ -3,11 +3,18 @@ rendered and random screens in test_reader.py and test_buttons.py)."""
 
 from __future__ import annotations
 
+import random
 import warnings
 
+import cv2
 import numpy as np
+import pytest
 
-from kamivision.vision.layout import nan_median
+from kamivision.synth.render import render
+from kamivision.vision.bar import cut_corners
+from kamivision.vision.layout import find_layout, nan_median
+
+from ..boards import random_kami_board
 
 
 def test_nan_median_is_numpys_nanmedian_without_its_import():
@@ -38,3 +45,19 @@ def test_a_bars_edge_across_the_footer_does_not_end_it():
     assert _lowest_footer([1418, 1644, 1648, 1724], dark, 834) == (1418, 1724)
     dark[1420:1640] = 0.0  # what is above the line is not the footer's: it ends there
     assert _lowest_footer([1418, 1644, 1648, 1724], dark, 834) is None
+
+
+@pytest.mark.parametrize("device", ["iphone-8", "iphone-x"])
+def test_an_outlined_icon_over_each_swatch_leaves_the_palette_found(device):
+    """A system bar's square icon, in outline, drawn over the middle of every swatch (a
+    translucent bar over the whole footer, its top on the footer's): its strokes are no
+    swatch edges (before, the 2 x 2 footer was refused: "no KAMI palette")."""
+    board = random_kami_board(random.Random(3), 3, False)
+    image, drawn = render(board, device, seed=3, moves=9)
+    image = image.copy()
+    for x, y, w, h in drawn.swatches:
+        cx, cy, r = x + w // 2, y + h // 2, h // 6
+        cv2.rectangle(image, (cx - r, cy - r), (cx + r, cy + r), (250, 250, 250), 3, cv2.LINE_AA)
+    layout = find_layout(image, "shot", cut_corners(image))
+    assert len(layout.swatches) == 3
+    assert abs(layout.swatches[0][0] - drawn.swatches[0][0]) <= 3
