@@ -1,6 +1,6 @@
 """The reader on screens no phone table limits: random layouts from a seeded generator.
 
-    python benchmarks/layouts.py --screens 1000 [--seed 0] [--boards DIR]
+    python benchmarks/layouts.py --screens 1000 [--seed 0] [--boards DIR] [--jobs 2]
 
 Each screen ``i`` is drawn from ``numpy.random.default_rng(seed + i)`` by
 :func:`kamivision.synth.screens.random_device` (widths 480-1600, shapes 4:3 to 22:9, status
@@ -9,7 +9,9 @@ in any slot, a gesture pill, Android's buttons or a translucent bar, the board f
 the width, letterboxed or cropped), with a random board (the Journey's levels when
 ``../shared/data/kami2-journey`` is there, else ``samples/``), a counter of 1 to 20, then
 a little blur, a scale of 0.5 to 1 and JPEG at quality 60 to 95 (or PNG).  A failure is
-reproduced from its seed: ``--seed N --screens 1``.
+reproduced from its seed: ``--seed N --screens 1``.  ``--jobs 2`` draws and reads the
+screens in two processes (the same rows, in the same order, in half the time; the read
+times then include the other process's load: take them from ``--jobs 1``).
 
 Counted per screen: ``refused`` (one line, never an answer); ``cells``: cells right
 among those a quarter or more of which shows (the true geometry, not the reader's);
@@ -25,10 +27,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import multiprocessing
 import statistics
 import sys
 import time
 from collections import defaultdict
+from contextlib import nullcontext
 from pathlib import Path
 
 import cv2
@@ -135,12 +139,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--boards", type=Path, default=None)
     parser.add_argument("--verbose", action="store_true", help="a line for every screen, not only the bad ones")
+    parser.add_argument("--jobs", type=int, default=1, help="processes drawing and reading screens")
     args = parser.parse_args()
-    pool = boards(args.boards)
+    seeds = range(args.seed, args.seed + args.screens)
     rows = []
-    for i in range(args.screens):
-        row = one_screen(args.seed + i, pool)
-        rows.append(row)
+    with multiprocessing.Pool(args.jobs, _load_boards, (args.boards,)) if args.jobs > 1 else nullcontext() as workers:
+        if workers is None:
+            _load_boards(args.boards)
+        for row in workers.imap(_screen, seeds) if workers else map(_screen, seeds):
+            rows.append(row)
         # A line for each flawed read, and for each counter not read right (unsure too).
         if reading_flawed(row) or row.get("read") != row["counter"] or args.verbose:
             what = reading_note(row) + ("" if "refused" in row else f", counter {row['read']} (drawn {row['counter']})")
@@ -161,6 +168,18 @@ def main() -> int:
     times = [row["ms"] for row in rows]
     print(f"\nread time: median {statistics.median(times):.0f} ms, max {max(times):.0f} ms")
     return 0
+
+
+_POOL: list = []
+
+
+def _load_boards(folder: Path | None) -> None:
+    """Each process's boards to draw (:func:`boards`), loaded once."""
+    _POOL[:] = boards(folder)
+
+
+def _screen(seed: int) -> dict:
+    return one_screen(seed, _POOL)
 
 
 def reading_flawed(row: dict) -> bool:
