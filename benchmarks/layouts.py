@@ -148,13 +148,15 @@ def main() -> int:
             _load_boards(args.boards)
         for row in workers.imap(_screen, seeds) if workers else map(_screen, seeds):
             rows.append(row)
-        # A line for each flawed read, and for each counter not read right (unsure too).
-        if reading_flawed(row) or row.get("read") != row["counter"] or args.verbose:
-            what = reading_note(row) + ("" if "refused" in row else f", counter {row['read']} (drawn {row['counter']})")
-            print(
-                f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} {row['board']:>9}: {what}",
-                flush=True,
-            )
+            # A line for each flawed read, and for each counter not read right (unsure too).
+            if reading_flawed(row) or row.get("read") != row["counter"] or args.verbose:
+                what = reading_note(row)
+                what += "" if "refused" in row else f", counter {row['read']} (drawn {row['counter']})"
+                print(
+                    f"seed {row['seed']:>6} {row['device']:>20} {row['footer']:>4} {row['bar']:>8} "
+                    f"{row['board']:>9}: {what}",
+                    flush=True,
+                )
     print()
     header = f"{'group':<22} {'screens':>7} {READING_HEADER} {'ctr right':>9} {'unsure':>6} {'WRONG':>5}"
     print(header)
