@@ -97,6 +97,9 @@ class PaletteMatch:
     #: Points (indices into the paper points given) of a few cells whose color no swatch
     #: shows: too few to doubt the palette, so the cells themselves are doubtful.
     stray: tuple[int, ...] = ()
+    #: The map ``swatch = a * board + b`` the swatches were matched through (step 2),
+    #: when it fits: ``(a, b)``; else None.
+    map: Optional[tuple[float, tuple[float, float, float]]] = None
 
 
 def lab_to_rgb(lab: np.ndarray) -> np.ndarray:
@@ -166,8 +169,10 @@ def match_palette(
         doubt = PaletteDoubt(Disagreement.SHARED)
     elif error > FIT:
         doubt = PaletteDoubt(Disagreement.NO_MAP)
-    rgb = np.clip((swatch_rgb - b) / a, 0, 255) if doubt is None else swatch_rgb
-    return PaletteMatch(seeds, rgb, doubt, mapped=True)
+    if doubt is not None:
+        return PaletteMatch(seeds, swatch_rgb, doubt, mapped=True)
+    rgb = np.clip((swatch_rgb - b) / a, 0, 255)
+    return PaletteMatch(seeds, rgb, doubt, mapped=True, map=(a, (float(b[0]), float(b[1]), float(b[2]))))
 
 
 #: A board has at most this many colors (KAMI 2 shows up to five; the board format allows more).

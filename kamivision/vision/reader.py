@@ -19,7 +19,7 @@ from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 from ..geometry import Geometry
 from .alone import find_board_alone
-from .bar import cut_corners, find_bars, overbright, undo_bar
+from .bar import MAX_TINT, SLOPES, Bar, cut_corners, find_bars, overbright, undo_bar
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .digits import digit_templates
 from .lattice import MisplacedLattice
@@ -100,6 +100,31 @@ def _value(index: int, colors: int) -> Optional[int]:
     return BLANK if index == colors else index
 
 
+def _missed_bar(found: Optional[tuple], layout: ScreenLayout, bars: list[Bar]) -> Optional[Bar]:
+    """A translucent bar over the whole footer that :func:`~kamivision.vision.bar.find_bars`
+    could not see (its top on the footer's: the game's picture does not go on across that
+    edge), told by the palette: its swatches are the board's colors through the map
+    ``swatch = a * board + b`` (``found``), a bar's own model, darkening as a bar does."""
+    if found is None or not layout.swatches or any(bar.side == "bottom" for bar in bars):
+        return None
+    slope, offset = found
+    if not SLOPES[0] <= slope <= SLOPES[1] or max(offset) > MAX_TINT:
+        return None
+    return Bar(layout.footer[1], slope, offset)
+
+
+def _buttons_under(bar: Bar, rgb: np.ndarray, layout: ScreenLayout, origin: str, cut) -> ScreenLayout:
+    """The layout with the footer's buttons read again with ``bar`` undone, its icons
+    found as for any bar; as it was when the undone footer is not found."""
+    try:
+        again = find_layout(undo_bar(rgb, bar), origin, cut, overbright(rgb, bar))
+    except ImageError:
+        return layout
+    if again.footer != layout.footer:
+        return layout
+    return dataclasses.replace(layout, block=again.block, shade=(bar.top, bar.slope))
+
+
 def recognize(
     rgb: np.ndarray, origin: str = "<image>", name: Optional[str] = None, settings: VisionSettings = DEFAULT_SETTINGS
 ) -> Recognition:
@@ -154,6 +179,9 @@ def recognize(
     classes = classify_cells(samples, match.seeds.astype(np.float32), settings)
     classes.confidence[paper[list(match.stray)]] = 0.0  # a color no swatch shows: doubtful
     palette_doubt = match.doubt or unused_swatch(classes.classes, len(match.seeds))
+    missed = _missed_bar(match.map, layout, bars)
+    if missed is not None:
+        layout = _buttons_under(missed, rgb, layout, origin, cut)
     par, par_confidence = read_par(layout)  # (None, 0.0) for a board alone: no counter
     grid = classes.classes.reshape(ROWS, COLUMNS)
     cells = [[BLANK if v == BLANK_CLASS else int(v) for v in row] for row in grid]

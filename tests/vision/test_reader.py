@@ -9,7 +9,7 @@ from PIL import Image
 
 from kamivision.board import differing_cells, make_board, read_board
 from kamivision.errors import ImageError
-from kamivision.synth.covers import BANNER_KINDS, Banner, Window
+from kamivision.synth.covers import BANNER_KINDS, Banner, NavBar, Window
 from kamivision.synth.render import encode, render
 from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize, recognize_file
@@ -218,6 +218,21 @@ def test_a_chat_head_over_the_board_hides_the_cells_under_it(device):
             for x0, y0, cw, ch in found.layout.covers
         ), (found.layout.covers, (cx, cy, r))
         assert set(differing_cells(found.board, board)) <= set(found.uncertain)
+
+
+@pytest.mark.parametrize("darkness", [0.3, 0.45])
+def test_a_bar_over_exactly_the_footer_is_told_by_the_palettes_map(darkness):
+    """A translucent bar with Android's buttons, its top on the footer's: the game's picture
+    does not go on across that edge, so the bar is not found; the swatches are the board's
+    colors darkened by one map, and with that map undone the counter is read (unsure
+    before: the dimmed separators were not found)."""
+    board = random_kami_board(random.Random(10), 4, False)
+    _, drawn = render(board, "iphone-x", seed=0, moves=12)
+    footer = (DEVICES["iphone-x"].height - drawn.footer[1]) / DEVICES["iphone-x"].width
+    image, _ = render(board, "iphone-x", seed=0, moves=12, nav_bar=NavBar("buttons", footer, darkness))
+    rec = recognize(image, "bar over the footer")
+    assert not differing_cells(rec.board, board)
+    assert rec.board.par == 12
 
 
 def test_no_circle_is_seen_on_a_plain_board():
