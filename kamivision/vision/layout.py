@@ -206,18 +206,7 @@ def find_layout(
     # The button block is a grid of equal buttons (a row, a 2 x 2 block) split by thin
     # bright lines, the vertical ones running the footer's full height: the palette starts one cell width
     # after the last of them.  Without visible lines, the runs above decide.
-    lightness = lab[footer_top + int(0.05 * fh) : footer_top + int(0.95 * fh), : int(0.6 * w), 0]
-    floor = float(np.median(lightness[:, : max(2, int(0.02 * w))]))
-    level = np.median(lightness, axis=0)
-    gap = max(3, round(0.015 * w))
-    lines = [
-        (a + b) / 2
-        for a, b in _runs(lightness.min(axis=0) > floor + 40)
-        if b - a <= max(4, 0.012 * w)
-        and a - gap >= 0
-        and b + gap < level.size
-        and max(level[a - gap], level[b + gap]) < floor + 15  # dark footer on both sides
-    ]
+    lines = separator_lines(lab[footer_top:footer_bottom])
     start = swatches[0][0]
     if lines:
         start = round(lines[-1] + lines[0])
@@ -252,6 +241,23 @@ def find_layout(
         block=find_buttons(rgb, buttons, lines, over),
         covers=windows + find_rounds(lab, board_top, footer_top),
     )
+
+
+def separator_lines(footer: np.ndarray) -> list[float]:
+    """Columns of the button block's separators in the footer's Lab rows: thin, bright, dark on both sides."""
+    fh, w = footer.shape[:2]
+    lightness = footer[int(0.05 * fh) : int(0.95 * fh), : int(0.6 * w), 0]
+    floor = float(np.median(lightness[:, : max(2, int(0.02 * w))]))
+    level = np.median(lightness, axis=0)
+    gap = max(3, round(0.015 * w))
+    return [
+        (a + b) / 2
+        for a, b in _runs(lightness.min(axis=0) > floor + 40)
+        if b - a <= max(4, 0.012 * w)
+        and gap <= a
+        and b + gap < level.size
+        and max(level[a - gap], level[b + gap]) < floor + 15  # dark footer on both sides
+    ]
 
 
 #: A board showing this many straight horizontal edges across it, evenly spaced, is a

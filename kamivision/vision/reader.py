@@ -20,10 +20,11 @@ from ..geometry import KAMI2_ROWS as ROWS
 from ..geometry import Geometry
 from .alone import find_board_alone
 from .bar import MAX_TINT, SLOPES, Bar, cut_corners, find_bars, overbright, undo_bar
+from .buttons import find_buttons
 from .cells import BLANK_CLASS, classify_cells, sample_cells, swatch_colors
 from .digits import digit_templates
 from .lattice import MisplacedLattice
-from .layout import NoFooterError, ScreenLayout, find_layout
+from .layout import NoFooterError, ScreenLayout, find_layout, separator_lines
 from .palette import PaletteDoubt, board_points, cluster_palette, match_palette, unused_swatch
 from .par import read_par
 from .settings import DEFAULT_SETTINGS, VisionSettings
@@ -113,16 +114,14 @@ def _missed_bar(found: Optional[tuple], layout: ScreenLayout, bars: list[Bar]) -
     return Bar(layout.footer[1], slope, offset)
 
 
-def _buttons_under(bar: Bar, rgb: np.ndarray, layout: ScreenLayout, origin: str, cut) -> ScreenLayout:
-    """The layout with the footer's buttons read again with ``bar`` undone, its icons
-    found as for any bar; as it was when the undone footer is not found."""
-    try:
-        again = find_layout(undo_bar(rgb, bar), origin, cut, overbright(rgb, bar))
-    except ImageError:
-        return layout
-    if again.footer != layout.footer:
-        return layout
-    return dataclasses.replace(layout, block=again.block, shade=(bar.top, bar.slope))
+def _buttons_under(bar: Bar, rgb: np.ndarray, layout: ScreenLayout) -> ScreenLayout:
+    """The layout with the footer's buttons found again with ``bar`` undone (its
+    separators show again) and its icons found, as for any bar."""
+    undone = undo_bar(rgb, bar)
+    _, top, _, height = layout.footer
+    lines = separator_lines(cv2.cvtColor(np.ascontiguousarray(undone[top : top + height]), cv2.COLOR_RGB2LAB))
+    block = find_buttons(undone, layout.buttons, lines, overbright(rgb, bar))
+    return dataclasses.replace(layout, block=block, shade=(bar.top, bar.slope))
 
 
 def recognize(
@@ -181,7 +180,7 @@ def recognize(
     palette_doubt = match.doubt or unused_swatch(classes.classes, len(match.seeds))
     missed = _missed_bar(match.map, layout, bars)
     if missed is not None:
-        layout = _buttons_under(missed, rgb, layout, origin, cut)
+        layout = _buttons_under(missed, rgb, layout)
     par, par_confidence = read_par(layout)  # (None, 0.0) for a board alone: no counter
     grid = classes.classes.reshape(ROWS, COLUMNS)
     cells = [[BLANK if v == BLANK_CLASS else int(v) for v in row] for row in grid]
