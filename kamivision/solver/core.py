@@ -383,3 +383,11 @@ def path_flood(g: Graph, need: int = -1) -> int:
     :func:`~kamivision.solver.pathflood.path_flood_bound`); with ``need`` >= 0, ``need``
     as soon as the bound is known to reach it."""
     return _core.path_flood(g.colors, g.adjacency, g.words, need)
+
+
+def path_flood_corridor(g: Graph) -> tuple[int, Optional[int]]:
+    """The path-flood bound of ``g`` and its corridor: the bitset of regions whose move
+    can lower it (any other move leaves it as it is; the lemma is in ``pathflood.c``), or
+    ``None`` when the core gives none."""
+    bound, corridor = _core.path_flood_corridor(g.colors, g.adjacency, g.words)
+    return bound, None if corridor is None else int.from_bytes(corridor, "little")

@@ -1,19 +1,21 @@
 """The path-flood bound (:mod:`kamivision.solver.pathflood`): its recurrence against
-breadth-first search on sequences, the bound against the optimum on small boards, and
-the compiled twin against the Python one."""
+breadth-first search on sequences, the bound against the optimum on small boards, the
+compiled twin against the Python one, and the corridor of moves that can lower it."""
 
 import random
 from functools import lru_cache
 
 import pytest
 
-from kamivision.graph import build_regions
-from kamivision.solver import core
+from kamivision.graph import bits, build_regions
+from kamivision.solver import core, solve
 from kamivision.solver.heuristics import diameter_bound
+from kamivision.solver.islands import local_island
 from kamivision.solver.pathflood import path_flood_bound
-from kamivision.solver.state import Island, contract
+from kamivision.solver.state import Island, apply_merge, contract, key_after, merging_moves
 
-from ..boards import island_bfs_optimum, random_board
+from ..boards import bfs_optimum, island_bfs_optimum, random_board
+from ..conftest import machine
 
 
 def _runs(seq) -> tuple:
@@ -143,3 +145,85 @@ def test_the_compiled_search_with_the_bound_finds_the_optimum():
         assert found.status == core.Status.FOUND and len(found.path) == optimum
         assert core.sweep(packed, within=optimum, path_flood=True).status == core.Status.FOUND
         assert core.sweep(packed, within=optimum - 1, path_flood=True).status == core.Status.NONE
+
+
+def _after_moves(rng, graph, state, moves):
+    """The state ``moves`` random merging moves after ``state`` (fewer when one region is left)."""
+    island = Island(bytes(graph.colors), tuple(graph.adjacency))
+    key = bytes(graph.colors)
+    for _ in range(moves):
+        options = merging_moves(state)
+        if not options:
+            break
+        rep, color, merged = rng.choice(options)
+        members = 0
+        for r in bits(merged):
+            members |= state.members[r]
+        key = key_after(key, members, color)
+        state = contract(island, key)
+    return key, state
+
+
+def _check_corridor(key, graph, state) -> tuple[int, int]:
+    """Check the corridor lemma on the state's every merging move: a move of a region
+    outside the corridor leaves the bound where it was.  Returns (moves outside, moves)."""
+    bound, corridor = core.path_flood_corridor(core.graph(key, graph.adjacency))
+    assert bound == path_flood_bound(state)
+    moves = merging_moves(state)
+    if bound == 0:
+        assert corridor is None
+        return 0, len(moves)
+    assert corridor is not None
+    outside = 0
+    for rep, color, merged in moves:
+        if not corridor >> rep & 1:
+            outside += 1
+            assert path_flood_bound(apply_merge(state, rep, color, merged)) >= bound, (key, graph.adjacency, rep, color)
+    return outside, len(moves)
+
+
+def test_a_move_outside_the_corridor_keeps_the_bound():
+    """The corridor lemma (``pathflood.c``, ``pf_corridor``) against the bound worked out
+    after each move, on 250 islands up to 6 x 6 and on states a few moves into them; the
+    corridor leaves out some moves (else it would prune nothing)."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(5)
+    outside = total = 0
+    for graph, state in _islands(rng, 250, rows=(2, 6), columns=(2, 6), colors=(2, 5)):
+        key, state = _after_moves(rng, graph, state, rng.randrange(3))
+        o, t = _check_corridor(key, graph, state)
+        outside, total = outside + o, total + t
+    assert total > 2000 and outside > total // 4
+
+
+#: Board sizes by number of colors for the exhaustive check.
+SIZES = {2: [(4, 4), (3, 5), (5, 3)], 3: [(4, 4), (3, 4), (4, 3)], 4: [(3, 4), (4, 3), (3, 3)], 5: [(3, 3), (2, 4)]}
+
+
+@pytest.mark.slow
+def test_the_search_with_the_bound_and_its_corridor_equals_breadth_first_search():
+    """On 2,000 random boards, 2 to 5 colors, some in several islands (blank cells): the
+    solver with the path-flood bound and its corridor proves the breadth-first optimum,
+    and the corridor lemma holds on every move of every island."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(6)
+    settings = machine(path_flood=True)
+    boards = outside = 0
+    while boards < 2000:
+        lattice, colors = rng.choice(["triangle", "square"]), rng.randint(2, 5)
+        rows, columns = rng.choice(SIZES[colors])  # breadth-first search stays quick
+        board = random_board(rng, lattice, rows, columns, colors, rng.choice([0.0, 0.0, 0.15, 0.3]))
+        expected = bfs_optimum(board, limit=9)
+        if expected is None:
+            continue
+        solution = solve(board, settings=settings)
+        assert solution.optimal and solution.length == expected, board
+        graph = build_regions(board)
+        for mask in graph.islands():
+            island, _ = local_island(graph, mask)
+            if len(island) > 1:
+                outside += _check_corridor(island.colors, island, contract(island, island.colors))[0]
+        boards += 1
+    assert outside > 1000

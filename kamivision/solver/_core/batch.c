@@ -53,6 +53,8 @@ typedef struct { /* one thread's workspace */
     uint8_t gcolors[256];
     PathFlood *pf; /* the path-flood bound's workspace, when the island takes it */
     int flooded;   /* state_bound took the path-flood bound in */
+    int flood;     /* that path-flood bound (-1: not taken) */
+    word corridor[MAXW]; /* flood_corridor's: the moves that can lower the path-flood bound */
 } Scratch;
 
 /* A thread's workspace; the path-flood bound's (2 MB) only when the search takes it in. */
@@ -157,6 +159,7 @@ enum { FLOOD_NO, FLOOD_PASSES, FLOOD_EXACT };
 static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int flood, int *npresent) {
     int W = is->W, goal = is->goal;
     x->flooded = 0;
+    x->flood = -1;
     contract(is, x->colors, x->s);
     int present = count_colors(x->s, W, x->counts);
     int cb = goal < 0 ? present - 1 : present - (x->counts[goal] ? 1 : 0);
@@ -170,10 +173,21 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
             int pb2 = path_flood(x->s, W, flood == FLOOD_PASSES ? within - g + 1 : -1, x->pf);
             if (pb2 > h) h = pb2;
             x->flooded = pb2 >= 0;
+            x->flood = pb2;
         }
     }
     *npresent = present;
     return h;
+}
+
+/* For a state about to be expanded with bound h, after state_bound, when the path-flood
+ * bound is (or was, when it was worked out) what holds h up: its corridor in x->corridor
+ * (pf_corridor), and 1; a child made by a move outside it keeps the bound h, not h - 1.
+ * The bound is worked out again when state_bound did not take it in full (the state came
+ * back with its bound, or the check stopped at `within`). */
+static int flood_corridor(const Island *is, Scratch *x, int h) {
+    if (x->flood < 0 || !x->pf->complete) x->flood = path_flood(x->s, is->W, -1, x->pf);
+    return x->flood == h && pf_corridor(x->pf, x->corridor, is->W);
 }
 
 /* Work out one job (reads the store, writes only the job and the workspace); 0, or -1 when
@@ -199,7 +213,8 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     int npresent;
     int flood = is->path_flood && !e.flooded ? FLOOD_EXACT : FLOOD_NO;
     h = state_bound(is, x, g, h, f, flood, &npresent); /* stops early once it must wait for a later turn */
-    j->flooded = e.flooded || x->flooded;
+    /* 2: the path-flood bound is h (flood_corridor's sign, kept with the state). */
+    j->flooded = e.flooded ? e.flooded : x->flooded ? 1 + (x->flood == h) : 0;
     j->h = h;
     if (g + h > f) {
         j->kind = JOB_REQUEUE;
@@ -207,6 +222,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     }
     j->kind = JOB_EXPAND;
     int ng = g + 1, inherited = h - 1;
+    int narrow = j->flooded == 2 && flood_corridor(is, x, h); /* moves outside keep h */
     Moves mv;
     moves_begin(&mv, s);
     while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
@@ -223,6 +239,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
         /* The child's bound, before its key is built. */
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
+        if (narrow && !(x->corridor[r >> 6] >> (r & 63) & 1)) hc = h;
         if (ng + hc >= limit) continue;
         if (ng + hc <= f) {
             int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);

@@ -16,6 +16,8 @@
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
  *   path_flood(colors, adjacency, words[, need]): the path-flood bound of that coloring.
+ *   path_flood_corridor(colors, adjacency, words): that bound and the regions whose move
+ *     can lower it (pf_corridor, a bitset as little-endian bytes), or None.
  *
  * colors: bytes, the color of every original region (n <= 64 * MAXW); adjacency: bytes,
  * n * words little-endian uint64 bitsets over the regions. */
@@ -193,30 +195,53 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) 
     return answer(&res, 1);
 }
 
+/* The path-flood bound of the coloring (with `need` as in path_flood) and, when K is not
+ * NULL, its corridor in K (*given: whether there is one); -2 when out of memory, -1 when
+ * the regions are not connected (a Python error is set for both). */
+static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, word *K, int *given) {
+    Island is = {n, W, (const word *)adjacency, -1, 0, NULL, 1};
+    State *s = malloc(sizeof(State));
+    PathFlood *pf = malloc(sizeof(PathFlood));
+    int ok = s && pf && pathflood_init(pf);
+    int bound = -2;
+    if (ok) {
+        contract(&is, colors, s);
+        bound = path_flood(s, W, need, pf);
+        if (K) *given = bound >= 0 && pf_corridor(pf, K, W);
+    }
+    if (pf) pathflood_free(pf);
+    free(pf);
+    free(s);
+    if (bound == -2)
+        PyErr_NoMemory();
+    else if (bound < 0)
+        PyErr_SetString(PyExc_ValueError, "the regions are not connected");
+    return bound;
+}
+
 static PyObject *core_path_flood(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     int W, need = -1;
     if (!PyArg_ParseTuple(args, "y#y#i|i", &colors, &n, &adjacency, &adj_len, &W, &need)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
-    Island is = {(int)n, W, (const word *)adjacency, -1, 0, NULL, 1};
-    State *s = malloc(sizeof(State));
-    PathFlood *pf = malloc(sizeof(PathFlood));
-    int ok = s && pf && pathflood_init(pf);
-    int bound = -1;
-    if (ok) {
-        contract(&is, colors, s);
-        bound = path_flood(s, W, need, pf);
-    }
-    if (pf) pathflood_free(pf);
-    free(pf);
-    free(s);
-    if (!ok) return PyErr_NoMemory();
-    if (bound < 0) {
-        PyErr_SetString(PyExc_ValueError, "the regions are not connected");
-        return NULL;
-    }
-    return PyLong_FromLong(bound);
+    int bound = flood_of(colors, (int)n, adjacency, W, need, NULL, NULL);
+    return bound < 0 ? NULL : PyLong_FromLong(bound);
+}
+
+/* path_flood_corridor(colors, adjacency, words): (the bound, the corridor of pf_corridor
+ * as little-endian bytes, or None when there is none to give). */
+static PyObject *core_path_flood_corridor(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W, given = 0;
+    if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
+    if (!check_island(n, adj_len, W)) return NULL;
+    word K[MAXW];
+    int bound = flood_of(colors, (int)n, adjacency, W, -1, K, &given);
+    if (bound < 0) return NULL;
+    if (!given) return Py_BuildValue("(iO)", bound, Py_None);
+    return Py_BuildValue("(iy#)", bound, (const char *)K, (Py_ssize_t)(sizeof(word) * W));
 }
 
 static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
@@ -237,6 +262,7 @@ static PyMethodDef methods[] = {
     {"sweep", (PyCFunction)(void (*)(void))core_sweep, KEYWORDS, "A threshold swept by region count (see solver/core.py)."},
     {"pivot_astar", (PyCFunction)(void (*)(void))core_pivot_astar, KEYWORDS, "A* for fixed-pivot boards (see solver/core.py)."},
     {"path_flood", core_path_flood, METH_VARARGS, "The path-flood bound of a coloring (see solver/core.py)."},
+    {"path_flood_corridor", core_path_flood_corridor, METH_VARARGS, "The path-flood bound and its corridor (see solver/core.py)."},
     {"choose_orientation", core_choose_orientation, METH_VARARGS, "The winding bound's orientation (see solver/core.py)."},
     {NULL, NULL, 0, NULL},
 };

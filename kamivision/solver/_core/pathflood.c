@@ -21,6 +21,13 @@ typedef struct {
     word *adjc;           /* m * mw: each region's neighbors, compact */
     word *reach;          /* (PF_MAXLEVEL + 1) * m * mw */
     size_t cap_near, cap_alike;
+    /* The last evaluation, when it ran to the end (complete): levels 1..top are all in
+     * reach, and top - 1 is the bound.  pf_corridor works on it. */
+    int complete, m, mw, top;
+    uint8_t *A, *bc;      /* m * m: A(u, v); b(u, w) + 1, 0 while not worked out */
+    word *seen;           /* m * m bits: the pairs a corridor's trace has taken */
+    int32_t *stack;       /* m * m pairs, u * m + v */
+    size_t cap_pairs;
 } PathFlood;
 
 static int pathflood_init(PathFlood *pf) {
@@ -36,6 +43,10 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->near);
     free(pf->alike);
     free(pf->split);
+    free(pf->A);
+    free(pf->bc);
+    free(pf->seen);
+    free(pf->stack);
 }
 
 static int pf_grow(int16_t **list, size_t *cap, size_t want, uint8_t **also) {
@@ -58,6 +69,7 @@ static int pf_grow(int16_t **list, size_t *cap, size_t want, uint8_t **also) {
  * (no bound: the caller keeps its own). */
 static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     int m = 0;
+    pf->complete = 0;
     for (int w = 0; w < W; w++) {
         word x = s->reps[w];
         while (x) {
@@ -114,7 +126,13 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     memset(full, 0, (size_t)m);
     int nfull = 0;
     for (int k = 1;; k++) {
-        if (nfull == m) return k - 1;
+        if (nfull == m) {
+            pf->complete = 1;
+            pf->m = m;
+            pf->mw = mw;
+            pf->top = k;
+            return k - 1;
+        }
         if (need >= 0 && k - 1 >= need) return need;
         if (k >= PF_MAXLEVEL) return k - 1; /* a lower bound still: every pair needs more */
         const word *last = reach + (size_t)k * level;
@@ -161,4 +179,150 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
         }
         if (!changed) return -1; /* not connected: no one region, and no bound here */
     }
+}
+
+/* The corridor of the last evaluation (issue 50's item 2): the regions x such that a move
+ * of x can lower the bound, as a set of representatives in K (W words).  Returns 0 when
+ * there is none to give (the evaluation stopped early, or out of memory): then any move
+ * may lower it.
+ *
+ * Why a move outside K keeps the bound (the lemma, the lifting argument of
+ * kamivision.solver.pathflood read once more).  Let (u, v) be a critical pair,
+ * A(u, v) = top, the largest, and let the move recolor x to c, contracting x and its
+ * c-colored neighbors into one region S.  Suppose A(u, v) falls, and let P' be a least
+ * walk after the move between the regions holding u and v.  Lift it to a walk P before
+ * the move: each pass through S becomes its entry member, then x, then its exit member
+ * (x only when they differ, or when x is the entry or exit), and a start or end in S
+ * starts or ends at u or v, through x when the walk leaves S by another member.  If P
+ * does not pass through x, its colors are those of P' (S has color c, as each member it
+ * keeps), so A(u, v) <= prints(P') = A(u, v) after: it did not fall.  So P passes
+ * through x, and prints(P) <= prints(P') + 1 (recolor x on the path first) <= A(u, v):
+ * P is a least u-v walk, and x is on it.  A least walk's places are all taken by the
+ * trace below: the recurrence of A on the walk's colors either steps (u, then a least
+ * x-v walk: A(x, v) = A(u, v) - 1) or splits at the next place w of u's color (a least
+ * walk between a neighbor of u and a neighbor of w, of cost b(u, w), then a least w-v
+ * walk: b(u, w) + A(w, v) = A(u, v)); each part of a least walk is least for its own
+ * ends (else the cheaper part would make a cheaper whole), so the trace, which follows
+ * every step and split that meets its pair's A, reaches each place as the first of a
+ * pair it takes.  So a move outside the corridor of any one critical pair leaves that
+ * pair at top after the move, and the bound at least top - 1, its value before.
+ * Checked against the bound after each move on random boards in
+ * tests/solver/test_pathflood.py. */
+
+#define PF_PAIRS 4 /* critical pairs traced: K is the meet of their corridors */
+
+static int pf_room(PathFlood *pf, size_t mm) {
+    if (mm <= pf->cap_pairs) return 0;
+    size_t cap = mm * 2;
+    uint8_t *A = realloc(pf->A, cap), *bc = realloc(pf->bc, cap);
+    if (A) pf->A = A;
+    if (bc) pf->bc = bc;
+    word *seen = realloc(pf->seen, sizeof(word) * ((cap + 63) >> 6));
+    if (seen) pf->seen = seen;
+    int32_t *stack = realloc(pf->stack, sizeof(int32_t) * cap);
+    if (stack) pf->stack = stack;
+    if (!A || !bc || !seen || !stack) return -1;
+    pf->cap_pairs = cap;
+    return 0;
+}
+
+/* b(u, w) + 1: the least A(x, y) over x next to u and y next to w, plus one. */
+static int pf_split(PathFlood *pf, int u, int w) {
+    int m = pf->m;
+    uint8_t *cached = &pf->bc[(size_t)u * m + w];
+    if (!*cached) {
+        int best = 255;
+        for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) {
+            const uint8_t *row = pf->A + (size_t)pf->near[i] * m;
+            for (int j = pf->near_at[w]; j < pf->near_at[w + 1]; j++) {
+                int a = row[pf->near[j]];
+                if (a < best) best = a;
+            }
+        }
+        *cached = (uint8_t)(best + 1);
+    }
+    return *cached - 1;
+}
+
+static int pf_corridor(PathFlood *pf, word *K, int W) {
+    if (!pf->complete) return 0;
+    int m = pf->m, mw = pf->mw, top = pf->top;
+    size_t mm = (size_t)m * m, level = (size_t)m * mw;
+    if (top < 2 || top > 254 || pf_room(pf, mm) < 0) return 0;
+    uint8_t *A = pf->A;
+    for (int u = 0; u < m; u++) {
+        uint8_t *row = A + (size_t)u * m;
+        for (int k = 1; k <= top; k++) {
+            const word *now = pf->reach + k * level + (size_t)u * mw, *before = now - level;
+            for (int w = 0; w < mw; w++) {
+                word fresh = now[w] & ~before[w];
+                while (fresh) {
+                    row[(w << 6) | lowbit(fresh)] = (uint8_t)k;
+                    fresh &= fresh - 1;
+                }
+            }
+        }
+    }
+    memset(pf->bc, 0, mm);
+    word keep[MAXW], seen_u[MAXW];
+    for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
+    if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
+    int traced = 0;
+    for (int u0 = 0; u0 < m && traced < PF_PAIRS; u0++) {
+        for (int v0 = u0 + 1; v0 < m && traced < PF_PAIRS; v0++) {
+            if (A[(size_t)u0 * m + v0] != top) continue;
+            traced++;
+            memset(pf->seen, 0, sizeof(word) * ((mm + 63) >> 6));
+            for (int w = 0; w < mw; w++) seen_u[w] = 0;
+            size_t n = 0;
+#define PF_PUSH(a, b)                                                  \
+    do {                                                               \
+        size_t at_ = (size_t)(a) * m + (b);                            \
+        if (!(pf->seen[at_ >> 6] >> (at_ & 63) & 1)) {                 \
+            pf->seen[at_ >> 6] |= (word)1 << (at_ & 63);               \
+            pf->stack[n++] = (int32_t)at_;                             \
+        }                                                              \
+    } while (0)
+            PF_PUSH(u0, v0);
+            int covers = 0;
+            while (n && !covers) {
+                int32_t at = pf->stack[--n];
+                int u = at / m, v = at % m, a = A[at];
+                seen_u[u >> 6] |= (word)1 << (u & 63);
+                word left = 0;
+                for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
+                covers = !left; /* this corridor takes in all of K: it cannot narrow it */
+                if (u == v) continue;
+                for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) {
+                    int x = pf->near[i];
+                    if (A[(size_t)x * m + v] == a - 1) PF_PUSH(x, v);
+                }
+                for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
+                    int w = pf->alike[i];
+                    int b = pf_split(pf, u, w);
+                    if (b + A[(size_t)w * m + v] != a) continue;
+                    PF_PUSH(w, v);
+                    for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
+                        int x = pf->near[j];
+                        const uint8_t *row = A + (size_t)x * m;
+                        for (int l = pf->near_at[w]; l < pf->near_at[w + 1]; l++)
+                            if (row[pf->near[l]] == b) PF_PUSH(x, pf->near[l]);
+                    }
+                }
+            }
+#undef PF_PUSH
+            if (!covers)
+                for (int w = 0; w < mw; w++) keep[w] &= seen_u[w];
+        }
+    }
+    for (int w = 0; w < W; w++) K[w] = 0;
+    for (int w = 0; w < mw; w++) {
+        word x = keep[w];
+        while (x) {
+            int r = pf->region[(w << 6) | lowbit(x)];
+            x &= x - 1;
+            K[r >> 6] |= (word)1 << (r & 63);
+        }
+    }
+    return 1;
 }

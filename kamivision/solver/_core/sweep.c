@@ -238,6 +238,8 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     if (g + h > T) return 0;
     j->expand = 1;
     int ng = g + 1, inherited = h - 1;
+    /* At T, a move outside the path-flood bound's corridor makes a child over T. */
+    int narrow = g + h == T && x->flood == h && flood_corridor(is, x, h);
     int last = ch->commute ? L->lm[k] : LM_ALL;
     word near[MAXW]; /* N[M]: the region the last move made, and its neighbors */
     if (last != LM_ALL) {
@@ -264,6 +266,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             for (int w = 0; w < W; w++) touch |= merged[w] & near[w];
             if (!touch) continue;
         }
+        if (narrow && !(x->corridor[r >> 6] >> (r & 63) & 1)) continue;
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
         if (ng + hc > T) continue;
