@@ -24,7 +24,6 @@ typedef struct {
     /* The last evaluation, when it ran to the end (complete): levels 1..top are all in
      * reach, and top - 1 is the bound.  pf_corridor works on it. */
     int complete, m, mw, top;
-    uint8_t *A, *bc;      /* m * m: A(u, v); b(u, w) + 1, 0 while not worked out */
     word *seen;           /* m * m bits: the pairs a corridor's trace has taken */
     int32_t *stack;       /* m * m pairs, u * m + v */
     size_t cap_pairs;
@@ -43,8 +42,6 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->near);
     free(pf->alike);
     free(pf->split);
-    free(pf->A);
-    free(pf->bc);
     free(pf->seen);
     free(pf->stack);
 }
@@ -64,58 +61,9 @@ static int pf_grow(int16_t **list, size_t *cap, size_t want, uint8_t **also) {
     return 0;
 }
 
-/* The state's largest L(u, v), or `need` as soon as it is known to be at least `need`
- * (need < 0: no such stop); -1 when out of memory or when the regions are not connected
- * (no bound: the caller keeps its own). */
-static int path_flood(const State *s, int W, int need, PathFlood *pf) {
-    int m = 0;
-    pf->complete = 0;
-    for (int w = 0; w < W; w++) {
-        word x = s->reps[w];
-        while (x) {
-            int r = (w << 6) | lowbit(x);
-            x &= x - 1;
-            pf->index[r] = (int16_t)m;
-            pf->region[m++] = (int16_t)r;
-        }
-    }
-    if (m <= 1) return 0;
-    int mw = (m + 63) >> 6;
-    /* Neighbors and same-colored regions, compact (room for m * m of each, once). */
-    size_t room = (size_t)m * m;
-    if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->split) < 0)
-        return -1;
-    int16_t first[256], next_of[MAXN]; /* each color's regions, as linked lists */
-    memset(first, -1, sizeof(first));
-    for (int u = m - 1; u >= 0; u--) {
-        int c = s->color[pf->region[u]];
-        next_of[u] = first[c];
-        first[c] = (int16_t)u;
-    }
-    size_t nn = 0, na = 0;
-    memset(pf->adjc, 0, sizeof(word) * m * mw);
-    for (int u = 0; u < m; u++) {
-        int r = pf->region[u];
-        pf->near_at[u] = (int)nn;
-        for (int w = 0; w < W; w++) {
-            word x = s->adj[r][w];
-            while (x) {
-                int j = (w << 6) | lowbit(x);
-                x &= x - 1;
-                int v = pf->index[j];
-                pf->near[nn++] = (int16_t)v;
-                pf->adjc[(size_t)u * mw + (v >> 6)] |= (word)1 << (v & 63);
-            }
-        }
-        pf->alike_at[u] = (int)na;
-        for (int v = first[s->color[r]]; v >= 0; v = next_of[v]) {
-            if (v == u) continue;
-            pf->split[na] = 0;
-            pf->alike[na++] = (int16_t)v;
-        }
-    }
-    pf->near_at[m] = (int)nn;
-    pf->alike_at[m] = (int)na;
+/* The levels of path_flood from its lists (m regions, mw words a set): the bound, `need`,
+ * or -1 (see path_flood). */
+static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m, int mw, int need) {
     size_t level = (size_t)m * mw;
     word *reach = pf->reach;
     memset(reach, 0, sizeof(word) * 2 * level);
@@ -181,6 +129,64 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     }
 }
 
+/* The state's largest L(u, v), or `need` as soon as it is known to be at least `need`
+ * (need < 0: no such stop); -1 when out of memory or when the regions are not connected
+ * (no bound: the caller keeps its own). */
+static int path_flood(const State *s, int W, int need, PathFlood *pf) {
+    int m = 0;
+    pf->complete = 0;
+    for (int w = 0; w < W; w++) {
+        word x = s->reps[w];
+        while (x) {
+            int r = (w << 6) | lowbit(x);
+            x &= x - 1;
+            pf->index[r] = (int16_t)m;
+            pf->region[m++] = (int16_t)r;
+        }
+    }
+    if (m <= 1) return 0;
+    int mw = (m + 63) >> 6;
+    /* Neighbors and same-colored regions, compact (room for m * m of each, once). */
+    size_t room = (size_t)m * m;
+    if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->split) < 0)
+        return -1;
+    int16_t first[256], next_of[MAXN]; /* each color's regions, as linked lists */
+    memset(first, -1, sizeof(first));
+    for (int u = m - 1; u >= 0; u--) {
+        int c = s->color[pf->region[u]];
+        next_of[u] = first[c];
+        first[c] = (int16_t)u;
+    }
+    size_t nn = 0, na = 0;
+    memset(pf->adjc, 0, sizeof(word) * m * mw);
+    for (int u = 0; u < m; u++) {
+        int r = pf->region[u];
+        pf->near_at[u] = (int)nn;
+        for (int w = 0; w < W; w++) {
+            word x = s->adj[r][w];
+            while (x) {
+                int j = (w << 6) | lowbit(x);
+                x &= x - 1;
+                int v = pf->index[j];
+                pf->near[nn++] = (int16_t)v;
+                pf->adjc[(size_t)u * mw + (v >> 6)] |= (word)1 << (v & 63);
+            }
+        }
+        pf->alike_at[u] = (int)na;
+        for (int v = first[s->color[r]]; v >= 0; v = next_of[v]) {
+            if (v == u) continue;
+            pf->split[na] = 0;
+            pf->alike[na++] = (int16_t)v;
+        }
+    }
+    pf->near_at[m] = (int)nn;
+    pf->alike_at[m] = (int)na;
+    /* The levels, with the width known to the compiler for the usual boards. */
+    if (mw == 1) return pf_levels(pf, m, 1, need);
+    if (mw == 2) return pf_levels(pf, m, 2, need);
+    return pf_levels(pf, m, mw, need);
+}
+
 /* The corridor of the last evaluation (issue 50's item 2): the regions x such that a move
  * of x can lower the bound, as a set of representatives in K (W words).  Returns 0 when
  * there is none to give (the evaluation stopped early, or out of memory): then any move
@@ -214,80 +220,55 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
 static int pf_room(PathFlood *pf, size_t mm) {
     if (mm <= pf->cap_pairs) return 0;
     size_t cap = mm * 2;
-    uint8_t *A = realloc(pf->A, cap), *bc = realloc(pf->bc, cap);
-    if (A) pf->A = A;
-    if (bc) pf->bc = bc;
     word *seen = realloc(pf->seen, sizeof(word) * ((cap + 63) >> 6));
     if (seen) pf->seen = seen;
     int32_t *stack = realloc(pf->stack, sizeof(int32_t) * cap);
     if (stack) pf->stack = stack;
-    if (!A || !bc || !seen || !stack) return -1;
+    if (!seen || !stack) return -1;
     pf->cap_pairs = cap;
     return 0;
 }
 
-/* b(u, w) + 1: the least A(x, y) over x next to u and y next to w, plus one. */
-static int pf_split(PathFlood *pf, int u, int w) {
-    int m = pf->m;
-    uint8_t *cached = &pf->bc[(size_t)u * m + w];
-    if (!*cached) {
-        int best = 255;
-        for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) {
-            const uint8_t *row = pf->A + (size_t)pf->near[i] * m;
-            for (int j = pf->near_at[w]; j < pf->near_at[w + 1]; j++) {
-                int a = row[pf->near[j]];
-                if (a < best) best = a;
-            }
-        }
-        *cached = (uint8_t)(best + 1);
-    }
-    return *cached - 1;
+/* Whether A(u, v) = a, read from the levels: v is in u's set at level a, not at a - 1. */
+static inline int pf_is(const PathFlood *pf, int u, int v, int a) {
+    if (a < 1) return 0;
+    size_t level = (size_t)pf->m * pf->mw, at = (size_t)u * pf->mw + (v >> 6);
+    const word *now = pf->reach + (size_t)a * level + at;
+    return (int)((*now & ~*(now - level)) >> (v & 63) & 1);
 }
 
 static int pf_corridor(PathFlood *pf, word *K, int W) {
     if (!pf->complete) return 0;
     int m = pf->m, mw = pf->mw, top = pf->top;
-    size_t mm = (size_t)m * m, level = (size_t)m * mw;
-    if (top < 2 || top > 254 || pf_room(pf, mm) < 0) return 0;
-    uint8_t *A = pf->A;
-    for (int u = 0; u < m; u++) {
-        uint8_t *row = A + (size_t)u * m;
-        for (int k = 1; k <= top; k++) {
-            const word *now = pf->reach + k * level + (size_t)u * mw, *before = now - level;
-            for (int w = 0; w < mw; w++) {
-                word fresh = now[w] & ~before[w];
-                while (fresh) {
-                    row[(w << 6) | lowbit(fresh)] = (uint8_t)k;
-                    fresh &= fresh - 1;
-                }
-            }
-        }
-    }
-    memset(pf->bc, 0, mm);
+    size_t mm = (size_t)m * m;
+    if (top < 2 || pf_room(pf, mm) < 0) return 0;
+    const word *below = pf->reach + (size_t)(top - 1) * m * mw; /* the pairs under top */
     word keep[MAXW], seen_u[MAXW];
     for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
     if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
     int traced = 0;
     for (int u0 = 0; u0 < m && traced < PF_PAIRS; u0++) {
         for (int v0 = u0 + 1; v0 < m && traced < PF_PAIRS; v0++) {
-            if (A[(size_t)u0 * m + v0] != top) continue;
+            if (below[(size_t)u0 * mw + (v0 >> 6)] >> (v0 & 63) & 1) continue; /* A(u0, v0) < top */
             traced++;
             memset(pf->seen, 0, sizeof(word) * ((mm + 63) >> 6));
             for (int w = 0; w < mw; w++) seen_u[w] = 0;
             size_t n = 0;
-#define PF_PUSH(a, b)                                                  \
-    do {                                                               \
-        size_t at_ = (size_t)(a) * m + (b);                            \
-        if (!(pf->seen[at_ >> 6] >> (at_ & 63) & 1)) {                 \
-            pf->seen[at_ >> 6] |= (word)1 << (at_ & 63);               \
-            pf->stack[n++] = (int32_t)at_;                             \
-        }                                                              \
+            /* The stack holds (u * m + v) << 8 | A(u, v). */
+#define PF_PUSH(x_, y_, a_)                                                 \
+    do {                                                                    \
+        size_t at_ = (size_t)(x_) * m + (y_);                               \
+        if (!(pf->seen[at_ >> 6] >> (at_ & 63) & 1)) {                      \
+            pf->seen[at_ >> 6] |= (word)1 << (at_ & 63);                    \
+            pf->stack[n++] = (int32_t)(at_ << 8 | (size_t)(a_));            \
+        }                                                                   \
     } while (0)
-            PF_PUSH(u0, v0);
+            PF_PUSH(u0, v0, top);
             int covers = 0;
             while (n && !covers) {
-                int32_t at = pf->stack[--n];
-                int u = at / m, v = at % m, a = A[at];
+                int32_t top_entry = pf->stack[--n];
+                int a = top_entry & 255, at = top_entry >> 8;
+                int u = at / m, v = at % m;
                 seen_u[u >> 6] |= (word)1 << (u & 63);
                 word left = 0;
                 for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
@@ -295,18 +276,18 @@ static int pf_corridor(PathFlood *pf, word *K, int W) {
                 if (u == v) continue;
                 for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) {
                     int x = pf->near[i];
-                    if (A[(size_t)x * m + v] == a - 1) PF_PUSH(x, v);
+                    if (pf_is(pf, x, v, a - 1)) PF_PUSH(x, v, a - 1);
                 }
+                /* The splits: b(u, w) as the levels found it (a split not found before u's
+                 * set was full is at least A(u, v) + 1, of no use here). */
                 for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
-                    int w = pf->alike[i];
-                    int b = pf_split(pf, u, w);
-                    if (b + A[(size_t)w * m + v] != a) continue;
-                    PF_PUSH(w, v);
+                    int w = pf->alike[i], b = pf->split[i];
+                    if (!b || b >= a || !pf_is(pf, w, v, a - b)) continue;
+                    PF_PUSH(w, v, a - b);
                     for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
                         int x = pf->near[j];
-                        const uint8_t *row = A + (size_t)x * m;
                         for (int l = pf->near_at[w]; l < pf->near_at[w + 1]; l++)
-                            if (row[pf->near[l]] == b) PF_PUSH(x, pf->near[l]);
+                            if (pf_is(pf, x, pf->near[l], b)) PF_PUSH(x, pf->near[l], b);
                     }
                 }
             }
