@@ -5,6 +5,7 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --threads 1,2
     python benchmarks/sweep.py LEVEL.json --threshold 13 --max-gb 14
     python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
+    python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
 
 T is par - 1 unless ``--threshold`` is given: "none within T" then proves par optimal.
 The sweep keeps keys only (as the solver's first pass does).  Each run is a fresh process,
@@ -23,7 +24,14 @@ from pathlib import Path
 
 
 def run_one(
-    path: Path, threshold: int | None, threads: int, max_gb: float, winding: bool = True, commute: bool = True
+    path: Path,
+    threshold: int | None,
+    threads: int,
+    max_gb: float,
+    winding: bool = True,
+    commute: bool = True,
+    path_flood: bool = False,
+    max_seconds: float | None = None,
 ) -> dict:
     from kamivision import read_board
     from kamivision.graph import build_regions
@@ -51,6 +59,8 @@ def run_one(
         threads=threads,
         orientation=orient,
         commute=commute,
+        path_flood=path_flood,
+        max_seconds=max_seconds,
     )
     seconds = time.perf_counter() - started
     expanded, status = result.expanded, result.status
@@ -69,6 +79,10 @@ def main() -> int:
     parser.add_argument("--max-gb", type=float, default=14.0, help="memory the sweep may use")
     parser.add_argument("--no-winding", action="store_true", help="sweep without the winding bound")
     parser.add_argument("--no-commute", action="store_true", help="take commuting moves in both orders")
+    parser.add_argument(
+        "--path-flood", default="off", help="off, on, or off,on: with the path-flood bound and its corridor"
+    )
+    parser.add_argument("--max-seconds", type=float, help="stop each sweep after this long")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
@@ -76,16 +90,27 @@ def main() -> int:
         print(
             json.dumps(
                 run_one(
-                    args.levels[0], args.threshold, threads[0], args.max_gb, not args.no_winding, not args.no_commute
+                    args.levels[0],
+                    args.threshold,
+                    threads[0],
+                    args.max_gb,
+                    not args.no_winding,
+                    not args.no_commute,
+                    args.path_flood == "on",
+                    args.max_seconds,
                 )
             )
         )
         return 0
-    header = f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'answer':<14} {'expanded':>12} {'seconds':>9} {'peak GB':>8}"
+    header = (
+        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>5} {'answer':<14} {'expanded':>12} "
+        f"{'seconds':>9} {'peak GB':>8}"
+    )
     print(header)
     print("-" * len(header))
+    floods = args.path_flood.split(",")
     for path in args.levels:
-        for count in threads:
+        for count, flood in [(c, f) for c in threads for f in floods]:
             command = [
                 sys.executable,
                 __file__,
@@ -95,6 +120,8 @@ def main() -> int:
                 str(count),
                 "--max-gb",
                 str(args.max_gb),
+                "--path-flood",
+                flood,
             ]
             if args.threshold is not None:
                 command += ["--threshold", str(args.threshold)]
@@ -102,6 +129,8 @@ def main() -> int:
                 command.append("--no-winding")
             if args.no_commute:
                 command.append("--no-commute")
+            if args.max_seconds is not None:
+                command += ["--max-seconds", str(args.max_seconds)]
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
                 print(
@@ -110,7 +139,7 @@ def main() -> int:
                 continue
             row = json.loads(done.stdout)
             print(
-                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {row['answer']:<14} "
+                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>5} {row['answer']:<14} "
                 f"{row['expanded']:>12,} {row['seconds']:>9.1f} {row['peak_gb']:>8.2f}",
                 flush=True,
             )

@@ -47,11 +47,12 @@ class SearchSettings:
     ``False``: the states expanded depend on the board alone, not on the time (for tests
     that compare runs).
     ``path_flood``: the compiled search adds the path-flood bound
-    (:mod:`~kamivision.solver.pathflood`) at the states it expands.  Off by default: it
-    cuts Bud4's expansions from 570,583 to 60,761, but each evaluation costs more than
-    the expansions it saves (3.4-4.2 s become 10.7-12.3 s; ``docs/measurements.md``, 2026-11-27
-    thirteenth session), until it is evaluated only where it can change (issue 50,
-    item 2).
+    (:mod:`~kamivision.solver.pathflood`) at the states it expands, and lets the children
+    of moves outside its corridor keep it.  Off by default: it cuts the states searched by
+    5 to 35 times, but one evaluation costs as much as tens of expansions, so it pays on
+    some levels only (the sweep proving Bud5's par 167 s -> 95 s; Bud4 and Bud6 about
+    even; Threegrid5 over 300 s against 102 s; Bud4's whole solve 3.4 s -> 4.3 s;
+    ``docs/measurements.md``, 2026-11-28 twenty-second session).
     """
 
     max_bytes: int = 4 << 30
