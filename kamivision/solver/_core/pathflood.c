@@ -25,7 +25,7 @@ typedef struct {
      * reach, and top - 1 is the bound.  pf_corridor works on it. */
     int complete, m, mw, top;
     word *seen;           /* m * m bits: the pairs a corridor's trace has taken */
-    int32_t *stack;       /* m * m pairs, u * m + v */
+    int32_t *stack;       /* room for m * m pairs, each (u * m + v) << 8 | A(u, v) */
     size_t cap_pairs;
 } PathFlood;
 
