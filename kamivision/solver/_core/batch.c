@@ -239,7 +239,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
         /* The child's bound, before its key is built. */
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
-        if (narrow && !(x->corridor[r >> 6] >> (r & 63) & 1)) hc = h;
+        if (narrow && hc < h && !(x->corridor[r >> 6] >> (r & 63) & 1)) hc = h; /* keeps h */
         if (ng + hc >= limit) continue;
         if (ng + hc <= f) {
             int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
