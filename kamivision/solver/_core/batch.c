@@ -36,7 +36,7 @@ typedef struct {
     int kind, h;          /* JOB_*; the state's bound */
     int goal_r, goal_c;   /* a move that solves it (goal_r >= 0) */
     int next_f;           /* the lowest f above `f` among its children (partial expansion) */
-    int flooded;          /* h takes in the path-flood bound (kept when it is queued again) */
+    int flooded;          /* h takes in the path-flood bound (kept when it is queued again); 2: h is it */
     int nkids, settled, cap;
     Kid *kids;            /* its children at f that are new or shorter than stored */
     uint8_t *keys;        /* their keys, ks->bytes each */
@@ -52,8 +52,7 @@ typedef struct { /* one thread's workspace */
     word groups[256][MAXW];
     uint8_t gcolors[256];
     PathFlood *pf; /* the path-flood bound's workspace, when the island takes it */
-    int flooded;   /* state_bound took the path-flood bound in */
-    int flood;     /* that path-flood bound (-1: not taken) */
+    int flood;     /* the path-flood bound state_bound took in (-1: not taken) */
     word corridor[MAXW]; /* flood_corridor's: the moves that can lower the path-flood bound */
 } Scratch;
 
@@ -158,7 +157,6 @@ enum { FLOOD_NO, FLOOD_PASSES, FLOOD_EXACT };
  * moves, and the number of colors present in *npresent. */
 static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int flood, int *npresent) {
     int W = is->W, goal = is->goal;
-    x->flooded = 0;
     x->flood = -1;
     contract(is, x->colors, x->s);
     int present = count_colors(x->s, W, x->counts);
@@ -172,7 +170,6 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
             /* FLOOD_PASSES: only whether it passes `within` (the check stops there). */
             int pb2 = path_flood(x->s, W, flood == FLOOD_PASSES ? within - g + 1 : -1, x->pf);
             if (pb2 > h) h = pb2;
-            x->flooded = pb2 >= 0;
             x->flood = pb2;
         }
     }
@@ -214,7 +211,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     int flood = is->path_flood && !e.flooded ? FLOOD_EXACT : FLOOD_NO;
     h = state_bound(is, x, g, h, f, flood, &npresent); /* stops early once it must wait for a later turn */
     /* 2: the path-flood bound is h (flood_corridor's sign, kept with the state). */
-    j->flooded = e.flooded ? e.flooded : x->flooded ? 1 + (x->flood == h) : 0;
+    j->flooded = e.flooded ? e.flooded : x->flood >= 0 ? 1 + (x->flood == h) : 0;
     j->h = h;
     if (g + h > f) {
         j->kind = JOB_REQUEUE;
@@ -222,7 +219,10 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     }
     j->kind = JOB_EXPAND;
     int ng = g + 1, inherited = h - 1;
-    int narrow = j->flooded == 2 && flood_corridor(is, x, h); /* moves outside keep h */
+    /* Moves outside the corridor keep h.  It decides which children are at f on the
+     * state's first two turns only (f = g + h, g + h + 1); later, a child at f has a
+     * bound over h by the other bounds, and the corridor is not worked out again. */
+    int narrow = j->flooded == 2 && f <= g + h + 1 && flood_corridor(is, x, h);
     Moves mv;
     moves_begin(&mv, s);
     while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
