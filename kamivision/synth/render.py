@@ -125,12 +125,15 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.nd
     return np.clip(out / 2.0, -1.0, 1.0)
 
 
-def _grain(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
+def _grain(rng: np.random.Generator, h: int, w: int, scale: float, window=(slice(None), slice(None))) -> np.ndarray:
     """Paper grain in grey levels: fibres (fine noise, slightly blurred), mottling a few pixels
-    across, and sparse darker specks, as in close-ups of real screenshots."""
-    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), max(0.5, 0.7 * scale))
-    blobs = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), max(1.0, 2.2 * scale))
-    specks = (rng.random((h, w)) < 0.004).astype(np.float32)
+    across, and sparse darker specks, as in close-ups of real screenshots; only its ``window``
+    is blurred (the same values where the blurs' reach stays inside it)."""
+    fine = rng.standard_normal((h, w))[window].astype(np.float32)
+    blobs = rng.standard_normal((h, w))[window].astype(np.float32)
+    specks = (rng.random((h, w))[window] < 0.004).astype(np.float32)
+    fine = cv2.GaussianBlur(fine, (0, 0), max(0.5, 0.7 * scale))
+    blobs = cv2.GaussianBlur(blobs, (0, 0), max(1.0, 2.2 * scale))
     specks = cv2.GaussianBlur(specks, (0, 0), max(0.6, 0.8 * scale))
     return 3.2 * fine + 9.0 * blobs - 25.0 * specks
 
@@ -157,7 +160,17 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.random.Generator) -> None:
     h, w = img.shape[:2]
-    labels = label_image(board.lattice, board.rows, board.columns, box, (h, w), hidden=True)
+    _, y0, bw, bh = box
+    scale = bw / 750.0
+    full_labels = label_image(board.lattice, board.rows, board.columns, box, (h, w), hidden=True)
+    # Worked out in the board's box and a margin the blurs' reach (the shadow's 4 sigma): the
+    # same values as over the whole screen, whose noise is still drawn (the same picture).
+    rows, cols = (np.flatnonzero((full_labels >= 0).any(axis=a)) for a in (1, 0))
+    m = math.ceil(12.5 * max(1.0, scale)) + 4
+    top, left = max(0, rows[0] - m), max(0, cols[0] - m)
+    bottom, right = min(h, rows[-1] + 1 + m), min(w, cols[-1] + 1 + m)
+    window = (slice(top, bottom), slice(left, right))
+    labels = full_labels[window]
     n = board.rows * board.columns
     flat = [v for row in board.cells for v in row]
     colors = np.array(
@@ -167,14 +180,12 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     # np.take with native-size indices: 5-8 times faster than fancy indexing here.
     lab = np.where(labels < 0, n, labels).astype(np.intp)
     inside = ~np.take(blank, lab)
-    x0, y0, bw, bh = box
-    scale = bw / 750.0
     # Fold shading: each cell a brightness offset and a gradient of its own.
     offset = rng.normal(0.0, 0.035, n + 1).astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi, n + 1)
     strength = rng.uniform(0.0, 0.05, n + 1).astype(np.float32)
-    ys = np.arange(h, dtype=np.float32)[:, None]
-    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(top, bottom, dtype=np.float32)[:, None]
+    xs = np.arange(left, right, dtype=np.float32)[None, :]
     cx = np.zeros(n + 1, np.float32)
     cy = np.zeros(n + 1, np.float32)
     size = bw / 10.0
@@ -186,14 +197,16 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     fold = (
         np.take(offset, lab) + (xs - np.take(cx, lab)) * np.take(ux, lab) + (ys - np.take(cy, lab)) * np.take(uy, lab)
     )
-    light = 0.07 * (1.0 - (ys - y0) / bh) - 0.02 + 0.03 * _smooth_noise(rng, h, w, 5)
-    mottle = 0.018 * _smooth_noise(rng, h, w, 40)
+    light = 0.07 * (1.0 - (ys - y0) / bh) - 0.02 + 0.03 * _smooth_noise(rng, h, w, 5)[window]
+    mottle = 0.018 * _smooth_noise(rng, h, w, 40)[window]
     factor = 1.0 + fold + light + mottle
-    paper = np.take(colors, lab, axis=0) * factor[..., None] + _grain(rng, h, w, scale)[..., None]
+    paper = np.take(colors, lab, axis=0)
+    paper *= factor[..., None]
+    paper += _grain(rng, h, w, scale, window)[..., None]
     # Edges: pixels whose right or lower neighbor belongs to another cell (both sides marked).
     cid = np.take(np.array([-1 if v is None else v for v in flat] + [-1]), lab)
-    edge_same = np.zeros((h, w), np.float32)
-    edge_diff = np.zeros((h, w), np.float32)
+    edge_same = np.zeros(lab.shape, np.float32)
+    edge_diff = np.zeros(lab.shape, np.float32)
     for a_sl, b_sl in (
         ((slice(None), slice(0, -1)), (slice(None), slice(1, None))),
         ((slice(0, -1), slice(None)), (slice(1, None), slice(None))),
@@ -213,12 +226,12 @@ def _draw_board(img: np.ndarray, board: Board, box, palette: list[str], rng: np.
     paper *= (1.0 - 0.11 * edge_same - 0.04 * edge_diff)[..., None]
     paper = cv2.GaussianBlur(paper, (0, 0), 0.6)
     # Blank cells: the background, with paper casting a soft shadow on it.
-    back = _background(rng, h, w) + 0.08 * _grain(rng, h, w, scale)[..., None]
+    back = _background(rng, h, w)[window] + 0.08 * _grain(rng, h, w, scale, window)[..., None]
     shade = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), 3.0 * max(1.0, scale))
     back *= (1.0 - 0.10 * shade)[..., None]
     covered = labels >= 0
-    np.copyto(img, paper, where=(covered & inside)[..., None])
-    np.copyto(img, back, where=(covered & ~inside)[..., None])
+    np.copyto(img[window], paper, where=(covered & inside)[..., None])
+    np.copyto(img[window], back, where=(covered & ~inside)[..., None])
 
 
 # ------------------------------------------------------------------ the footer
