@@ -37,6 +37,7 @@ from ..geometry import TRIANGLE_ASPECT
 from .buttons import ButtonBlock, find_buttons
 from .overlays import edge_rows, find_overlays, find_rounds, long_steps
 from .overlays import runs as _runs
+from .pixels import channel_sum, nan_median
 
 
 class NoFooterError(ImageError):
@@ -87,10 +88,9 @@ def _horizontal_steps(lab: np.ndarray) -> np.ndarray:
     """``steps[y, x]``: whether there is a color step between rows ``y - 1`` and ``y`` at
     column ``x``, measured across two rows (``y - 2`` to ``y``... ``y + 1``) so that edges
     softened by resampling or JPEG still count."""
-    f = lab.astype(np.float32)
-    step = np.zeros(f.shape[:2], np.float32)
-    step[1:-1] = np.abs(f[2:] - f[:-2]).sum(axis=2)
-    return step > 14.0
+    steps = np.zeros(lab.shape[:2], bool)
+    steps[1:-1] = channel_sum(cv2.absdiff(lab[2:], lab[:-2])) > 14
+    return steps
 
 
 def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
@@ -113,17 +113,6 @@ def _column_colors(lab: np.ndarray, top: int, bottom: int, cut: np.ndarray | Non
         return np.median(band, axis=0)
     band[cut[top:bottom]] = np.nan
     return nan_median(band)
-
-
-def nan_median(values: np.ndarray) -> np.ndarray:
-    """The median along the first axis without the NaNs (0 where all are NaN): as
-    ``np.nanmedian``, which on small arrays imports ``numpy.ma`` (20 ms of a fresh
-    process)."""
-    ordered = np.sort(values, axis=0)  # NaNs sort last
-    count = (~np.isnan(values)).sum(axis=0)
-    low = np.take_along_axis(ordered, np.maximum((count - 1) // 2, 0)[None], axis=0)[0]
-    high = np.take_along_axis(ordered, np.minimum(count // 2, len(values) - 1)[None], axis=0)[0]
-    return np.where(count > 0, (low + high) / 2, 0.0)
 
 
 def _count_swatches(columns: np.ndarray) -> int:
@@ -404,10 +393,10 @@ def _nearest_edge(estimate: int, rows: list[int], within: float) -> int:
 def _column_profile(lab: np.ndarray, top: int, bottom: int, w: int) -> np.ndarray | None:
     """For each screen column, the share of the rows ``[top, bottom)`` with a color step
     across it; None when the band is too short to tell."""
-    band = lab[top + max(2, (bottom - top) // 40) : bottom - max(2, (bottom - top) // 40)].astype(np.float32)
+    band = lab[top + max(2, (bottom - top) // 40) : bottom - max(2, (bottom - top) // 40)]
     if band.shape[0] < 20:
         return None
-    step = np.abs(band[:, 2:] - band[:, :-2]).sum(axis=2)
+    step = channel_sum(cv2.absdiff(band[:, 2:], band[:, :-2]))
     profile = np.zeros(w, np.float32)
     profile[1:-1] = (step > 12.0).mean(axis=0)
     return profile

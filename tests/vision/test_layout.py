@@ -12,7 +12,8 @@ import pytest
 
 from kamivision.synth.render import render
 from kamivision.vision.bar import cut_corners
-from kamivision.vision.layout import find_layout, nan_median
+from kamivision.vision.layout import find_layout
+from kamivision.vision.pixels import channel_sum, nan_median
 
 from ..boards import random_kami_board
 
@@ -29,6 +30,19 @@ def test_nan_median_is_numpys_nanmedian_without_its_import():
             warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column
             expected = np.nan_to_num(np.nanmedian(band, axis=0), nan=0.0)
         assert np.allclose(nan_median(band), expected, atol=1e-6)
+
+
+def test_channel_sum_is_numpys_float_sum_exactly():
+    """The layout's color steps, worked out in 16 bits, are the float sums they were."""
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        shape = (int(rng.integers(1, 40)), 7, 3)
+        a, b = (rng.integers(0, 256, shape, dtype=np.uint8) for _ in range(2))
+        if rng.random() < 0.5:
+            b = a  # runs of no step at all
+        expected = np.abs(a.astype(np.float32) - b.astype(np.float32)).sum(axis=2)
+        assert np.array_equal(channel_sum(cv2.absdiff(a, b)), expected)
+        assert np.array_equal(channel_sum(cv2.absdiff(a, b).astype(np.float32)), expected)
 
 
 def test_a_bars_edge_across_the_footer_does_not_end_it():

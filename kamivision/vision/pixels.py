@@ -1,0 +1,26 @@
+"""Array helpers the reader's stages share: exact and fast forms of numpy operations.
+
+Tested in tests/vision/test_layout.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def channel_sum(diff: np.ndarray) -> np.ndarray:
+    """The channels of a difference image (``cv2.absdiff``) added: exactly, in 16 bits, for
+    8-bit images (about ten times faster than numpy's sum over float channels)."""
+    d = diff.astype(np.uint16 if diff.dtype == np.uint8 else np.float32)
+    return d[..., 0] + d[..., 1] + d[..., 2]
+
+
+def nan_median(values: np.ndarray) -> np.ndarray:
+    """The median along the first axis without the NaNs (0 where all are NaN): as
+    ``np.nanmedian``, which on small arrays imports ``numpy.ma`` (20 ms of a fresh
+    process)."""
+    ordered = np.sort(values, axis=0)  # NaNs sort last
+    count = (~np.isnan(values)).sum(axis=0)
+    low = np.take_along_axis(ordered, np.maximum((count - 1) // 2, 0)[None], axis=0)[0]
+    high = np.take_along_axis(ordered, np.minimum(count // 2, len(values) - 1)[None], axis=0)[0]
+    return np.where(count > 0, (low + high) / 2, 0.0)
