@@ -211,11 +211,10 @@ def swatch_colors(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lab and sRGB median of each swatch over its lower part (clear of the folded-corner
     mark), without the pixels ``cut`` out of the screenshot (rounded corners)."""
-    lab = _to_cie_lab(rgb)
     out, srgb = [], []
     for x, y, sw, sh in layout.swatches:
         rows, cols = slice(y + int(0.45 * sh), y + int(0.9 * sh)), slice(x + int(0.15 * sw), x + int(0.85 * sw))
-        pixels, colors = lab[rows, cols].reshape(-1, 3), rgb[rows, cols].reshape(-1, 3)
+        pixels, colors = _to_cie_lab(rgb[rows, cols]).reshape(-1, 3), rgb[rows, cols].reshape(-1, 3)
         game = np.ones(len(pixels), bool) if cut is None else ~cut[rows, cols].ravel()  # not a cut-out corner
         if game.sum() >= 0.25 * len(game):
             pixels, colors = pixels[game], colors[game]
