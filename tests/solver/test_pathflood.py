@@ -131,6 +131,22 @@ def test_the_compiled_bound_equals_the_python_one():
             assert core.path_flood(packed, need) == min(need, expected)
 
 
+def test_the_compiled_bound_equals_the_python_one_on_sets_of_every_width():
+    """Islands of 65 to 330 regions: the compiled levels are specialised for sets of one, two
+    and three words (64, 128, 192 regions), and generic beyond."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(4)
+    widths = set()
+    for graph, state in _islands(rng, 16, rows=(8, 30), columns=(10, 20), colors=(3, 5)):
+        packed = core.graph(bytes(graph.colors), graph.adjacency)
+        expected = path_flood_bound(state)
+        assert core.path_flood(packed) == expected
+        assert core.path_flood(packed, expected - 1) == expected - 1
+        widths.add((len(graph.colors) + 63) // 64)
+    assert {2, 3, 4} <= widths
+
+
 def test_the_compiled_search_with_the_bound_finds_the_optimum():
     """The A* and the sweep with the bound, against breadth-first search."""
     if not core.AVAILABLE:
