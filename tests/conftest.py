@@ -40,9 +40,10 @@ def shared_path(*parts: str) -> Path:
 REPRESENTATIVE_DEVICES = ("iphone-8-plus", "android-tall", "tablet-4x3")
 
 
-def device_params(devices) -> list:
-    """``devices`` as parameters, those not in :data:`REPRESENTATIVE_DEVICES` marked slow."""
-    return [pytest.param(d, marks=() if d in REPRESENTATIVE_DEVICES else pytest.mark.slow) for d in devices]
+def device_params(devices, plain=REPRESENTATIVE_DEVICES) -> list:
+    """``devices`` as parameters, those not in ``plain`` (:data:`REPRESENTATIVE_DEVICES`
+    unless given) marked slow."""
+    return [pytest.param(d, marks=() if d in plain else pytest.mark.slow) for d in devices]
 
 
 def machine(**changes) -> SearchSettings:

@@ -119,32 +119,26 @@ def test_regions_not_connected_are_refused():
         path_flood_bound(contract(Island(colors, (0, 0)), colors))
 
 
-def test_the_compiled_bound_equals_the_python_one():
+@pytest.mark.parametrize(
+    "count, rows, columns, widths",
+    [(600, (2, 10), (2, 8), {1}), (16, (8, 30), (10, 20), {2, 3, 4})],
+    ids=["small", "wide"],
+)
+def test_the_compiled_bound_equals_the_python_one(count, rows, columns, widths):
+    """On small islands, and on islands of 65 to 330 regions: the compiled levels are
+    specialised for sets of one, two and three words (64, 128, 192 regions), generic beyond."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    rng = random.Random(3)
-    for graph, state in _islands(rng, 600, rows=(2, 10), columns=(2, 8), colors=(2, 5)):
+    rng = random.Random(3 if count == 600 else 4)
+    seen = set()
+    for graph, state in _islands(rng, count, rows=rows, columns=columns, colors=(2, 5) if count == 600 else (3, 5)):
         packed = core.graph(bytes(graph.colors), graph.adjacency)
         expected = path_flood_bound(state)
         assert core.path_flood(packed) == expected
         for need in range(expected + 2):
             assert core.path_flood(packed, need) == min(need, expected)
-
-
-def test_the_compiled_bound_equals_the_python_one_on_sets_of_every_width():
-    """Islands of 65 to 330 regions: the compiled levels are specialised for sets of one, two
-    and three words (64, 128, 192 regions), and generic beyond."""
-    if not core.AVAILABLE:
-        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    rng = random.Random(4)
-    widths = set()
-    for graph, state in _islands(rng, 16, rows=(8, 30), columns=(10, 20), colors=(3, 5)):
-        packed = core.graph(bytes(graph.colors), graph.adjacency)
-        expected = path_flood_bound(state)
-        assert core.path_flood(packed) == expected
-        assert core.path_flood(packed, expected - 1) == expected - 1
-        widths.add((len(graph.colors) + 63) // 64)
-    assert {2, 3, 4} <= widths
+        seen.add((len(graph.colors) + 63) // 64)
+    assert widths <= seen
 
 
 def test_the_compiled_search_with_the_bound_finds_the_optimum():

@@ -15,7 +15,7 @@ from kamivision.synth.screens import DEVICES
 from kamivision.vision import recognize, recognize_file
 
 from ..boards import random_kami_board
-from ..conftest import shared_path
+from ..conftest import device_params, shared_path
 
 # (JPEG quality, scale) as screenshots arrive after sharing: untouched, recompressed, shrunk.
 VARIANTS = [(None, None), (70, 0.75)]
@@ -29,11 +29,6 @@ def as_received(image, quality, scale):
 #: Three devices stand for the rest in the plain run: a 16:9 phone, a tall phone whose board
 #: is cropped at the sides, and a tablet (the full matrix is ``slow``).
 REPRESENTATIVE = {("iphone-8-plus", None), ("android-tall", None), ("tablet-4x3", 70)}
-
-
-def _first_plain(*devices) -> list:
-    """The first of ``devices`` in the plain run, the others ``slow`` (CI runs them all)."""
-    return [devices[0], *(pytest.param(d, marks=pytest.mark.slow) for d in devices[1:])]
 
 
 @pytest.mark.parametrize(
@@ -89,7 +84,7 @@ def test_a_notification_over_the_boards_top_hides_its_rows_and_never_misleads(ki
         assert len(found.hidden) >= 20 and set(found.hidden) <= set(found.uncertain)
 
 
-@pytest.mark.parametrize("device", _first_plain("iphone-x", "tablet-4x3"))
+@pytest.mark.parametrize("device", device_params(["iphone-x", "tablet-4x3"], plain={"iphone-x"}))
 def test_a_window_floating_over_the_board_hides_the_cells_under_it(device):
     """A picture-in-picture video over the board: its top and bottom edges are straight
     lines the lattice never makes, spanning the same columns; the cells under it are
@@ -153,7 +148,7 @@ def test_a_lone_edge_high_on_the_board_with_a_smooth_picture_below_hides_both_si
     assert x <= 600 and x + ww >= 1200 and y == 0 and y + wh == 1856
 
 
-@pytest.mark.parametrize("device", _first_plain("iphone-8", "android-2400", "tablet-4x3"))
+@pytest.mark.parametrize("device", device_params(["iphone-8", "android-2400", "tablet-4x3"], plain={"iphone-8"}))
 def test_a_window_docked_over_the_footer_hides_the_columns_below_its_top_edge(device):
     """A picture-in-picture video in its usual corner reaches over the footer: only its
     top edge shows on the board, and the columns it spans are hidden from there down (94
@@ -178,7 +173,7 @@ def test_a_window_docked_over_the_footer_hides_the_columns_below_its_top_edge(de
     assert read >= 1
 
 
-@pytest.mark.parametrize("device", _first_plain("iphone-8", "tablet-4x3"))
+@pytest.mark.parametrize("device", device_params(["iphone-8", "tablet-4x3"], plain={"iphone-8"}))
 def test_a_window_over_the_footers_buttons_is_refused_or_read_without_silent_errors(device):
     """A video docked at the lower left hides the buttons and cuts the footer with its own
     edges: its bottom edge was taken for the footer's top (every cell a row off: 65 silent
@@ -202,7 +197,9 @@ def test_a_window_over_the_footers_buttons_is_refused_or_read_without_silent_err
     assert refused >= 1
 
 
-@pytest.mark.parametrize("device", ["iphone-8", *_first_plain("android-tall", "tablet-4x3")])
+@pytest.mark.parametrize(
+    "device", device_params(["iphone-8", "android-tall", "tablet-4x3"], plain={"iphone-8", "android-tall"})
+)
 def test_a_chat_head_over_the_board_hides_the_cells_under_it(device):
     """Something round over the board (a chat head, at the side or anywhere): its edge is a
     circle, which no side of the lattice makes; the cells under it are hidden and flagged

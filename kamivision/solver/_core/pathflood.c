@@ -182,8 +182,7 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     pf->near_at[m] = (int)nn;
     pf->alike_at[m] = (int)na;
     /* The levels, with the width known to the compiler for the usual boards (KAMI 2's
-     * islands have up to 173 regions: three words; Threegrid5's sweep within 12 with the
-     * bound: 7.0 s, 6.1 s with three words known). */
+     * islands have up to 173 regions: three words). */
     if (mw == 1) return pf_levels(pf, m, 1, need);
     if (mw == 2) return pf_levels(pf, m, 2, need);
     if (mw == 3) return pf_levels(pf, m, 3, need);
