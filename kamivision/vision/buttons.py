@@ -256,14 +256,20 @@ def text_lines(marks: tuple[Glyph, ...]) -> list[tuple[Glyph, ...]]:
 #: are not a whole number (a digit joined to an icon across the edge leaves its neighbour
 #: a quarter of the height or more off the middle).
 CENTRED = 0.12
+#: Pixels allowed on top of :data:`CENTRED`: the marks' edges and the button's are whole
+#: pixels, so a middle is known to half a pixel (an 11 of 12 pixels, a pixel and a half off
+#: the middle, was read as unsure; a quarter of the height, the least an icon's join moves
+#: it, is 3 pixels there).
+CENTRED_PIXELS = 0.5
 
 
 def centred(line: tuple[Glyph, ...], button: Rect) -> bool:
     """Whether a line of glyphs is centred in ``button`` as the game centres its counter:
-    its middle within :data:`CENTRED` of its height of the button's middle."""
+    its middle within :data:`CENTRED` of its height, and :data:`CENTRED_PIXELS`, of the
+    button's middle."""
     left, right = min(g.x for g in line), max(g.x + g.width for g in line)
     middle = button[0] + button[2] / 2
-    return abs((left + right) / 2 - middle) <= CENTRED * max(g.height for g in line)
+    return abs((left + right) / 2 - middle) <= CENTRED * max(g.height for g in line) + CENTRED_PIXELS
 
 
 def without_cut(line: tuple[Glyph, ...], button: Rect) -> tuple[Glyph, ...]:

@@ -169,6 +169,23 @@ def _centred(image, slot: int, text: str) -> tuple[int, int]:
     return left, left + tw
 
 
+def test_a_line_is_centred_within_its_share_of_the_height_and_half_a_pixel():
+    """Digits' and buttons' edges are whole pixels: a line of 12-pixel digits is centred up
+    to CENTRED of its height plus half a pixel off the button's middle, not beyond, and
+    never a quarter of its height off (the least an icon joined to a digit moves it)."""
+    from kamivision.vision.buttons import CENTRED, CENTRED_PIXELS, Glyph, centred
+
+    def line(left: int, gap: int = 2) -> tuple[Glyph, ...]:  # two 5 x 12 digits, `gap` pixels apart
+        return Glyph(np.ones((12, 5), bool), left, 0), Glyph(np.ones((12, 5), bool), left + 5 + gap, 0)
+
+    button = (0, 0, 40, 30)  # its middle: x = 20
+    limit = CENTRED * 12 + CENTRED_PIXELS
+    assert centred(line(14), button) and centred(line(15), button)  # middles 20 and 21
+    assert limit >= 1.5 and centred(line(13, gap=1), button)  # middle 18.5 (the 11 of a screen)
+    assert not centred(line(16), button)  # middle 22
+    assert limit < 12 / 4 and not centred(line(17), button)  # a quarter of the height
+
+
 def test_an_icon_beside_centred_digits_across_the_edge_is_left_out():
     """A translucent bar's triangle beside the counter's digits, apart from them but
     running across the separator (layouts seeds 41 and 62 were reported as not read): the
