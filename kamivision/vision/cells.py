@@ -25,6 +25,7 @@ from ..geometry import label_image
 from .background import background_model
 from .lattice import fit_offset
 from .layout import ScreenLayout
+from .pixels import group_medians
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
 #: Relative grain is capped at this (paper is about 1, the background near 0).
@@ -34,6 +35,10 @@ MAX_RELATIVE_GRAIN = 2.0
 #: than OUTLIER_FLOOR feature units) looks like no class at all.
 OUTLIER_FACTOR = 4.0
 OUTLIER_FLOOR = 12.0
+
+#: A cell with this share of its pixels clipped (a channel at 254 or more) has lost its
+#: grain there: read as blank, it is doubtful.
+CLIP_SHARE = 0.25
 
 #: A pale class this near a paper color (CIE Lab units) is that paper, not the background.
 SAME_AS_PAPER = 6.0
@@ -77,19 +82,6 @@ def _inner_pixels(labels: np.ndarray, margin: float) -> tuple[np.ndarray, np.nda
     return inside[keep], cells[keep]
 
 
-def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
-    """Per-group median of each column of ``values`` (groups without values get NaN)."""
-    order = np.argsort(groups, kind="stable")
-    values, groups = values[order], groups[order]
-    bounds = np.searchsorted(groups, np.arange(count + 1))
-    out = np.full((count, values.shape[1]), np.nan, np.float32)
-    for g in range(count):
-        a, b = bounds[g], bounds[g + 1]
-        if b > a:
-            out[g] = np.median(values[a:b], axis=0)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class CellSamples:
     """Per-cell measurements: Lab median and grain (paper texture), the share of the cell
@@ -103,6 +95,7 @@ class CellSamples:
     offset: float
     marks: dict = field(default_factory=dict)  # cell -> (n, 3) Lab of its pixels, for cells with marks
     pixels: np.ndarray | None = None  # (290,) how many pixels each cell was measured over
+    clipped: np.ndarray | None = None  # (290,) share of the sampled pixels with a channel at 254+
 
     @property
     def seen(self) -> np.ndarray:
@@ -141,7 +134,7 @@ def sample_cells(
     index, cells = _inner_pixels(labels, margin)
     flat = lab.reshape(-1, 3)
     values = flat[index]
-    medians = _group_medians(values, cells, n)
+    medians = group_medians(values, cells, n)
     lightness = lab[..., 0]
     sigma = 2.0 * max(1.0, layout.width / 750.0)
     highpass = np.abs(lightness - cv2.GaussianBlur(lightness, (0, 0), sigma))
@@ -149,17 +142,19 @@ def sample_cells(
     # The median, not the mean: paper grain covers the whole cell, while the edges of a
     # thin mark the paper's color does not catch (white digits on a pale background, a
     # status bar's clock) are a few pixels, which move a mean but not a median.
-    grain = np.nan_to_num(_group_medians(highpass.ravel()[index][keep][:, None], cells[keep], n)[:, 0])
+    grain = np.nan_to_num(group_medians(highpass.ravel()[index][keep][:, None], cells[keep], n)[:, 0])
     # The high-pass sees the strip or the footer beside the band's first and last rows:
     # a cell cut by them (rows 0 and 28) takes its grain from pixels clear of them, when
     # it has some.
     row = index // layout.width
     top, bottom = layout.visible
     clear = keep & (row >= top + 3 * sigma) & (row < bottom - 3 * sigma)
-    inner = _group_medians(highpass.ravel()[index][clear][:, None], cells[clear], n)[:, 0]
+    inner = group_medians(highpass.ravel()[index][clear][:, None], cells[clear], n)[:, 0]
     grain = np.where(np.isnan(inner), grain, inner)
     pixels = np.bincount(cells, minlength=n)
-    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks, pixels)
+    at_top = (rgb.reshape(-1, 3)[index] >= 254).any(axis=1)
+    clipped = np.bincount(cells, weights=at_top, minlength=n) / np.maximum(pixels, 1)
+    return CellSamples(medians, grain.astype(np.float32), visible, foreign, offset, marks, pixels, clipped)
 
 
 #: A pixel further than this (CIE Lab units) from its cell's paper color is not paper: ink,
@@ -274,6 +269,7 @@ def classify_cells(
     fit = seen & ~marked
     weights = np.array([settings.lightness_weight, 1.0, 1.0], np.float32)
     grain_weight, blank_grain = settings.grain_weight, settings.blank_grain
+    clipped = np.zeros(len(seen), bool) if samples.clipped is None else samples.clipped >= CLIP_SHARE
     features = np.column_stack([np.where(seen[:, None], samples.lab, 0.0) * weights, grain_weight * relative])
     features = features.astype(np.float64)
     seeds = np.vstack(
@@ -357,6 +353,10 @@ def classify_cells(
         either = (best == k) | (best == near.argmin(axis=1))
         middling = (relative > 0.5 * blank_grain) & (relative < 1.5 * blank_grain)
         confidence[seen & alike & either & middling] = 0.0
+    # A channel at 255 over much of a cell (a pale paper in the game's highlight, on a
+    # brightened shot) flattens its grain: it may be paper read as blank, never the reverse
+    # (the background is flat already), so only a blank reading is doubtful.
+    confidence[clipped & (best == k)] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
     if samples.pixels is not None:  # a median of a few pixels (a half cell of a small screen) is weak evidence

@@ -1,6 +1,6 @@
 """Array helpers the reader's stages share: exact and fast forms of numpy operations.
 
-Tested in tests/vision/test_layout.py.
+Tested in tests/vision/test_layout.py, tests/vision/test_cells.py.
 """
 
 from __future__ import annotations
@@ -24,3 +24,16 @@ def nan_median(values: np.ndarray) -> np.ndarray:
     low = np.take_along_axis(ordered, np.maximum((count - 1) // 2, 0)[None], axis=0)[0]
     high = np.take_along_axis(ordered, np.minimum(count // 2, len(values) - 1)[None], axis=0)[0]
     return np.where(count > 0, (low + high) / 2, 0.0)
+
+
+def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
+    """Per-group median of each column of ``values`` (groups without values get NaN)."""
+    order = np.argsort(groups, kind="stable")
+    values, groups = values[order], groups[order]
+    bounds = np.searchsorted(groups, np.arange(count + 1))
+    out = np.full((count, values.shape[1]), np.nan, np.float32)
+    for g in range(count):
+        a, b = bounds[g], bounds[g + 1]
+        if b > a:
+            out[g] = np.median(values[a:b], axis=0)
+    return out
