@@ -25,7 +25,7 @@ from ..geometry import label_image
 from .background import background_model
 from .lattice import fit_offset
 from .layout import ScreenLayout
-from .pixels import group_medians
+from .pixels import group_medians, seeded_kmeans
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
 #: Relative grain is capped at this (paper is about 1, the background near 0).
@@ -42,6 +42,12 @@ CLIP_SHARE = 0.25
 
 #: A pale class this near a paper color (CIE Lab units) is that paper, not the background.
 SAME_AS_PAPER = 6.0
+
+#: A pale class flatter than this (its median relative grain) is the background even where
+#: it lies near a paper color: paper is about 1, a cream's smoother cells on a coarse shot
+#: 0.2 or more, the background 0.02 to 0.2 (a render whose background came 4.8 Lab units
+#: from its cream paper had all 80 blank cells read as cream, with confidence).
+BACKGROUND_GRAIN = 0.15
 
 #: This many flat cells in the pale seed's class make it the background.
 MIN_FLAT_CELLS = 6
@@ -231,25 +237,14 @@ class CellClasses:
     costs: np.ndarray
 
 
-def _kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> tuple[np.ndarray, np.ndarray]:
-    """k-means (OpenCV's ``cv2.kmeans``, Lloyd's iterations) started from ``seeds``: the
-    first labels are each point's nearest seed.  Returns the centres and the labels."""
-    pts = np.ascontiguousarray(points, np.float32)
-    first = np.linalg.norm(pts[:, None, :] - seeds[None, :, :].astype(np.float32), axis=2).argmin(axis=1)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, max_iter, 1e-4)
-    _, labels, centres = cv2.kmeans(
-        pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS
-    )
-    return centres.astype(np.float64), labels.ravel()
-
-
 def classify_cells(
     samples: CellSamples, swatches: np.ndarray, settings: VisionSettings = DEFAULT_SETTINGS
 ) -> CellClasses:
     """Assign every cell a swatch or blank.
 
-    k-means (:func:`_kmeans`, OpenCV's) runs on the cells' Lab medians plus their relative grain, seeded
-    by the swatch colors (paper: full grain) and one pale, flat seed for the background.
+    k-means (:func:`~kamivision.vision.pixels.seeded_kmeans`, OpenCV's) runs on the cells'
+    Lab medians plus their relative grain, seeded by the swatch colors (paper: full grain)
+    and one pale, flat seed for the background.
     The background class is kept only when its members are flat (no paper grain); then its
     color is modelled as a smooth surface over the board (the game's gradient varies from
     pink to mint to lilac) and every cell is assigned to the nearest of the paper centres and
@@ -278,7 +273,7 @@ def classify_cells(
             np.r_[np.array([90.0, 0.0, 3.0]) * weights, 0.15 * grain_weight],
         ]
     )
-    centres, labels = _kmeans(features[fit], seeds)
+    centres, labels = seeded_kmeans(features[fit], seeds)
     dist = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
     members = np.zeros(len(features), bool)
     members[fit] = labels == k
@@ -301,14 +296,15 @@ def classify_cells(
     # or more from every paper color (docs/recognition.md).
     if has_blanks and k:
         pale = np.median(features[members, :3], axis=0) / weights
-        has_blanks = float(np.linalg.norm(centres[:k, :3] / weights - pale, axis=1).min()) > SAME_AS_PAPER
+        apart = float(np.linalg.norm(centres[:k, :3] / weights - pale, axis=1).min()) > SAME_AS_PAPER
+        has_blanks = apart or float(np.median(relative[members])) < BACKGROUND_GRAIN
     background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the
         # swatches' classes alone (else those cells would fall to whichever paper class
         # is next nearest).
         if members.any():
-            centres, _ = _kmeans(features[fit], seeds[:k])
+            centres, _ = seeded_kmeans(features[fit], seeds[:k])
             dist[:, :k] = np.linalg.norm(features[:, None, :] - centres[None, :, :], axis=2)
         dist[:, k] = np.inf
     else:

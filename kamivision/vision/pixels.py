@@ -1,10 +1,12 @@
-"""Array helpers the reader's stages share: exact and fast forms of numpy operations.
+"""Array helpers the reader's stages share: exact and fast forms of numpy operations, and
+k-means from given seeds (OpenCV's).
 
 Tested in tests/vision/test_layout.py, tests/vision/test_cells.py.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 
@@ -37,3 +39,15 @@ def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndar
         if b > a:
             out[g] = np.median(values[a:b], axis=0)
     return out
+
+
+def seeded_kmeans(points: np.ndarray, seeds: np.ndarray, max_iter: int = 100) -> tuple[np.ndarray, np.ndarray]:
+    """k-means (OpenCV's ``cv2.kmeans``, Lloyd's iterations) started from ``seeds``: the
+    first labels are each point's nearest seed.  Returns the centres and the labels."""
+    pts = np.ascontiguousarray(points, np.float32)
+    first = np.linalg.norm(pts[:, None, :] - seeds[None, :, :].astype(np.float32), axis=2).argmin(axis=1)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, max_iter, 1e-4)
+    _, labels, centres = cv2.kmeans(
+        pts, len(seeds), first.astype(np.int32).reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS
+    )
+    return centres.astype(np.float64), labels.ravel()

@@ -249,6 +249,27 @@ def test_a_cream_paper_with_smooth_cells_is_not_the_background():
     assert not (classes.classes == BLANK_CLASS).any()
 
 
+def test_a_background_near_a_cream_paper_but_flat_is_the_background():
+    """The reverse case: a background whose gradient lies 4.8 Lab units from a cream paper
+    (a render's), its cells flat (grain 0.02-0.2) where the cream's have paper's grain.
+    All 80 blank cells were read as cream, with confidence, before a flat enough pale
+    class was kept as the background however near a paper it lies."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(6)
+    n = 290
+    blank, cream = np.arange(n) < 80, (np.arange(n) >= 80) & (np.arange(n) < 160)
+    lab = np.where(blank[:, None], [92.8, -1.7, 6.2], np.where(cream[:, None], [89.8, 0.2, 9.4], [36.2, -4.1, -17.7]))
+    lab = lab + rng.normal(0, 0.5, (n, 3))
+    grain = np.where(blank, rng.uniform(0.02, 0.2, n), rng.uniform(0.8, 1.2, n))
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
+    classes = classify_cells(samples, np.array([[89.8, 0.2, 9.4], [36.2, -4.1, -17.7]], np.float32))
+    assert (classes.classes[blank] == BLANK_CLASS).all()
+    assert (classes.classes[cream] == 0).all() and (classes.classes[~blank & ~cream] == 1).all()
+
+
 def test_where_the_background_reaches_a_papers_color_a_middling_grain_is_doubt():
     """The background's gradient rises to a cream's hue at one side of the board; there a
     lighter cream cell with a grain half-way between paper's and the background's was read
