@@ -294,10 +294,14 @@ def classify_cells(
     # coarse shot of a board with no blank cell start near the pale seed too, but their
     # color is the cream's.  On the real screenshots the pale class lies 13.4 Lab units
     # or more from every paper color (docs/recognition.md).
+    # Its flat members are then doubtful: a background near a cream with some grain (cells
+    # cut by the strip) looks the same.
+    in_doubt = np.zeros(len(features), bool)
     if has_blanks and k:
         pale = np.median(features[members, :3], axis=0) / weights
         apart = float(np.linalg.norm(centres[:k, :3] / weights - pale, axis=1).min()) > SAME_AS_PAPER
         has_blanks = apart or float(np.median(relative[members])) < BACKGROUND_GRAIN
+        in_doubt = flat_members if not has_blanks else in_doubt
     background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the
@@ -353,6 +357,7 @@ def classify_cells(
     # brightened shot) flattens its grain: it may be paper read as blank, never the reverse
     # (the background is flat already), so only a blank reading is doubtful.
     confidence[clipped & (best == k)] = 0.0
+    confidence[in_doubt] = 0.0
     classes = np.where(best == k, BLANK_CLASS, best).astype(np.int64)
     confidence[samples.visible < settings.hidden] = 0.0
     if samples.pixels is not None:  # a median of a few pixels (a half cell of a small screen) is weak evidence

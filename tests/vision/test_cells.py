@@ -270,6 +270,27 @@ def test_a_background_near_a_cream_paper_but_flat_is_the_background():
     assert (classes.classes[cream] == 0).all() and (classes.classes[~blank & ~cream] == 1).all()
 
 
+def test_a_pale_class_near_a_paper_and_read_as_it_is_doubtful():
+    """As above, but the background's cells less flat (grain 0.12-0.3: cells cut by the
+    strip), so the pale class passes for the cream's smoother cells and is read as cream:
+    never with confidence (26 blank cells of a render were, before)."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(7)
+    n = 290
+    blank, cream = np.arange(n) < 30, (np.arange(n) >= 30) & (np.arange(n) < 110)
+    lab = np.where(blank[:, None], [91.6, -1.0, 3.9], np.where(cream[:, None], [89.8, -0.1, 9.2], [36.2, -4.1, -17.7]))
+    lab = lab + rng.normal(0, 0.5, (n, 3))
+    grain = np.where(blank, rng.uniform(0.12, 0.3, n), rng.uniform(0.8, 1.2, n))
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
+    classes = classify_cells(samples, np.array([[89.8, -0.1, 9.2], [36.2, -4.1, -17.7]], np.float32))
+    misread = blank & (classes.classes != BLANK_CLASS)
+    assert misread.any() and (classes.confidence[misread] == 0).all()
+    assert (classes.confidence[cream] > 0.2).all()  # the cream's own cells stay confident
+
+
 def test_where_the_background_reaches_a_papers_color_a_middling_grain_is_doubt():
     """The background's gradient rises to a cream's hue at one side of the board; there a
     lighter cream cell with a grain half-way between paper's and the background's was read
