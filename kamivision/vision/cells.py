@@ -46,7 +46,8 @@ SAME_AS_PAPER = 6.0
 #: A pale class flatter than this (its median relative grain) is the background even where
 #: it lies near a paper color: paper is about 1, a cream's smoother cells on a coarse shot
 #: 0.2 or more, the background 0.02 to 0.2 (a render whose background came 4.8 Lab units
-#: from its cream paper had all 80 blank cells read as cream, with confidence).
+#: from its cream paper had all 80 blank cells read as cream, with confidence).  One less
+#: flat and near a paper is taken for it, with its flat members doubtful.
 BACKGROUND_GRAIN = 0.15
 
 #: This many flat cells in the pale seed's class make it the background.
@@ -293,15 +294,14 @@ def classify_cells(
     # And its color is not a paper's: the smoother cells of a cream paper on a small,
     # coarse shot of a board with no blank cell start near the pale seed too, but their
     # color is the cream's.  On the real screenshots the pale class lies 13.4 Lab units
-    # or more from every paper color (docs/recognition.md).
-    # Its flat members are then doubtful: a background near a cream with some grain (cells
-    # cut by the strip) looks the same.
+    # or more from every paper color (docs/recognition.md).  Its flat members are then
+    # doubtful: a background near a cream, its grain raised by the strip, looks the same.
     in_doubt = np.zeros(len(features), bool)
     if has_blanks and k:
         pale = np.median(features[members, :3], axis=0) / weights
         apart = float(np.linalg.norm(centres[:k, :3] / weights - pale, axis=1).min()) > SAME_AS_PAPER
-        has_blanks = apart or float(np.median(relative[members])) < BACKGROUND_GRAIN
-        in_doubt = flat_members if not has_blanks else in_doubt
+        if not apart and float(np.median(relative[members])) >= BACKGROUND_GRAIN:
+            has_blanks, in_doubt = False, flat_members
     background = None  # the blank background's modelled features at every cell, when it has blanks
     if not has_blanks:
         # No background: the pale seed's members are paper, so cluster again into the
