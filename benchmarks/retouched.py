@@ -18,30 +18,18 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 from PIL import Image
 
 from kamivision.board import differing_cells, read_board
 from kamivision.errors import ImageError
+from kamivision.synth.render import encode
 from kamivision.vision import recognize
 
 
-def _scale(f: float):
-    def change(rgb: np.ndarray) -> np.ndarray:
-        h, w = rgb.shape[:2]
-        return cv2.resize(rgb, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
-
-    return change
-
-
-def _jpeg(quality: int):
-    def change(rgb: np.ndarray) -> np.ndarray:
-        buf = io.BytesIO()
-        Image.fromarray(rgb).save(buf, format="JPEG", quality=quality)
-        return np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB"))
-
-    return change
+def _encoded(jpeg_quality: int | None = None, scale: float | None = None):
+    """As the renderer's samples are shared (:func:`~kamivision.synth.render.encode`)."""
+    return lambda rgb: np.asarray(Image.open(io.BytesIO(encode(rgb, ".png", jpeg_quality, scale))).convert("RGB"))
 
 
 def _levels(gain: float, offset: float):
@@ -54,9 +42,9 @@ CHANGES = {
     "gain1.08": _levels(1.08, 0),
     "contrast1.1": _levels(1.1, -12),
     "dim0.8": _levels(0.8, 0),
-    "scale0.4": _scale(0.4),
-    "scale1.7": _scale(1.7),
-    "jpeg30": _jpeg(30),
+    "scale0.4": _encoded(scale=0.4),
+    "scale1.7": _encoded(scale=1.7),
+    "jpeg30": _encoded(jpeg_quality=30),
 }
 
 

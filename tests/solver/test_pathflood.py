@@ -120,18 +120,17 @@ def test_regions_not_connected_are_refused():
 
 
 @pytest.mark.parametrize(
-    "count, rows, columns, widths",
-    [(600, (2, 10), (2, 8), {1}), (16, (8, 30), (10, 20), {2, 3, 4})],
+    "seed, count, rows, columns, colors, widths",
+    [(3, 600, (2, 10), (2, 8), (2, 5), {1}), (4, 16, (8, 30), (10, 20), (3, 5), {2, 3, 4})],
     ids=["small", "wide"],
 )
-def test_the_compiled_bound_equals_the_python_one(count, rows, columns, widths):
+def test_the_compiled_bound_equals_the_python_one(seed, count, rows, columns, colors, widths):
     """On small islands, and on islands of 65 to 330 regions: the compiled levels are
     specialised for sets of one, two and three words (64, 128, 192 regions), generic beyond."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    rng = random.Random(3 if count == 600 else 4)
     seen = set()
-    for graph, state in _islands(rng, count, rows=rows, columns=columns, colors=(2, 5) if count == 600 else (3, 5)):
+    for graph, state in _islands(random.Random(seed), count, rows=rows, columns=columns, colors=colors):
         packed = core.graph(bytes(graph.colors), graph.adjacency)
         expected = path_flood_bound(state)
         assert core.path_flood(packed) == expected
