@@ -14,6 +14,10 @@ import numpy as np
 from ..geometry import KAMI2_COLUMNS as COLUMNS
 from ..geometry import KAMI2_ROWS as ROWS
 
+#: The share of the board's height (or width) the members must span for the surface to
+#: slope along it; across a narrower band the background is taken as level.
+SPAN = 0.25
+
 
 def background_model(features: np.ndarray, members: np.ndarray, floor: float) -> np.ndarray:
     """The blank background's expected features at every cell: a quadratic surface in the
@@ -28,8 +32,12 @@ def background_model(features: np.ndarray, members: np.ndarray, floor: float) ->
     """
     rows, cols = np.divmod(np.arange(ROWS * COLUMNS), COLUMNS)
     y, x = rows / (ROWS - 1), cols / (COLUMNS - 1)
-    basis = np.column_stack([np.ones_like(x), y, x, y * y, x * x, x * y])
-    members = _surface_inliers(basis[:, :3], features, members, floor)
+    # A slope across the board is fitted only where the members spread across it: from
+    # the two top rows alone, their noise made one that reached 20 Lab units at the foot.
+    along_y, along_x = (float(np.ptp(v[members])) >= SPAN if members.any() else False for v in (y, x))
+    plane = [np.ones_like(x)] + [y] * along_y + [x] * along_x
+    basis = np.column_stack(plane + [y * y] * along_y + [x * x] * along_x + [x * y] * (along_x and along_y))
+    members = _surface_inliers(np.column_stack(plane), features, members, floor)
     members = _surface_inliers(basis, features, members, floor)
     if members.sum() >= 12:
         coef, *_ = np.linalg.lstsq(basis[members], features[members], rcond=None)

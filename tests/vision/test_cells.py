@@ -316,3 +316,34 @@ def test_where_the_background_reaches_a_papers_color_a_middling_grain_is_doubt()
     assert classes.confidence[odd] < DEFAULT_SETTINGS.uncertain
     assert (classes.classes[blank] == BLANK_CLASS).all()
     assert np.percentile(classes.confidence[blank], 10) > 0.5
+
+
+def test_blank_cells_far_from_the_other_blanks_are_never_read_as_paper_with_confidence():
+    """The blank cells lie in the two top rows and in one corner at the foot, where the
+    gradient has turned from lilac to mint and the cells' grain is raised (0.44-0.54).
+    The background was fitted as a surface through the top rows alone, whose slope
+    between the two rows took it far off at the foot (its grain below zero): the six cells
+    there were read as the cream paper with confidence 0.35-0.53 (a render's)."""
+    from kamivision.vision.cells import BLANK_CLASS, CellSamples
+
+    rng = np.random.default_rng(8)
+    n = 290
+    row, col = np.arange(n) // 10, np.arange(n) % 10
+    top, foot = row < 2, (row >= 26) & (col >= 8)
+    cream, red = ~top & ~foot & (col % 3 == 0), ~top & ~foot & (col % 3 == 1)
+    lab = np.select(
+        [top[:, None], foot[:, None], cream[:, None], red[:, None]],
+        [[91.1, 0.6, -3.4], [93.3, -5.6, 4.0], [91.3, -0.2, 9.4], [46.0, 48.1, 13.8]],
+        [56.6, -19.5, -13.5],
+    )
+    lab = lab + rng.normal(0, 0.4, (n, 3))
+    grain = np.where(top, np.where(row == 0, 0.28, 0.12), np.where(foot, 0.49, 0.95)) + rng.uniform(-0.05, 0.05, n)
+    samples = CellSamples(
+        lab.astype(np.float32), grain.astype(np.float32), np.ones(n, np.float32), np.zeros(n, np.float32), 0.0
+    )
+    swatches = np.array([[91.3, -0.2, 9.4], [46.0, 48.1, 13.8], [56.6, -19.5, -13.5]], np.float32)
+    classes = classify_cells(samples, swatches)
+    misread = foot & (classes.classes != BLANK_CLASS)
+    assert (classes.confidence[misread] < DEFAULT_SETTINGS.uncertain).all()
+    assert (classes.classes[top] == BLANK_CLASS).all()
+    assert (classes.classes[cream] == 0).all() and (classes.confidence[cream] > 0.2).all()
