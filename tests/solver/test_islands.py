@@ -137,6 +137,8 @@ def test_the_first_look_without_a_limit_keeps_every_answer_optimal(monkeypatch):
     monkeypatch.setattr(islands, "_improve", lambda *args: beams.append(args[4:]) or improve(*args))
     tried = 0
     for seed in range(8):
+        if tried == 5:  # enough boards compared: the rest would only repeat them
+            break
         board = random_kami_board(random.Random(seed), colors=5, blank_outline=seed % 2 == 0)
         before = len(beams)
         plain = solve(board, max_nodes=150_000)  # the boards a short proof settles (the rest are skipped)
@@ -173,6 +175,8 @@ def test_the_first_look_pauses_the_proof_which_goes_on_where_it_was_or_ends(monk
     settings = machine(threads=1)
     compared = ended = 0
     for seed in range(12):
+        if compared >= 3 and ended >= 1:  # enough boards compared: the rest would only repeat them
+            break
         board = random_kami_board(random.Random(100 + seed), colors=5, blank_outline=False)
         plain = solve(board, max_nodes=170_000, settings=settings)  # a node limit: no first look
         if not plain.optimal or plain.expanded < 10_000 or plain.islands != 1:
