@@ -196,6 +196,31 @@ def test_the_first_look_pauses_the_proof_which_goes_on_where_it_was_or_ends(monk
     assert compared >= 3 and ended >= 1
 
 
+def test_the_progress_reports_time_never_goes_back_after_the_first_look(monkeypatch):
+    """The first look runs inside the core's progress call, and the report made after it
+    carried the time the core had taken before the look: the progress line went from
+    "1.8 s" (the look's beams) back to "1.0 s".  A look that takes a while and reports
+    from inside (as the beams do) is followed by no earlier time."""
+    import time as clock
+
+    from kamivision.solver import islands
+
+    monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
+
+    def slow_look(island, best, bound, budget, seconds=None):
+        clock.sleep(0.3)
+        islands._beam_report(budget, bound)(len(best))  # as a beam reports what it found
+        return best
+
+    monkeypatch.setattr(islands, "_improve", slow_look)
+    board = random_kami_board(random.Random(100), colors=5, blank_outline=False)  # 70,848 states to prove
+    seen: list = []
+    answer = solve(board, progress=seen.append, settings=dataclasses.replace(machine(threads=1), first_look=True))
+    assert answer.optimal and any("best" in info for info in seen)  # the look reported
+    times = [info["seconds"] for info in seen]
+    assert times == sorted(times)
+
+
 def test_a_cap_on_the_moves_finds_the_optimum_within_it_or_proves_there_is_none(both):
     """``solve(max_moves=k)``: an optimum within k is found and proven as without the cap;
     otherwise the bound says k + 1 (or the answer is optimal, when the first found is k + 1
