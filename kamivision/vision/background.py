@@ -32,11 +32,14 @@ def background_model(features: np.ndarray, members: np.ndarray, floor: float) ->
     """
     rows, cols = np.divmod(np.arange(ROWS * COLUMNS), COLUMNS)
     y, x = rows / (ROWS - 1), cols / (COLUMNS - 1)
-    # A slope across the board is fitted only where the members spread across it: from
-    # the two top rows alone, their noise made one that reached 20 Lab units at the foot.
-    along_y, along_x = (float(np.ptp(v[members])) >= SPAN if members.any() else False for v in (y, x))
-    plane = [np.ones_like(x)] + [y] * along_y + [x] * along_x
-    basis = np.column_stack(plane + [y * y] * along_y + [x * x] * along_x + [x * y] * (along_x and along_y))
+    # A slope along the board is fitted only where the members spread along it: fitted to
+    # the two top rows alone, the noise between them, carried 27 rows down, put the
+    # background's grain below zero at the foot (a render's).
+    along_y = members.any() and float(np.ptp(y[members])) >= SPAN
+    along_x = members.any() and float(np.ptp(x[members])) >= SPAN
+    plane = [np.ones_like(x)] + ([y] if along_y else []) + ([x] if along_x else [])
+    curves = ([y * y] if along_y else []) + ([x * x] if along_x else []) + ([x * y] if along_x and along_y else [])
+    basis = np.column_stack(plane + curves)
     members = _surface_inliers(np.column_stack(plane), features, members, floor)
     members = _surface_inliers(basis, features, members, floor)
     if members.sum() >= 12:

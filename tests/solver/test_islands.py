@@ -2,6 +2,7 @@
 
 import dataclasses
 import random
+import time
 
 import pytest
 
@@ -201,14 +202,12 @@ def test_the_progress_reports_time_never_goes_back_after_the_first_look(monkeypa
     carried the time the core had taken before the look: the progress line went from
     "1.8 s" (the look's beams) back to "1.0 s".  A look that takes a while and reports
     from inside (as the beams do) is followed by no earlier time."""
-    import time as clock
-
     from kamivision.solver import islands
 
     monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
 
     def slow_look(island, best, bound, budget, seconds=None):
-        clock.sleep(0.3)
+        time.sleep(0.3)
         islands._beam_report(budget, bound)(len(best))  # as a beam reports what it found
         return best
 
