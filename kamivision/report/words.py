@@ -149,9 +149,9 @@ def describe_changes(board: Board, changes) -> str:
 
 def progress_line(info: dict, width: Optional[int] = None) -> str:
     """One line for a solve's progress report on the command line: the
-    states searched, the lower bound proven, the shortest solution known and whether the
-    memory is full (the proof goes on depth-first, slower), or, once a limit stopped the
-    proof, the beam's best so far.
+    states searched, the lower bound proven, the shortest solution known, whether the
+    memory is full (the proof goes on depth-first, slower) and how far the last
+    threshold's sweep is, or, once a limit stopped the proof, the beam's best so far.
 
     ``width``: the characters the line may take.  A longer line is said in fewer words
     (the states' count goes first), so that the moves found, the bound and the seconds,
@@ -165,12 +165,15 @@ def progress_line(info: dict, width: Optional[int] = None) -> str:
     else:
         found = [f"{info['found']} moves found"] if "found" in info else []
         full = ["memory full"] if info.get("memory_full") else []  # the proof went on depth-first
+        # The last threshold's sweep works down from the board's regions to 2 (it proves
+        # nothing until it ends, so how far down it is is the progress there is to show).
+        at = [f"down to {info['regions']} of {info['regions_from']} regions"] if "regions" in info else []
         forms = [
             ", ".join(
-                [f"searching: {info['expanded']:>9,} states", f"lower bound {info['bound']}", *found, *full]
+                [f"searching: {info['expanded']:>9,} states", f"lower bound {info['bound']}", *found, *full, *at]
                 + [f"{info['seconds']:6.1f} s"]
             ),
-            ", ".join([f"{info['expanded']:,} states", f"bound {info['bound']}", *found, *full, seconds]),
+            ", ".join([f"{info['expanded']:,} states", f"bound {info['bound']}", *found, *full, *at, seconds]),
             ", ".join([f"bound {info['bound']}", *found, *full, seconds]),
             ", ".join([f"bound {info['bound']}", *([f"{info['found']} found"] if found else []), seconds]),
         ]

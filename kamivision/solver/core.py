@@ -154,7 +154,9 @@ def sweep(
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
     solution (its length in ``bound``; its moves in ``path`` with ``paths``, else an empty
     list), ``NONE``, ``LIMIT``/``INTERRUPTED``, or ``MEMORY`` when ``max_bytes`` ran out.
-    ``shown`` is the bound given to ``progress`` (the sweep proves nothing until it ends);
+    ``shown`` is the bound given to ``progress`` (the sweep proves nothing until it ends),
+    which also gets the region count the sweep is at and the one it started from
+    (``progress(expanded, bound, seconds, at, of)``: it goes down from ``of`` to 2);
     ``commute=False`` takes commuting moves in both orders (for tests and benchmarks);
     ``path_flood`` as for :func:`astar`."""
     status, path, expanded, bound = _core.sweep(

@@ -116,7 +116,9 @@ class Budget:
     def report(self, expanded: int, bound: int, seconds: float, **extra) -> None:
         """Pass a progress report on to the callback, if any: states expanded, the bound
         proven, seconds since the start, the length ``found`` when known, ``memory_full``
-        once the proof went on depth-first, and ``extra``."""
+        once the proof went on depth-first, and ``extra`` (``regions`` and ``regions_from``:
+        the region count a sweep is at and the one it started from, see
+        :func:`~kamivision.solver.core.sweep`)."""
         if self.limits.progress is None:
             return
         info = {"expanded": expanded, "bound": bound, "seconds": seconds, **extra}
@@ -173,7 +175,7 @@ def core_limits(budget: Budget) -> dict:
     if budget.limits.progress is not None or budget.pause is not None:
         base, offset = budget.expanded, time.perf_counter() - budget.start
 
-        def report(expanded: int, bound: int, seconds: float) -> None:
+        def report(expanded: int, bound: int, seconds: float, *at: int) -> None:
             if budget.pause is not None:
                 budget.expanded = base + expanded  # for the reports made while it runs (and
                 budget.look(bound)  # kept when it ends the search: Proven)
@@ -183,7 +185,9 @@ def core_limits(budget: Budget) -> dict:
                 # The core's seconds were taken before the look ran: the time is now's (the
                 # progress line went from "1.8 s" back to "1.0 s" after a look).
                 seconds = time.perf_counter() - budget.start - offset
-            budget.report(base + expanded, bound, offset + seconds)
+            # A sweep says how far it is: the region count it expands and the first.
+            extra = {"regions": at[0], "regions_from": at[1]} if at else {}
+            budget.report(base + expanded, bound, offset + seconds, **extra)
 
     return {"max_seconds": seconds, "max_nodes": nodes, "progress": report}
 

@@ -412,3 +412,30 @@ def test_installed_without_a_c_compiler_the_command_solves_in_pure_python(tmp_pa
     for name in rest:
         got = [(a[name]["optimal"], len(a[name]["moves"])) for a in (pure, compiled)]
         assert got[0] == got[1] and got[0][0] is True, (name, got)
+
+
+def test_the_sweeps_progress_says_how_far_down_its_region_counts_it_is():
+    """The sweep proves nothing until it ends (Bud5's takes minutes): its progress reports
+    also give the region count it expands and the one it started from, going down, and
+    the command line's line shows them.  The A*'s reports do not."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    from kamivision.report import progress_line
+
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    packed = core.graph(island.colors, island.adjacency)
+    optimum = len(astar.astar(island, limits.Budget()))
+    calls: list = []
+    answer = core.sweep(packed, within=optimum - 1, paths=False, progress=lambda *args: calls.append(args))
+    assert answer.status == core.Status.NONE and len(calls) >= 10
+    assert {len(args) for args in calls} == {5}
+    at = [args[3] for args in calls]
+    assert at == sorted(at, reverse=True) and 2 <= at[-1] < at[0] <= len(island.colors)
+    assert {args[4] for args in calls} == {len(island.colors)}
+    searched: list = []
+    core.astar(packed, progress=lambda *args: searched.append(args))
+    assert searched and {len(args) for args in searched} == {3}
+    info = {"expanded": calls[-1][0], "bound": optimum - 1, "seconds": 1.0, "regions": at[-1], "regions_from": at[0]}
+    assert f"down to {at[-1]} of {at[0]} regions" in progress_line(info)

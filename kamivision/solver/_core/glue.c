@@ -9,7 +9,8 @@
  *   astar(colors, adjacency, words, *, goal, limit, max_nodes, max_seconds, max_bytes,
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
- *         paths, shown, threads, orientation, commute, path_flood)
+ *         paths, shown, threads, orientation, commute, path_flood); its progress calls take
+ *         two more arguments: the region count it is at and the one it started from
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
  *               on_full)
  *     each returns (status, path, expanded, bound); path is None, a list of
@@ -24,8 +25,9 @@
 
 /* The Python callables of one search. */
 typedef struct {
-    PyObject *progress; /* None or callable(expanded, bound, seconds) */
+    PyObject *progress; /* None or callable(expanded, bound, seconds[, at, of]) */
     PyObject *improve;  /* None or callable(bound, expanded) -> length or None */
+    int at[2];          /* a sweep's region count now and its first, for progress; -1: none */
 } Calls;
 
 /* The error just raised by Python code: Ctrl-C (KeyboardInterrupt) is cleared and stops
@@ -40,7 +42,9 @@ static int poll_python(void *ctx, long long expanded, int bound, double seconds)
     const Calls *calls = ctx;
     if (PyErr_CheckSignals() < 0) return caught();
     if (calls->progress != Py_None) {
-        PyObject *r = PyObject_CallFunction(calls->progress, "Lid", expanded, bound, seconds);
+        PyObject *r = calls->at[0] < 0 ? PyObject_CallFunction(calls->progress, "Lid", expanded, bound, seconds)
+                                       : PyObject_CallFunction(calls->progress, "Lidii", expanded, bound, seconds,
+                                                               calls->at[0], calls->at[1]);
         if (!r) return caught();
         Py_DECREF(r);
     }
@@ -105,7 +109,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     AstarArgs a = {0};
-    Calls calls = {Py_None, Py_None};
+    Calls calls = {Py_None, Py_None, {-1, -1}};
     a.goal = a.limit = a.orientation = -1;
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
@@ -137,7 +141,7 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
-    Calls calls = {Py_None, Py_None};
+    Calls calls = {Py_None, Py_None, {-1, -1}};
     a.T = a.goal = a.orientation = -1;
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
@@ -156,6 +160,7 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.n = (int)n;
     a.poll = poll_python;
     a.poll_ctx = &calls;
+    a.at = calls.at;
     Result res; /* about 1.6 kB: its path's arrays */
     sweep_run(&a, &res);
     return answer(&res, 0);
@@ -167,7 +172,7 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) 
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     PivotArgs a = {0};
-    Calls calls = {Py_None, Py_None}; /* improve: the on_full callable */
+    Calls calls = {Py_None, Py_None, {-1, -1}}; /* improve: the on_full callable */
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iLdLOO", names, &colors, &n, &adjacency, &adj_len, &a.W,

@@ -357,10 +357,12 @@ static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first)
 
 /* Returns 1 when a solution within *T is found (*T is then its length, and *path its
  * moves when `paths`, else empty), 0 when there is none, -1 when a limit (or memory: *full
- * set) stops it, SWEEP_FAILED when it fails (FAIL_MEMORY or FAIL_CALLBACK in *fail). */
+ * set) stops it, SWEEP_FAILED when it fails (FAIL_MEMORY or FAIL_CALLBACK in *fail).
+ * `at` (or NULL) gets the region count being expanded and the first, for the progress
+ * reports. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
                  int threads, int commute, Limits *lim, long long *expanded, long long max_bytes,
-                 int *full, int *fail, Path *path) {
+                 int *full, int *fail, Path *path, int *at) {
     int n = is->n, W = is->W, T = *T_io;
     int kb = ks->bytes, stride = paths ? kb + 3 * (T > 0 ? T : 1) : kb;
     Layers *ly = calloc(1, sizeof(Layers));
@@ -399,6 +401,10 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
     if (layer_add(&ly->layer[R0], ck, h0, slot, 0, 0, LM_ALL) < 0) goto nomem;
     for (int R = R0; R >= 2; R--) {
         if (!ly->live[R]) continue;
+        if (at) {
+            at[0] = R;
+            at[1] = R0;
+        }
         if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) { /* and every 4096 expansions */
             *full = 1;
             result = -1;
@@ -530,6 +536,7 @@ typedef struct {
     int paths, shown, threads, orientation, commute, path_flood;
     PollFn poll;
     void *poll_ctx;
+    int *at; /* NULL, or two ints: the region count being expanded and the first (sweep) */
 } SweepArgs;
 
 /* One sweep, as asked in `a`: STATUS_FOUND with the shortest solution within T (its
@@ -547,7 +554,7 @@ static void sweep_run(const SweepArgs *a, Result *res) {
     long long expanded = 0;
     int full = 0, fail = FAIL_NONE;
     int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, &lim, &expanded,
-                      a->max_bytes, &full, &fail, &res->path);
+                      a->max_bytes, &full, &fail, &res->path, a->at);
     res->fail = found == SWEEP_FAILED ? fail : FAIL_NONE;
     res->expanded = expanded;
     res->status = found == 1   ? STATUS_FOUND

@@ -57,6 +57,8 @@ function progressText(state) {
   if (p.expanded !== undefined) {
     let text = `searching: ${p.expanded.toLocaleString()} states, at least ${p.bound} moves needed`;
     if (p.found !== undefined) text += `, ${plural(p.found, "move")} found`;
+    // The last threshold's sweep proves nothing until it ends: how far down its region counts it is.
+    if (p.regions !== undefined) text += `, down to ${p.regions} of ${p.regions_from} regions`;
     return text + secs;
   }
   return `searching${secs}`;
