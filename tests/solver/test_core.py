@@ -437,5 +437,12 @@ def test_the_sweeps_progress_says_how_far_down_its_region_counts_it_is():
     searched: list = []
     core.astar(packed, progress=lambda *args: searched.append(args))
     assert searched and {len(args) for args in searched} == {3}
-    info = {"expanded": calls[-1][0], "bound": optimum - 1, "seconds": 1.0, "regions": at[-1], "regions_from": at[0]}
-    assert f"down to {at[-1]} of {at[0]} regions" in progress_line(info)
+    # Through a solve whose A* hands the last threshold over to the sweep (at 1 MB here).
+    reports: list = []
+    solution = solve(board, progress=reports.append, settings=machine(handover_bytes=1_000_000))
+    swept = [info for info in reports if "regions" in info]
+    assert solution.optimal and swept and len(swept) < len(reports)
+    assert {info["regions_from"] for info in swept} == {len(island.colors)}
+    last = swept[-1]
+    assert f"down to {last['regions']} of {len(island.colors)} regions" in progress_line(last)
+    assert not any("down to" in progress_line(info) for info in reports if "regions" not in info)

@@ -111,3 +111,24 @@ def test_the_solves_memory_cap_reaches_the_solving_process():
     plain, capped = solutions
     assert plain.optimal and capped.optimal and capped.length == plain.length
     assert capped.expanded > plain.expanded
+
+
+def test_the_sweeps_region_count_reaches_the_page(monkeypatch):
+    """The last threshold's sweep reports the region count it is at and the one it started
+    from (the page's line says "down to 71 of 78 regions"): both go through the solving
+    process's filter of what the page is sent, as numbers."""
+    import kamivision.solver as solver
+    from kamivision.pipeline import Progressed
+    from kamivision.web.jobs import solve_for_page
+
+    real = solver.solve
+
+    def sweeping(board, *args, progress=None, **kwargs):
+        progress({"expanded": 4096, "bound": 16, "seconds": 20.0, "found": 17, "regions": 71, "regions_from": 78})
+        return real(board, *args, progress=progress, **kwargs)
+
+    monkeypatch.setattr(solver, "solve", sweeping)
+    sent: list = []
+    solve_for_page(make_board([[0, 1], [1, 0]]), 10, None, 1, sent.append)
+    reports = [event.info for event in sent if isinstance(event, Progressed)]
+    assert reports and reports[0]["regions"] == 71 and reports[0]["regions_from"] == 78
