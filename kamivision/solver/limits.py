@@ -176,6 +176,7 @@ def core_limits(budget: Budget) -> dict:
         base, offset = budget.expanded, time.perf_counter() - budget.start
 
         def report(expanded: int, bound: int, seconds: float, *at: int) -> None:
+            elapsed = offset + seconds
             if budget.pause is not None:
                 budget.expanded = base + expanded  # for the reports made while it runs (and
                 budget.look(bound)  # kept when it ends the search: Proven)
@@ -184,10 +185,10 @@ def core_limits(budget: Budget) -> dict:
                     raise KeyboardInterrupt
                 # The core's seconds were taken before the look ran: the time is now's (the
                 # progress line went from "1.8 s" back to "1.0 s" after a look).
-                seconds = time.perf_counter() - budget.start - offset
+                elapsed = time.perf_counter() - budget.start
             # A sweep says how far it is: the region count it expands and the first.
             extra = {"regions": at[0], "regions_from": at[1]} if at else {}
-            budget.report(base + expanded, bound, offset + seconds, **extra)
+            budget.report(base + expanded, bound, elapsed, **extra)
 
     return {"max_seconds": seconds, "max_nodes": nodes, "progress": report}
 
