@@ -6,9 +6,12 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py LEVEL.json --threshold 13 --max-gb 14
     python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
+    python benchmarks/sweep.py LEVEL.json --max-gb 0.05 --spill-gb 20   # layers to disk past 50 MB
 
 T is par - 1 unless ``--threshold`` is given: "none within T" then proves par optimal.
-The sweep keeps keys only (as the solver's first pass does).  Each run is a fresh process,
+The sweep keeps keys only (as the solver's first pass does).  With ``--spill-gb``, the
+layers that do not fit in ``--max-gb`` go to the temporary folder (``_core/spill.c``); the
+"disk GB" column is the most they took there.  Each run is a fresh process,
 so that its peak resident memory is its own; the largest island of each board is swept.
 """
 
@@ -32,7 +35,10 @@ def run_one(
     commute: bool = True,
     path_flood: bool = False,
     max_seconds: float | None = None,
+    spill_gb: float = 0.0,
 ) -> dict:
+    import tempfile
+
     from kamivision import read_board
     from kamivision.graph import build_regions
     from kamivision.solver import core
@@ -61,13 +67,21 @@ def run_one(
         commute=commute,
         path_flood=path_flood,
         max_seconds=max_seconds,
+        spill_dir=tempfile.gettempdir() if spill_gb > 0 else None,
+        max_disk=int(spill_gb * 2**30),
     )
     seconds = time.perf_counter() - started
     expanded, status = result.expanded, result.status
     answer = {0: f"found {result.bound}", 1: "none", 4: "out of memory"}.get(status, f"stopped ({status.name})")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # kB -> GB
     return dict(
-        regions=len(island), threshold=threshold, answer=answer, expanded=expanded, seconds=seconds, peak_gb=peak
+        regions=len(island),
+        threshold=threshold,
+        answer=answer,
+        expanded=expanded,
+        seconds=seconds,
+        peak_gb=peak,
+        disk_gb=result.disk / 2**30,
     )
 
 
@@ -83,6 +97,7 @@ def main() -> int:
         "--path-flood", default="off", help="off, on, or off,on: with the path-flood bound and its corridor"
     )
     parser.add_argument("--max-seconds", type=float, help="stop each sweep after this long")
+    parser.add_argument("--spill-gb", type=float, default=0.0, help="disk the layers may take past --max-gb")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
@@ -98,13 +113,14 @@ def main() -> int:
                     not args.no_commute,
                     args.path_flood == "on",
                     args.max_seconds,
+                    args.spill_gb,
                 )
             )
         )
         return 0
     header = (
         f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>5} {'answer':<14} {'expanded':>12} "
-        f"{'seconds':>9} {'peak GB':>8}"
+        f"{'seconds':>9} {'peak GB':>8} {'disk GB':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -131,6 +147,8 @@ def main() -> int:
                 command.append("--no-commute")
             if args.max_seconds is not None:
                 command += ["--max-seconds", str(args.max_seconds)]
+            if args.spill_gb:
+                command += ["--spill-gb", str(args.spill_gb)]
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
                 print(
@@ -140,7 +158,7 @@ def main() -> int:
             row = json.loads(done.stdout)
             print(
                 f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>5} {row['answer']:<14} "
-                f"{row['expanded']:>12,} {row['seconds']:>9.1f} {row['peak_gb']:>8.2f}",
+                f"{row['expanded']:>12,} {row['seconds']:>9.1f} {row['peak_gb']:>8.2f} {row['disk_gb']:>8.2f}",
                 flush=True,
             )
     return 0

@@ -171,13 +171,15 @@ def solve_row(
     check_seconds: float = 10.0,
     sharing: int = 1,
     max_mb: Optional[int] = None,
+    max_disk_mb: Optional[int] = None,
 ) -> Row:
     """Solve one source for the table: a bad file is a row with its error, not the end of
     the run.  ``sharing``: the solves running at once on this machine, which share
-    ``max_mb`` megabytes when it is given (:meth:`SearchSettings.for_this_machine`)."""
+    ``max_mb`` megabytes of memory and ``max_disk_mb`` of disk when they are given
+    (:meth:`SearchSettings.for_this_machine`)."""
     started = time.perf_counter()
     try:
-        settings = SearchSettings.for_this_machine(sharing, max_mb)
+        settings = SearchSettings.for_this_machine(sharing, max_mb, max_disk_mb)
         answered = solve_source(path, rules, max_seconds=max_seconds, check_seconds=check_seconds, settings=settings)
     except KamiError as error:
         return Row(str(path), None, None, False, None, None, round(time.perf_counter() - started, 4), str(error))
@@ -228,6 +230,7 @@ def solve_all(
     rules: Optional[str] = None,
     check_seconds: float = 10.0,
     max_mb: Optional[int] = None,
+    max_disk_mb: Optional[int] = None,
 ) -> Iterator[Row]:
     """Solve every source, yielding a :class:`Row` as each one finishes
     (:func:`kamivision.batch.run`: in this process in order with ``jobs`` 1, else in a
@@ -236,7 +239,12 @@ def solve_all(
     the run ends; with several the pool is stopped and the ``KeyboardInterrupt`` reaches
     the caller after the rows already yielded."""
     solve_one = functools.partial(
-        solve_row, rules=rules, check_seconds=check_seconds, sharing=max(1, jobs), max_mb=max_mb
+        solve_row,
+        rules=rules,
+        check_seconds=check_seconds,
+        sharing=max(1, jobs),
+        max_mb=max_mb,
+        max_disk_mb=max_disk_mb,
     )
     return batch.run(
         paths, solve_one, jobs=jobs, max_seconds=max_seconds, interrupted=lambda row: row.interrupted, ordered=False

@@ -709,19 +709,23 @@ def test_a_redis_password_or_a_token_on_the_command_line_is_warned_of():
 
 
 def test_a_memory_cap_reaches_the_search_and_the_answer_stays_proven(tmp_path):
-    """``--max-memory-mb``: the stored states fill the cap, the proof goes on depth-first
-    (more states expanded), and the answer is the same proven optimum."""
+    """``--max-memory-mb``: the stored states fill the cap and the proof's last step goes
+    to disk (``--max-disk-mb``, the temporary folder's), or on depth-first with
+    ``--max-disk-mb 0``; each expands more states than without the cap, not the same
+    number as the other, and the answer is the same proven optimum."""
     from .boards import random_kami_board
 
     path = write_board(random_kami_board(random.Random(0), colors=5, blank_outline=False), tmp_path / "b.json")
     answers = []
-    for extra in ([], ["--max-memory-mb", "1"]):
+    capped = ["--max-memory-mb", "1"]
+    for extra in ([], [*capped, "--max-disk-mb", "0"], [*capped, "--max-disk-mb", "100"]):
         result = runner.invoke(app, ["solve", str(path), "--json", "--max-nodes", "3000000", *extra])
         assert result.exit_code == 0, result.output
         answers.append(json.loads(result.stdout))
-    plain, capped = answers
-    assert plain["optimal"] and capped["optimal"] and capped["length"] == plain["length"]
-    assert capped["expanded"] > plain["expanded"]
+    plain, deep, disk = answers
+    assert all(answer["optimal"] and answer["length"] == plain["length"] for answer in answers)
+    assert deep["expanded"] > plain["expanded"] and disk["expanded"] > plain["expanded"]
+    assert disk["expanded"] != deep["expanded"]
 
 
 def test_a_memory_cap_is_refused_where_no_search_stores_states(tmp_path):
@@ -730,9 +734,10 @@ def test_a_memory_cap_is_refused_where_no_search_stores_states(tmp_path):
     korf = tmp_path / "korf.txt"
     korf.write_text("1 0 0 " + " ".join(str(t) for t in [1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) + "\n")
     for args in ([str(lines), "--rules", "pivot"], [str(korf)]):
-        result = runner.invoke(app, ["solve", *args, "--max-memory-mb", "100"])
-        assert result.exit_code == 1, result.output
-        assert result.stderr.strip() == f"kamivision: {args[0]}: --max-memory-mb is for KAMI boards and screenshots"
+        for option in ("--max-memory-mb", "--max-disk-mb"):
+            result = runner.invoke(app, ["solve", *args, option, "100"])
+            assert result.exit_code == 1, result.output
+            assert result.stderr.strip() == f"kamivision: {args[0]}: {option} is for KAMI boards and screenshots"
 
 
 def test_the_progress_line_fits_the_terminal(monkeypatch):

@@ -55,6 +55,18 @@ MEMORY_OPTION = typer.Option(
 )
 
 
+#: ``--max-disk-mb`` of solve (:meth:`SearchSettings.for_this_machine`).
+DISK_OPTION = typer.Option(
+    "--max-disk-mb",
+    min=0,
+    metavar="MB",
+    help="Megabytes of the temporary folder (TMPDIR) the proof's last step may write its states to when "
+    "its memory is full, shared by the solves run at once; 0: none (it goes on depth-first).  "
+    "[default: half of what is free there]",
+    show_default=False,
+)
+
+
 #: The compiled parts (built at install when a C compiler is there) and what each runs.
 COMPILED = {
     "kamivision.solver._core": "the KAMI search core",

@@ -15,6 +15,7 @@ import typer
 from ..errors import KamiError
 from ..report import safe_text, to_json, to_text
 from .common import (
+    DISK_OPTION,
     INTERRUPTED,
     MEMORY_OPTION,
     app,
@@ -104,6 +105,7 @@ CheckSeconds = Annotated[
     ),
 ]
 MaxMemory = Annotated[Optional[int], MEMORY_OPTION]
+MaxDisk = Annotated[Optional[int], DISK_OPTION]
 
 
 @app.command(
@@ -130,6 +132,7 @@ def solve_command(
     beam: Beam = 0,
     check_seconds: CheckSeconds = 10.0,
     max_memory_mb: MaxMemory = None,
+    max_disk_mb: MaxDisk = None,
 ) -> None:
     """Solve a board file, a screenshot, a puzzle, a collection, or several of them."""
     from ..sources import Kind, Run, kind_of, run_of, solve_source
@@ -145,17 +148,24 @@ def solve_command(
         if run is Run.MANY and (any(x is not None for x in (output, steps, gif, max_nodes)) or beam):
             raise KamiError("several sources are solved with --max-seconds, --jobs, --json and --rules only")
         kind = kind_of(source) if run is Run.ONE else None
-        if max_memory_mb is not None and (run in (Run.FLOODIT, Run.TILES) or kind is Kind.PUZZLE):
-            raise KamiError(f"{source}: --max-memory-mb is for KAMI boards and screenshots")
+        for name, value in (("--max-memory-mb", max_memory_mb), ("--max-disk-mb", max_disk_mb)):
+            if value is not None and (run in (Run.FLOODIT, Run.TILES) or kind is Kind.PUZZLE):
+                raise KamiError(f"{source}: {name} is for KAMI boards and screenshots")
         if run is not Run.ONE:
-            options = (beam, check_seconds, as_json, total_seconds, max_memory_mb)
+            options = (beam, check_seconds, as_json, total_seconds, max_memory_mb, max_disk_mb)
             table(run, sources, max_seconds, max_nodes, jobs, rules, *options)
             return
         output = check_pictures(source, kind, output, steps, gif, force)
         progress = None if as_json else progress_printer(unlimited=max_seconds is None and max_nodes is None)
         limits = {"max_seconds": max_seconds, "max_nodes": max_nodes, "check_seconds": check_seconds}
         answer = solve_source(
-            source, rules, progress=progress, beam=beam, kind=kind, settings=settings_for(max_memory_mb), **limits
+            source,
+            rules,
+            progress=progress,
+            beam=beam,
+            kind=kind,
+            settings=settings_for(max_memory_mb, max_disk_mb),
+            **limits,
         )
         clear(progress)
     except KamiError as error:
@@ -169,14 +179,14 @@ def solve_command(
     print_answer(source, answer, output, steps, gif, force, as_json)
 
 
-def settings_for(max_mb: Optional[int]):
-    """The search's settings for this machine with ``--max-memory-mb`` (None without it:
-    the solver's own default)."""
-    if max_mb is None:
+def settings_for(max_mb: Optional[int], max_disk_mb: Optional[int] = None):
+    """The search's settings for this machine with ``--max-memory-mb`` and ``--max-disk-mb``
+    (None without either: the solver's own default)."""
+    if max_mb is None and max_disk_mb is None:
         return None
     from ..solver.settings import SearchSettings  # the solver only when asked
 
-    return SearchSettings.for_this_machine(max_mb=max_mb)
+    return SearchSettings.for_this_machine(max_mb=max_mb, max_disk_mb=max_disk_mb)
 
 
 def table(
@@ -191,6 +201,7 @@ def table(
     as_json: bool,
     total_seconds,
     max_mb=None,
+    max_disk_mb=None,
 ) -> None:
     """Several sources or a collection, a row each (:mod:`.tables`); ``--jobs`` cut to the
     cores this process may use."""
@@ -202,7 +213,7 @@ def table(
         typer.echo(f"kamivision: --jobs {jobs} cut to the {cores} cores available", err=True)
         jobs = cores
     if run is Run.MANY:
-        sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json, max_mb)
+        sources_table(sources, max_seconds, jobs, rules, check_seconds, as_json, max_mb, max_disk_mb)
     elif run is Run.FLOODIT:
         floodit_table(sources[0], max_seconds, jobs, beam, as_json, total_seconds)
     else:

@@ -152,7 +152,14 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
 
 
 def sources_table(
-    sources: list[Path], max_seconds, jobs: int, rules, check_seconds: float, as_json: bool, max_mb=None
+    sources: list[Path],
+    max_seconds,
+    jobs: int,
+    rules,
+    check_seconds: float,
+    as_json: bool,
+    max_mb=None,
+    max_disk_mb=None,
 ) -> None:
     """Several sources, or the board files and screenshots of a folder (not its subfolders):
     a row as each one finishes (one JSON line each with --json), then the totals.  A source
@@ -205,7 +212,10 @@ def sources_table(
         count,
         instead=error,
     )
-    rows = solve_all(paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds, max_mb=max_mb)
+    rows = solve_all(
+        paths, max_seconds=max_seconds, jobs=jobs, rules=rules, check_seconds=check_seconds, max_mb=max_mb,
+        max_disk_mb=max_disk_mb,
+    )  # fmt: skip
     interrupted = table.run(rows) or tally["interrupted"] > 0
     seconds = time.perf_counter() - started
     if not as_json:

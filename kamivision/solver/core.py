@@ -17,6 +17,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from .limits import SearchStopped, core_limits
+from .settings import spill_folder
 
 if TYPE_CHECKING:
     from .limits import Budget, Path
@@ -54,12 +55,14 @@ class Status(IntEnum):
 class Answer:
     """What a search of the core returns.  ``path``: ``None``, or the moves found, as
     ``(region, color)`` pairs (a list of colors for :func:`pivot_astar`); ``bound``:
-    the lower bound proven (for :func:`sweep`: the length of the solution found)."""
+    the lower bound proven (for :func:`sweep`: the length of the solution found);
+    ``disk``: for :func:`sweep`, the most bytes its states took on disk."""
 
     status: Status
     path: Optional[list]
     expanded: int
     bound: int
+    disk: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +152,8 @@ def sweep(
     orientation: int = -1,
     commute: bool = True,
     path_flood: bool = False,
+    spill_dir: Optional[str] = None,
+    max_disk: int = 0,
 ) -> Answer:
     """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
@@ -158,14 +163,21 @@ def sweep(
     which also gets the region count the sweep is at and the one it started from
     (``progress(expanded, bound, seconds, at, of)``: it goes down from ``of`` to 2);
     ``commute=False`` takes commuting moves in both orders (for tests and benchmarks);
-    ``path_flood`` as for :func:`astar`."""
-    status, path, expanded, bound = _core.sweep(
+    ``path_flood`` as for :func:`astar`.
+
+    With ``spill_dir``, a folder, the region counts waiting their turn go to files there
+    (unlinked at once) when the states pass ``max_bytes``, up to ``max_disk`` bytes, and
+    are read back, their duplicates merged, when their turn comes (``_core/spill.c``): the
+    same states are expanded, so the answer is the same, and ``MEMORY`` comes only when
+    the disk's share is full too."""
+    (status, path, expanded, bound), disk = _core.sweep(
         g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
         threads=threads, orientation=orientation, commute=int(commute), path_flood=int(path_flood),
+        spill_dir=spill_dir, max_disk=max_disk,
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
-    return Answer(Status(status), path, expanded, bound)
+    return Answer(Status(status), path, expanded, bound, disk)
 
 
 def pivot_astar(
@@ -350,12 +362,15 @@ def _sweep(
     the same admissible bound.
     """
     target = upper[0] - 1
+    folder, disk = spill_folder(budget.settings.max_disk_bytes)
     for paths in (False, True):
         answer = sweep(
             packed,
             within=target,
             goal=goal_color,
             max_bytes=budget.settings.max_bytes,
+            spill_dir=folder,
+            max_disk=disk,
             paths=paths,
             shown=bound,
             threads=budget.settings.threads,

@@ -46,6 +46,10 @@ class SearchSettings:
     flood beams to find a better answer to show, then goes on (:func:`~kamivision.solver.islands._first_look`);
     ``False``: the states expanded depend on the board alone, not on the time (for tests
     that compare runs).
+    ``max_disk_bytes``: disk the sweep may write its states to when they pass ``max_bytes``
+    (``_core/spill.c``: the states of the region counts waiting their turn, read back when
+    it comes), in the temporary folder (``TMPDIR``); ``0``: none, the sweep stops when its
+    memory is full; ``None``: half of what is free there when the sweep starts.
     ``path_flood``: the compiled search adds the path-flood bound
     (:mod:`~kamivision.solver.pathflood`) at the states it expands, and lets the children
     of moves outside its corridor keep it.  Off by default: it cuts the states searched by
@@ -56,6 +60,7 @@ class SearchSettings:
     """
 
     max_bytes: int = 4 << 30
+    max_disk_bytes: Optional[int] = 0
     handover_bytes: int = HANDOVER_BYTES
     threads: int = 1
     core: bool = True
@@ -63,10 +68,14 @@ class SearchSettings:
     path_flood: bool = False
 
     @classmethod
-    def for_this_machine(cls, sharing: int = 1, max_mb: Optional[int] = None) -> "SearchSettings":
+    def for_this_machine(
+        cls, sharing: int = 1, max_mb: Optional[int] = None, max_disk_mb: Optional[int] = None
+    ) -> "SearchSettings":
         """60 % of the memory available now (at least 256 MiB; 4 GiB where it cannot be
         asked), or ``max_mb`` megabytes when the user set them (``--max-memory-mb``),
-        and two threads when this process may use two CPUs.
+        and two threads when this process may use two CPUs.  Disk for the sweep: half of
+        what the temporary folder has free when it starts, or ``max_disk_mb`` megabytes
+        (``--max-disk-mb``; 0: none).
 
         ``sharing``: the solves that may run at once on this machine (a server's solving
         processes).  Each gets its share of the memory, and two threads only when there
@@ -83,4 +92,26 @@ class SearchSettings:
             except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
                 max_bytes = 4 << 30
             max_bytes = max(256 << 20, max_bytes // sharing)
-        return cls(max_bytes=max_bytes, threads=2 if usable_cpus() >= 2 * sharing else 1)
+        if max_disk_mb is not None:
+            max_disk = max_disk_mb * 1_000_000 // sharing
+        else:  # half the free space, looked at now when shared, else when a sweep starts
+            max_disk = None if sharing == 1 else spill_folder(None)[1] // sharing
+        threads = 2 if usable_cpus() >= 2 * sharing else 1
+        return cls(max_bytes=max_bytes, max_disk_bytes=max_disk, threads=threads)
+
+
+def spill_folder(max_disk_bytes: Optional[int]) -> tuple[Optional[str], int]:
+    """Where the sweep may write its states and how many bytes (``SearchSettings.max_disk_bytes``;
+    ``None``: half of what that folder has free now): ``(None, 0)`` for none."""
+    if max_disk_bytes == 0:
+        return None, 0
+    import tempfile  # 5 ms: only when a sweep starts
+
+    folder = tempfile.gettempdir()
+    if max_disk_bytes is None:
+        try:
+            stat = os.statvfs(folder)
+            max_disk_bytes = stat.f_bavail * stat.f_frsize // 2
+        except (AttributeError, OSError):  # no statvfs (Windows), or the folder is gone
+            return None, 0
+    return (folder, max_disk_bytes) if max_disk_bytes > 0 else (None, 0)

@@ -171,9 +171,11 @@ def _interrupt_at_first_report(calls: list):
     return progress
 
 
-def _sweep(island, goal, target, paths, threads=1, commute=True):
+def _sweep(island, goal, target, paths, threads=1, commute=True, spill_dir=None, spilled=None):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
-    ``commute=False`` takes commuting moves in both orders."""
+    ``commute=False`` takes commuting moves in both orders; with ``spill_dir``, it has 20 kB
+    of memory, and the region counts go to disk there (``_core/spill.c``): ``spilled``, a
+    list, gets the most bytes they took."""
     answer = core.sweep(
         core.graph(island.colors, island.adjacency),
         within=target,
@@ -181,7 +183,12 @@ def _sweep(island, goal, target, paths, threads=1, commute=True):
         paths=paths,
         threads=threads,
         commute=commute,
+        max_bytes=None if spill_dir is None else 20_000,
+        spill_dir=spill_dir,
+        max_disk=1 << 30,
     )
+    if spilled is not None:
+        spilled.append(answer.disk)
     return answer.status, answer.path, answer.expanded, answer.bound
 
 
@@ -196,17 +203,19 @@ def _end_of(island, path):
 
 
 @pytest.mark.slow
-def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
+def test_the_sweep_equals_exhaustive_search_on_random_small_boards(tmp_path):
     """The sweep by region count (the last threshold once the A*'s memory is full) finds
     the optimum at threshold T = optimum, with its moves (keeping them) or its length
     (keys only), finds it again at T = optimum + 1, and finds nothing at T = optimum - 1:
     on both lattices, against breadth-first search, and with a goal color against the
     A* with that goal (the same merging moves; breadth-first search also recolors to
-    colors no neighbor has, which can reach a goal color sooner)."""
+    colors no neighbor has, which can reach a goal color sooner).  With every region
+    count read back from disk, in parts, the answers are the same, and so are the states
+    a proof expands."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(23112026)
-    checked = 0
+    checked, spilled = 0, []
     for _ in range(400):
         lattice = rng.choice(["triangle", "square"])
         rows, columns = rng.choice([(3, 3), (3, 4), (4, 4), (4, 3), (2, 5), (5, 3)])
@@ -227,11 +236,18 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards():
         assert _sweep(island, goal, expected, 0)[::3] == (0, expected)
         assert len(_sweep(island, goal, expected + 1, 1)[1]) == expected
         assert _sweep(island, goal, expected - 1, 0)[0] == 1, board
-        for target, paths in [(expected, 1), (expected - 1, 0)]:  # two threads: the same
+        for target, paths in [(expected, 1), (expected - 1, 0)]:  # two threads, or on disk: the same
             one, two = _sweep(island, goal, target, paths), _sweep(island, goal, target, paths, threads=2)
             assert two[0] == one[0] and two[2:] == one[2:], board
+            disk = _sweep(island, goal, target, paths, spill_dir=str(tmp_path), spilled=spilled)
+            assert disk[0] == one[0] and disk[3] == one[3], board
+            if paths:  # found: its moves (the order within a region count, and so the count, may differ)
+                assert len(disk[1]) == expected and (goal is None or _end_of(island, disk[1]) == goal)
+            else:  # a proof expands every state within T, once
+                assert disk[2] == one[2], board
         checked += 1
     assert checked >= 200
+    assert sum(1 for bytes_ in spilled if bytes_) >= checked // 2  # most sweeps went to disk
 
 
 @pytest.mark.slow
@@ -285,10 +301,11 @@ def test_the_sweep_on_two_threads_expands_the_same_states_as_on_one():
 def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monkeypatch):
     """When the A*'s stored states fill their share of memory and a solution is known, the
     search frees them and sweeps by region count for a shorter solution with all the memory
-    (10 MB here: it fits); when that runs out of memory too (1 MB), the A* runs again and
-    goes on depth-first.  With a known solution the A*'s share is at most ``handover_bytes``,
-    however much memory there is: 1 MB of A* and a roomy sweep.  All prove the optimum
-    found with memory to spare."""
+    (10 MB here: it fits); when that runs out of memory too (1 MB without disk), the A* runs
+    again and goes on depth-first; with disk, the sweep writes its states there and ends.
+    With a known solution the A*'s share is at most ``handover_bytes``, however much memory
+    there is: 1 MB of A* and a roomy sweep.  All prove the optimum found with memory to
+    spare."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
@@ -303,10 +320,12 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
 
     monkeypatch.setattr(core, "_sweep", spy)
     roomy_memory = machine().max_bytes
-    cases = [(10_000_000, 1 << 30, True), (1_000_000, 1 << 30, False), (roomy_memory, 1_000_000, True)]
-    for memory, handover, swept in cases:
+    cases = [(10_000_000, 1 << 30, 0, True), (1_000_000, 1 << 30, 0, False), (1_000_000, 1 << 30, None, True)]
+    cases.append((roomy_memory, 1_000_000, 0, True))
+    for memory, handover, disk, swept in cases:
         outcomes.clear()
-        solution = solve(board, settings=machine(max_bytes=memory, handover_bytes=handover))
+        settings = machine(max_bytes=memory, handover_bytes=handover, max_disk_bytes=disk)
+        solution = solve(board, settings=settings)
         assert outcomes == [swept]
         assert solution.optimal and solution.length == roomy.length == solution.lower_bound
         assert solution.expanded > roomy.expanded

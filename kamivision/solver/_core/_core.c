@@ -21,6 +21,8 @@
  *   deep.c     depth-first search below an open state, when memory is full
  *   batch.c    expansions in batches, shared with a helper thread
  *   astar.c    the A* (with anytime dives and its depth-first phase)
+ *   layer.c    the sweep's states of one region count
+ *   spill.c    those states on disk when memory is full (delayed duplicate detection)
  *   sweep.c    the last threshold swept by region count
  *   pivot.c    the fixed-pivot (Flood-It) A*
  *   glue.c     the Python functions
@@ -29,9 +31,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "state.c"
@@ -45,6 +49,8 @@
 #include "deep.c"
 #include "batch.c"
 #include "astar.c"
+#include "layer.c"
+#include "spill.c"
 #include "sweep.c"
 #include "pivot.c"
 #include "glue.c"

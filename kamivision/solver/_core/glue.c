@@ -9,8 +9,9 @@
  *   astar(colors, adjacency, words, *, goal, limit, max_nodes, max_seconds, max_bytes,
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
- *         paths, shown, threads, orientation, commute, path_flood); its progress calls take
- *         two more arguments: the region count it is at and the one it started from
+ *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk); its
+ *         progress calls take two more arguments: the region count it is at and the one it
+ *         started from; it returns the answer below and the most bytes it held on disk
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
  *               on_full)
  *     each returns (status, path, expanded, bound); path is None, a list of
@@ -137,7 +138,8 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
 
 static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
-                            "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", NULL};
+                            "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", "spill_dir",
+                            "max_disk", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
@@ -146,9 +148,9 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
     a.paths = a.threads = a.commute = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiii", names, &colors, &n, &adjacency, &adj_len, &a.W,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizL", names, &colors, &n, &adjacency, &adj_len, &a.W,
                                      &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
-                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood))
+                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood, &a.spill_dir, &a.max_disk))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
     if (a.T < 0 || a.T >= MAXF - 2) {
@@ -162,8 +164,10 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.poll_ctx = &calls;
     a.at = calls.at;
     Result res; /* about 1.6 kB: its path's arrays */
-    sweep_run(&a, &res);
-    return answer(&res, 0);
+    long long disk = 0;
+    sweep_run(&a, &res, &disk);
+    PyObject *out = answer(&res, 0);
+    return out ? Py_BuildValue("(NL)", out, disk) : NULL;
 }
 
 static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) {

@@ -44,130 +44,6 @@
  * cut by the bounds), never a needed one.  tests/solver/test_core.py checks the sweep against
  * breadth-first search on random small boards. */
 
-/* A layer's states: the keys (and, with moves, each state's moves after its key) in an
- * arena, g and h in another, and an open-addressing table of their indices, each tagged
- * with 4 bits of its hash so that few probes compare keys.  No hashes or parent links are
- * kept (a grown table hashes the keys again): about 40 % less memory than a Store. */
-#define LAYER_TAG 28 /* index bits in a table entry; the top 4 are the tag */
-#define LAYER_MAX ((1u << LAYER_TAG) - 2)
-
-#define LM_ALL 0xFFFF /* no move kept: all moves are taken */
-
-/* A move's name for the order of commuting moves: its region, then its color.  A color
- * of 32 or more has no name: its child keeps LM_ALL, and takes every move. */
-static inline uint16_t move_name(int r, int c) { return c < 32 ? (uint16_t)(r * 32 + c) : LM_ALL; }
-
-typedef struct {
-    int n, stride; /* key bytes; bytes per state */
-    size_t count, cap;
-    uint8_t *keys;
-    uint8_t *gh;     /* g, h of each state */
-    uint16_t *lm;    /* the move that reached it (see move_name), or LM_ALL */
-    uint32_t *table; /* tag << LAYER_TAG | (index + 1); 0 = empty */
-    size_t tcap;     /* power of two */
-} Layer;
-
-static int layer_init(Layer *ly, int n, int stride) {
-    memset(ly, 0, sizeof(*ly));
-    ly->n = n;
-    ly->stride = stride;
-    ly->cap = 1024;
-    ly->keys = malloc(ly->cap * (size_t)stride);
-    ly->gh = malloc(ly->cap * 2);
-    ly->lm = malloc(ly->cap * sizeof(uint16_t));
-    ly->tcap = 2048;
-    ly->table = calloc(ly->tcap, sizeof(uint32_t));
-    return ly->keys && ly->gh && ly->lm && ly->table;
-}
-
-static void layer_free(Layer *ly) {
-    free(ly->keys);
-    free(ly->gh);
-    free(ly->lm);
-    free(ly->table);
-}
-
-/* Memory the layer touches (its arenas' unused capacity is never written). */
-static size_t layer_used(const Layer *ly) {
-    return ly->count * ((size_t)ly->stride + 2 + sizeof(uint16_t)) + ly->tcap * sizeof(uint32_t);
-}
-
-static inline uint32_t layer_tag(uint64_t h) { return (uint32_t)(h >> 60) << LAYER_TAG; }
-
-/* Index of `key` or -1; *slot is where it is or would go. */
-static int64_t layer_find(const Layer *ly, const uint8_t *key, uint64_t h, size_t *slot) {
-    size_t mask = ly->tcap - 1, i = h & mask;
-    uint32_t tag = layer_tag(h), low = (1u << LAYER_TAG) - 1;
-    for (;;) {
-        uint32_t e = ly->table[i];
-        if (e == 0) {
-            *slot = i;
-            return -1;
-        }
-        size_t k = (e & low) - 1;
-        if ((e & ~low) == tag && memcmp(ly->keys + k * ly->stride, key, ly->n) == 0) {
-            *slot = i;
-            return (int64_t)k;
-        }
-        i = (i + 1) & mask;
-    }
-}
-
-static int layer_grow_table(Layer *ly) {
-    size_t tcap = ly->tcap * 2, mask = tcap - 1;
-    uint32_t *t = calloc(tcap, sizeof(uint32_t));
-    if (!t) return 0;
-    for (size_t k = 0; k < ly->count; k++) {
-        uint64_t h = hash_key(ly->keys + k * ly->stride, ly->n);
-        size_t i = h & mask;
-        while (t[i]) i = (i + 1) & mask;
-        t[i] = layer_tag(h) | (uint32_t)(k + 1);
-    }
-    free(ly->table);
-    ly->table = t;
-    ly->tcap = tcap;
-    return 1;
-}
-
-/* Add a new state (`key` holds `stride` bytes) at `slot` from layer_find; its index, or -1
- * when out of memory (or past the LAYER_MAX states a table entry can name). */
-static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot, int g, int hb, uint16_t lm) {
-    if (ly->count >= LAYER_MAX) return -1;
-    if (ly->count == ly->cap) {
-        size_t cap = ly->cap * 2;
-        uint8_t *keys = realloc(ly->keys, cap * (size_t)ly->stride);
-        if (!keys) return -1;
-        ly->keys = keys;
-        uint8_t *gh = realloc(ly->gh, cap * 2);
-        if (!gh) return -1;
-        ly->gh = gh;
-        uint16_t *lms = realloc(ly->lm, cap * sizeof(uint16_t));
-        if (!lms) return -1;
-        ly->lm = lms;
-        ly->cap = cap;
-    }
-    size_t k = ly->count++;
-    memcpy(ly->keys + k * ly->stride, key, ly->stride);
-    ly->gh[2 * k] = (uint8_t)g;
-    ly->gh[2 * k + 1] = (uint8_t)hb;
-    ly->lm[k] = lm;
-    ly->table[slot] = layer_tag(h) | (uint32_t)(k + 1);
-    if (ly->count * 8 > ly->tcap * 5 && !layer_grow_table(ly)) return -1; /* load at most 5/8 */
-    return (int64_t)k;
-}
-
-typedef struct {
-    Layer layer[MAXN + 1]; /* by region count; used when live */
-    uint8_t live[MAXN + 1];
-} Layers;
-
-static size_t layers_used(const Layers *ly, int n) {
-    size_t used = 0;
-    for (int r = 0; r <= n; r++)
-        if (ly->live[r]) used += layer_used(&ly->layer[r]);
-    return used;
-}
-
 /* The sweep in chunks of parents, shared by threads as the A*'s batches are: working out
  * a parent's children (its bounds, its moves, their keys and bounds) only reads the layer
  * being expanded, so both threads take parents of a chunk; then the main thread stores the
@@ -355,174 +231,225 @@ static void sweep_chunk_set(SweepChunk *ch, const Layer *L, int R, size_t first)
 
 #define SWEEP_FAILED (-2) /* see sweep(): *fail says why */
 
+/* One sweep's state, shared by its layers' expansions. */
+typedef struct {
+    const KeyShape *ks;
+    int n, kb, stride, paths, shown;
+    int T; /* lowered by the main thread as it finds solutions; the chunks read it */
+    Layers *ly;
+    SweepChunk *chunks; /* two: one stored while the helper works out the next */
+    Batch *bt;
+    Scratch mx;
+    Limits *lim;
+    long long *expanded, max_bytes;
+    Spill sp;
+    uint8_t *best; /* the shortest solution's moves, with `paths` */
+    int best_len, fail;
+} Sweeper;
+
+#define EXPAND_DONE 0
+#define EXPAND_FULL 1  /* memory (or the disk's budget) ran out */
+#define EXPAND_LIMIT 2 /* a limit stopped it; sw->fail says when a callback failed */
+
+/* Memory past the budget: spill the layers waiting their turn (below R) when the sweep
+ * may (down to half the budget); 1 when it is within the budget then, else 0.  `extra`: a part being expanded that
+ * is not among the layers. */
+static int sweep_fits(Sweeper *sw, int R, size_t extra) {
+    if (sw->max_bytes < 0 || (long long)(layers_used(sw->ly, sw->n) + extra) <= sw->max_bytes) return 1;
+    if (!sw->sp.dir || !spill_below(&sw->sp, sw->ly, R, sw->n, extra, sw->max_bytes / 2)) return 0;
+    return (long long)(layers_used(sw->ly, sw->n) + extra) <= sw->max_bytes;
+}
+
+/* Expand every state of L (the layer of R regions, or a part of it read from disk). */
+static int sweep_layer(Sweeper *sw, Layer *L, int R, int part) {
+    Layers *ly = sw->ly;
+    int kb = sw->kb, stride = sw->stride;
+    size_t slot;
+    int cur = 0;
+    sweep_chunk_set(&sw->chunks[cur], L, R, 0);
+    sweep_start(sw->bt, &sw->chunks[cur]);
+    sweep_share(&sw->chunks[cur], &sw->mx);
+    sweep_join(sw->bt);
+    for (;;) {
+        SweepChunk *ch = &sw->chunks[cur], *nx = &sw->chunks[cur ^ 1];
+        size_t after = ch->first + ch->n;
+        int more = after < L->count;
+        if (more) { /* the helper works out the next chunk while this one is stored */
+            sweep_chunk_set(nx, L, R, after);
+            sweep_start(sw->bt, nx);
+        }
+        if (ch->nomem) return EXPAND_FULL;
+        for (int i = 0; i < ch->n; i++) {
+            const SweepJob *j = &ch->jobs[i];
+            size_t k = ch->first + i;
+            int g = L->gh[2 * k];
+            if (!j->expand || g + j->h > sw->T) continue;
+            (*sw->expanded)++;
+            if ((*sw->expanded & 4095) == 0 && !sweep_fits(sw, R, part ? layer_used(L) : 0)) return EXPAND_FULL;
+            int over = over_limits(sw->lim, *sw->expanded, sw->shown, NULL);
+            if (over) {
+                if (over < 0) sw->fail = FAIL_CALLBACK;
+                return EXPAND_LIMIT;
+            }
+            int ng = g + 1;
+            for (int q = 0; q < j->nkids; q++) {
+                const SweepKid *kid = &j->kids[q];
+                if (ng + kid->hc > sw->T) continue;
+                const uint8_t *key = j->keys + (size_t)q * stride;
+                Layer *C = &ly->layer[kid->rc];
+                if (!ly->live[kid->rc]) {
+                    if (!layer_init(C, kb, stride)) return EXPAND_FULL;
+                    ly->live[kid->rc] = 1;
+                }
+                int64_t old = layer_find(C, key, kid->hash, &slot);
+                if (old >= 0)
+                    layer_merge(C, old, ng, kid->hc, kid->lm, sw->paths ? key + kb : NULL);
+                else if (layer_add(C, key, kid->hash, slot, ng, kid->hc, kid->lm) < 0)
+                    return EXPAND_FULL;
+            }
+            if (j->goal_r >= 0 && ng <= sw->T) {
+                sw->best_len = ng;
+                __atomic_store_n(&sw->T, ng - 1, __ATOMIC_RELAXED); /* only a shorter one is wanted now */
+                if (sw->paths) {
+                    memcpy(sw->best, L->keys + k * (size_t)stride + kb, 3 * (size_t)g);
+                    put_move(sw->best + 3 * g, j->goal_r, j->goal_c);
+                }
+            }
+        }
+        if (!more) return EXPAND_DONE;
+        sweep_share(nx, &sw->mx);
+        sweep_join(sw->bt);
+        cur ^= 1;
+    }
+}
+
+/* Layer R, whose states are on disk (and perhaps some in memory): all to disk, then read
+ * back and expanded in parts of a third of the memory each (the rest for their children). */
+static int sweep_from_disk(Sweeper *sw, int R) {
+    Layers *ly = sw->ly;
+    if (!spill_layer(&sw->sp, ly, R)) return EXPAND_FULL;
+    int P = spill_parts(&sw->sp, R, sw->stride, sw->max_bytes / 3);
+    for (int p = 0; p < P; p++) {
+        Layer part;
+        if (!layer_init(&part, sw->kb, sw->stride)) return EXPAND_FULL;
+        int e = spill_read(&sw->sp, R, &part, p, P) ? sweep_layer(sw, &part, R, 1) : EXPAND_FULL;
+        layer_free(&part);
+        if (e != EXPAND_DONE) return e;
+    }
+    spill_close(&sw->sp, R, sw->stride);
+    return EXPAND_DONE;
+}
+
 /* Returns 1 when a solution within *T is found (*T is then its length, and *path its
  * moves when `paths`, else empty), 0 when there is none, -1 when a limit (or memory: *full
  * set) stops it, SWEEP_FAILED when it fails (FAIL_MEMORY or FAIL_CALLBACK in *fail).
  * `at` (or NULL) gets the region count being expanded and the first, for the progress
- * reports. */
+ * reports.  With a folder in `spill_dir`, layers that do not fit in max_bytes go to disk
+ * there (spill.c), up to `max_disk` bytes; *disk gets the most they took. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
                  int threads, int commute, Limits *lim, long long *expanded, long long max_bytes,
-                 int *full, int *fail, Path *path, int *at) {
+                 const char *spill_dir, long long max_disk, long long *disk, int *full, int *fail, Path *path,
+                 int *at) {
     int n = is->n, W = is->W, T = *T_io;
-    int kb = ks->bytes, stride = paths ? kb + 3 * (T > 0 ? T : 1) : kb;
-    Layers *ly = calloc(1, sizeof(Layers));
-    SweepChunk *chunks = calloc(2, sizeof(SweepChunk));
-    Batch *bt = malloc(sizeof(Batch));
-    Scratch mx = {0};
+    Sweeper sw = {.ks = ks, .n = n, .kb = ks->bytes, .paths = paths, .shown = shown, .T = T, .lim = lim,
+                  .expanded = expanded, .max_bytes = max_bytes, .best_len = -1, .fail = FAIL_NONE};
+    sw.stride = paths ? sw.kb + 3 * (T > 0 ? T : 1) : sw.kb;
+    spill_init(&sw.sp, spill_dir, max_disk);
+    int stride = sw.stride, kb = sw.kb;
+    sw.ly = calloc(1, sizeof(Layers));
+    sw.chunks = calloc(2, sizeof(SweepChunk));
+    sw.bt = malloc(sizeof(Batch));
     int batch_ok = 0;
-    uint8_t *ck = malloc(stride), *best = malloc(3 * (T + 1));
-    int result = 0, best_len = -1;
+    uint8_t *ck = malloc(stride);
+    sw.best = malloc(3 * (T + 1));
+    int result = 0;
     *full = 0;
     *fail = FAIL_NONE;
     path_clear(path);
-    if (!ly || !chunks || !bt || !ck || !best || !scratch_init(&mx, n, kb, is->path_flood) ||
-        !(batch_ok = batch_init(bt, is, ks, NULL, 0, threads))) {
+    if (!sw.ly || !sw.chunks || !sw.bt || !ck || !sw.best || !scratch_init(&sw.mx, n, kb, is->path_flood) ||
+        !(batch_ok = batch_init(sw.bt, is, ks, NULL, 0, threads))) {
         result = SWEEP_FAILED;
         *fail = FAIL_MEMORY;
         goto out;
     }
     for (int i = 0; i < 2; i++) {
-        chunks[i].is = is;
-        chunks[i].ks = ks;
-        chunks[i].stride = stride;
-        chunks[i].T = &T;
-        chunks[i].commute = commute;
-        chunks[i].helper = &bt->wx;
+        sw.chunks[i].is = is;
+        sw.chunks[i].ks = ks;
+        sw.chunks[i].stride = stride;
+        sw.chunks[i].T = &sw.T;
+        sw.chunks[i].commute = commute;
+        sw.chunks[i].helper = &sw.bt->wx;
     }
-    contract(is, colors, mx.s);
-    int R0 = popcount_w(mx.s->reps, W);
+    contract(is, colors, sw.mx.s);
+    int R0 = popcount_w(sw.mx.s->reps, W);
     size_t slot;
-    if (!layer_init(&ly->layer[R0], kb, stride)) goto nomem;
+    Layers *ly = sw.ly;
+    if (!layer_init(&ly->layer[R0], kb, stride)) goto full;
     ly->live[R0] = 1;
     memset(ck, 0, stride);
     key_pack(ks, colors, ck);
     uint64_t h0 = hash_key(ck, kb);
     layer_find(&ly->layer[R0], ck, h0, &slot);
-    if (layer_add(&ly->layer[R0], ck, h0, slot, 0, 0, LM_ALL) < 0) goto nomem;
+    if (layer_add(&ly->layer[R0], ck, h0, slot, 0, 0, LM_ALL) < 0) goto full;
     for (int R = R0; R >= 2; R--) {
-        if (!ly->live[R]) continue;
+        if (!ly->live[R] && !sw.sp.file[R]) continue;
         if (at) {
             at[0] = R;
             at[1] = R0;
         }
-        if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) { /* and every 4096 expansions */
-            *full = 1;
-            result = -1;
-            goto out;
+        if (!sweep_fits(&sw, R, 0) && !(sw.sp.dir && spill_layer(&sw.sp, ly, R))) goto full;
+        int e = sw.sp.file[R] ? sweep_from_disk(&sw, R) : sweep_layer(&sw, &ly->layer[R], R, 0);
+        if (e == EXPAND_FULL) goto stop_full;
+        if (e == EXPAND_LIMIT) {
+            result = sw.fail == FAIL_CALLBACK ? SWEEP_FAILED : -1;
+            *fail = sw.fail;
+            goto stop;
         }
-        Layer *L = &ly->layer[R];
-        int cur = 0;
-        sweep_chunk_set(&chunks[cur], L, R, 0);
-        sweep_start(bt, &chunks[cur]);
-        sweep_share(&chunks[cur], &mx);
-        sweep_join(bt);
-        for (;;) {
-            SweepChunk *ch = &chunks[cur], *nx = &chunks[cur ^ 1];
-            size_t after = ch->first + ch->n;
-            int more = after < L->count;
-            if (more) { /* the helper works out the next chunk while this one is stored */
-                sweep_chunk_set(nx, L, R, after);
-                sweep_start(bt, nx);
-            }
-            if (ch->nomem) goto stop_nomem;
-            for (int i = 0; i < ch->n; i++) {
-                const SweepJob *j = &ch->jobs[i];
-                size_t k = ch->first + i;
-                int g = L->gh[2 * k];
-                if (!j->expand || g + j->h > T) continue;
-                (*expanded)++;
-                if ((*expanded & 4095) == 0) {
-                    if (max_bytes >= 0 && (long long)layers_used(ly, n) > max_bytes) goto stop_nomem;
-                }
-                int over = over_limits(lim, *expanded, shown, NULL);
-                if (over) {
-                    result = over < 0 ? SWEEP_FAILED : -1;
-                    if (over < 0) *fail = FAIL_CALLBACK;
-                    goto stop;
-                }
-                int ng = g + 1;
-                for (int q = 0; q < j->nkids; q++) {
-                    const SweepKid *kid = &j->kids[q];
-                    if (ng + kid->hc > T) continue;
-                    const uint8_t *key = j->keys + (size_t)q * stride;
-                    Layer *C = &ly->layer[kid->rc];
-                    if (!ly->live[kid->rc]) {
-                        if (!layer_init(C, kb, stride)) goto stop_nomem;
-                        ly->live[kid->rc] = 1;
-                    }
-                    int64_t old = layer_find(C, key, kid->hash, &slot);
-                    if (old >= 0) {
-                        uint8_t *gh = &C->gh[2 * old];
-                        if (kid->hc > gh[1]) gh[1] = kid->hc;
-                        if (gh[0] < ng) continue;
-                        if (gh[0] == ng) { /* another way as short: keep every move */
-                            if (C->lm[old] != kid->lm) C->lm[old] = LM_ALL;
-                            continue;
-                        }
-                        gh[0] = (uint8_t)ng;
-                        C->lm[old] = kid->lm;
-                        if (paths) memcpy(C->keys + (size_t)old * stride + kb, key + kb, 3 * (size_t)ng);
-                        continue;
-                    }
-                    if (layer_add(C, key, kid->hash, slot, ng, kid->hc, kid->lm) < 0) goto stop_nomem;
-                }
-                if (j->goal_r >= 0 && ng <= T) {
-                    best_len = ng;
-                    __atomic_store_n(&T, ng - 1, __ATOMIC_RELAXED); /* only a shorter one is wanted now */
-                    if (paths) {
-                        memcpy(best, L->keys + k * (size_t)stride + kb, 3 * (size_t)g);
-                        put_move(best + 3 * g, j->goal_r, j->goal_c);
-                    }
-                }
-            }
-            if (!more) break;
-            sweep_share(nx, &mx);
-            sweep_join(bt);
-            cur ^= 1;
-        }
-        layer_free(L);
+        if (ly->live[R]) layer_free(&ly->layer[R]);
         ly->live[R] = 0;
     }
     goto out;
-stop_nomem:
+stop_full:
     *full = 1;
     result = -1;
 stop: /* the helper may be working out the next chunk: stop it and wait for it */
-    for (int i = 0; i < 2; i++) __atomic_store_n(&chunks[i].stop, 1, __ATOMIC_RELAXED);
-    sweep_join(bt);
+    for (int i = 0; i < 2; i++) __atomic_store_n(&sw.chunks[i].stop, 1, __ATOMIC_RELAXED);
+    sweep_join(sw.bt);
     goto out;
-nomem:
+full:
     *full = 1;
     result = -1;
 out:
-    if (result >= 0 && best_len >= 0) {
+    if (result >= 0 && sw.best_len >= 0) {
         path->len = 0; /* without `paths`, only its length (*T_io) is known */
         if (paths) {
-            for (int i = 0; i < best_len; i++) {
-                path->rep[i] = (int16_t)(best[3 * i] | (best[3 * i + 1] << 8));
-                path->color[i] = best[3 * i + 2];
+            for (int i = 0; i < sw.best_len; i++) {
+                path->rep[i] = (int16_t)(sw.best[3 * i] | (sw.best[3 * i + 1] << 8));
+                path->color[i] = sw.best[3 * i + 2];
             }
-            path->len = best_len;
+            path->len = sw.best_len;
         }
-        *T_io = best_len;
+        *T_io = sw.best_len;
         result = 1;
     }
-    if (ly)
+    *disk = sw.sp.peak;
+    spill_free(&sw.sp, n, stride);
+    if (sw.ly)
         for (int r = 0; r <= n; r++)
-            if (ly->live[r]) layer_free(&ly->layer[r]);
-    if (batch_ok) batch_free(bt);
-    if (chunks)
+            if (sw.ly->live[r]) layer_free(&sw.ly->layer[r]);
+    if (batch_ok) batch_free(sw.bt);
+    if (sw.chunks)
         for (int i = 0; i < 2; i++)
             for (int q = 0; q < SWEEP_CHUNK; q++) {
-                free(chunks[i].jobs[q].kids);
-                free(chunks[i].jobs[q].keys);
+                free(sw.chunks[i].jobs[q].kids);
+                free(sw.chunks[i].jobs[q].keys);
             }
-    scratch_free(&mx);
-    free(ly);
-    free(chunks);
-    free(bt);
+    scratch_free(&sw.mx);
+    free(sw.ly);
+    free(sw.chunks);
+    free(sw.bt);
     free(ck);
-    free(best);
+    free(sw.best);
     return result;
 }
 
@@ -533,6 +460,8 @@ typedef struct {
     int n, W, goal, T;      /* is there a solution within T moves? */
     double max_seconds;     /* < 0: none */
     long long max_nodes, max_bytes;
+    const char *spill_dir; /* NULL: stop when max_bytes is full; else layers go to disk there */
+    long long max_disk;    /* bytes they may take there */
     int paths, shown, threads, orientation, commute, path_flood;
     PollFn poll;
     void *poll_ctx;
@@ -541,8 +470,9 @@ typedef struct {
 
 /* One sweep, as asked in `a`: STATUS_FOUND with the shortest solution within T (its
  * length in res->bound, its moves in res->path when `paths`), STATUS_NONE, STATUS_LIMIT,
- * STATUS_INTERRUPTED, or STATUS_MEMORY when its memory ran out. */
-static void sweep_run(const SweepArgs *a, Result *res) {
+ * STATUS_INTERRUPTED, or STATUS_MEMORY when its memory (and disk) ran out.  *disk gets
+ * the most bytes its layers took on disk. */
+static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
     int n = a->n, goal = a->goal, T = a->T;
     int small_colors = goal < 64;
     for (int i = 0; i < n; i++)
@@ -554,7 +484,7 @@ static void sweep_run(const SweepArgs *a, Result *res) {
     long long expanded = 0;
     int full = 0, fail = FAIL_NONE;
     int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, &lim, &expanded,
-                      a->max_bytes, &full, &fail, &res->path, a->at);
+                      a->max_bytes, a->spill_dir, a->max_disk, disk, &full, &fail, &res->path, a->at);
     res->fail = found == SWEEP_FAILED ? fail : FAIL_NONE;
     res->expanded = expanded;
     res->status = found == 1   ? STATUS_FOUND
