@@ -4,6 +4,7 @@
     python benchmarks/solve_levels.py ../shared/data/kami1 --max-seconds 60
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-nodes 400000 --only Bud
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 10 --path-flood
+    python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 10 --handover-mb 4
 
 Reads ``index.json`` in the folder when there is one (``puzzles`` or ``levels`` with a
 ``file`` each), else every ``*.json`` below it.  Everything runs in one process, in order.
@@ -38,10 +39,15 @@ def main() -> int:
     parser.add_argument("--max-nodes", type=int, help="limit per level in states expanded (repeatable, unlike time)")
     parser.add_argument("--only", default="", help="only files whose name contains this")
     parser.add_argument("--path-flood", action="store_true", help="search with the path-flood bound (off by default)")
+    parser.add_argument(
+        "--handover-mb", type=float, help="memory of the A* before the sweep takes the last threshold (default 1024)"
+    )
     args = parser.parse_args()
     settings = SearchSettings.for_this_machine()
     if args.path_flood:
         settings = dataclasses.replace(settings, path_flood=True)
+    if args.handover_mb is not None:
+        settings = dataclasses.replace(settings, handover_bytes=int(args.handover_mb * 2**20))
     files = [f for f in level_files(args.folder) if args.only in f.name]
     header = f"{'level':<24} {'par':>4} {'regions':>7} {'moves':>5} {'proven':>6} {'bound':>5} {'seconds':>8} {'nodes':>9}  note"
     print(header)

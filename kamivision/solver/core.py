@@ -302,7 +302,10 @@ def prove(
     bound = answer.bound
     upper = _shortest(upper, found)
     if answer.status == Status.MEMORY:
-        if improve is not None:
+        # A look for a shorter solution, unless the one threshold left is the bound: a
+        # solution of that length is then one the sweep finds in the time its proof of
+        # none would take, and most often there is none.
+        if improve is not None and bound < upper[0] - 1:
             try:
                 better(bound, 0)
             except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit
@@ -347,23 +350,26 @@ def _sweep(
     found: list[Path],
     orient: int = -1,
 ) -> Optional[Path]:
-    """The last threshold by region count (:func:`sweep`), when the A*'s memory
-    is full: is there a solution shorter than ``upper``?
+    """The thresholds left, by region count (:func:`sweep`), when the A*'s memory is
+    full: is there a solution shorter than ``upper``?
 
     Returns ``upper``'s path when there is none (a proof), the shortest solution when there
-    is one, or ``None`` when the sweep runs out of memory as well.  Raises
-    :class:`SearchStopped` (with ``bound``, the A*'s) when a limit stops it.
+    is one, or ``None`` when the sweep runs out of memory (and disk) as well.  Raises
+    :class:`SearchStopped` (with the bound proven) when a limit stops it.
 
-    Its first pass keeps keys only (a proof needs no moves); when it finds a shorter
-    solution, of length ``L`` (the shortest, as the sweep goes on with ``L - 1``), a second
-    pass with moves and threshold ``L`` finds its moves.  Optimality is the A*'s argument:
-    each state with ``g + h <= T`` is expanded once with its least ``g`` (the sweep's
-    order by region count is topological, as every move merges regions), and ``h`` is
-    the same admissible bound.
+    One threshold at a time, from the A*'s ``bound`` up: "nothing within T" proves
+    ``T + 1``, so the bound rises as the A*'s would (the sweep proves nothing until it ends,
+    and each threshold costs tens of times the one before, so the ones before cost
+    little).  Each pass keeps keys only (a proof needs no moves); when one finds a
+    solution, within T with nothing within T - 1, it is optimal, and a second pass with
+    moves at its length finds them.  Optimality is the A*'s argument: each state with
+    ``g + h <= T`` is expanded once with its least ``g`` (the sweep's order by region
+    count is topological, as every move merges regions), and ``h`` is the same admissible
+    bound.
     """
-    target = upper[0] - 1
     folder, disk = spill_folder(budget.settings.max_disk_bytes)
-    for paths in (False, True):
+    target, paths = bound, False
+    while target < upper[0]:
         answer = sweep(
             packed,
             within=target,
@@ -382,17 +388,19 @@ def _sweep(
         if answer.status == Status.NONE:
             if paths:  # pragma: no cover - the first pass found one within this threshold
                 raise AssertionError("the sweep lost a solution it had found")
-            return upper[1]
+            target = bound = target + 1  # nothing within target: at least target + 1 moves
+            continue
         if answer.status == Status.FOUND:
             if paths:
                 return [tuple(move) for move in answer.path]
             target = bound = budget.found = answer.bound
+            paths = True
             continue
         if answer.status == Status.MEMORY:
             return None
         budget.interrupted |= answer.status == Status.INTERRUPTED
         raise SearchStopped(bound, min(found, key=len) if found else None)
-    return None  # pragma: no cover - the loop returns
+    return upper[1]
 
 
 def path_flood(g: Graph, need: int = -1) -> int:

@@ -82,8 +82,8 @@ def test_two_threads_give_the_same_answers_as_one():
     runs, counts = {}, {}
     for threads in (1, 2):
         runs[threads], counts[threads] = [], []
-        for board, kwargs, memory in cases:
-            s = solve(board, **kwargs, settings=machine(threads=threads, max_bytes=memory))
+        for board, kwargs, memory in cases:  # no disk: depth-first once memory is full
+            s = solve(board, **kwargs, settings=machine(threads=threads, max_bytes=memory, max_disk_bytes=0))
             runs[threads].append((s.moves, s.optimal, s.lower_bound))
             counts[threads].append(s.expanded)
     assert runs[1] == runs[2]
@@ -333,9 +333,11 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
 
 
 @pytest.mark.slow
-def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
-    """The sweep proves nothing until it ends: a node limit or Ctrl-C (inside a progress
-    report) stops it with the A*'s bound it was given, reported while it runs."""
+def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_proven():
+    """The sweeps go up one threshold at a time from the A*'s bound, and each proves
+    nothing until it ends: a node limit or Ctrl-C (inside a progress report) stops them
+    with the bound proven so far (above the one given once a threshold is refuted, never
+    above the optimum), the one their reports show."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
@@ -345,22 +347,24 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_given():
     upper = (len(optimum) + 1, optimum + optimum[-1:])
     args = (core.graph(island.colors, island.adjacency), None, upper, 3)
 
-    limited = limits.Budget(limits.Limits(max_nodes=5000))
-    with pytest.raises(limits.SearchStopped) as stop:
-        core._sweep(*args, limited, [])
-    assert stop.value.bound == 3 and 5000 <= limited.expanded < 20_000 and not limited.interrupted
-
-    reports: list = []
+    for nodes in (1000, 5000, 20_000):
+        reports: list = []
+        limited = limits.Budget(limits.Limits(max_nodes=nodes, progress=reports.append))
+        with pytest.raises(limits.SearchStopped) as stop:
+            core._sweep(*args, limited, [])
+        assert 3 < stop.value.bound <= len(optimum) and nodes <= limited.expanded < nodes + 5000
+        assert all(info["bound"] <= stop.value.bound for info in reports) and not limited.interrupted
+    shown: list = []
 
     def progress(info: dict) -> None:
-        reports.append(info)
+        shown.append(info)
         raise KeyboardInterrupt
 
     interrupted = limits.Budget(limits.Limits(progress=progress))
     with pytest.raises(limits.SearchStopped) as stop:
         core._sweep(*args, interrupted, [])
-    assert stop.value.bound == 3 and interrupted.interrupted
-    assert len(reports) == 1 and reports[0]["bound"] == 3
+    assert 3 <= stop.value.bound <= len(optimum) and interrupted.interrupted
+    assert len(shown) == 1 and shown[0]["bound"] == stop.value.bound
     found = core._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
