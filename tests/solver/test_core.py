@@ -469,3 +469,36 @@ def test_the_sweeps_progress_says_how_far_down_its_region_counts_it_is():
     last = swept[-1]
     assert f"down to {last['regions']} of {len(island.colors)} regions" in progress_line(last)
     assert not any("down to" in progress_line(info) for info in reports if "regions" not in info)
+
+
+def test_no_look_for_a_shorter_solution_when_the_one_threshold_left_is_the_bound(monkeypatch):
+    """At the handover, ``improve`` looks for a solution shorter than the known one; when
+    the A*'s bound is already one less than its length, a shorter one would have that
+    length, which the sweep finds as fast as it proves there is none: no look then.  Over
+    a few handover sizes both cases come, and every answer is the optimum."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    optimum = astar.astar(island, limits.Budget())
+    upper = (len(optimum), optimum)
+    handed: list = []
+    real = core._sweep
+
+    def spy(packed, goal, known, bound, *rest):
+        handed.append(bound)
+        return real(packed, goal, known, bound, *rest)
+
+    monkeypatch.setattr(core, "_sweep", spy)
+    cases = set()
+    for handover in (20_000, 200_000, 2_000_000, 8_000_000):
+        handed.clear()
+        looked: list = []
+        budget = limits.Budget(settings=machine(handover_bytes=handover, threads=1))
+        path = astar.astar(island, budget, upper=upper, improve=looked.append)
+        assert len(path) == len(optimum) and len(handed) == 1, handover
+        last = handed[0] == len(optimum) - 1
+        assert looked == ([] if last else [handed[0]]), handover
+        cases.add(last)
+    assert cases == {True, False}
