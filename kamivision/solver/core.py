@@ -302,19 +302,25 @@ def prove(
     bound = answer.bound
     upper = _shortest(upper, found)
     if answer.status == Status.MEMORY:
-        # A look for a shorter solution, unless the one threshold left is the bound: a
+        # A look for a shorter solution, unless the one threshold left is the bound (a
         # solution of that length is then one the sweep finds in the time its proof of
-        # none would take, and most often there is none.
-        if improve is not None and bound < upper[0] - 1:
+        # none would take, and most often there is none), or the first look is still to
+        # come (it runs in the sweeps' progress calls, and its answer ends them sooner).
+        if improve is not None and bound < upper[0] - 1 and not pending:
             try:
                 better(bound, 0)
-            except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit
+            except KeyboardInterrupt as stop:  # Ctrl-C inside it: stop like a limit, with its best
                 budget.interrupted = True
-                raise SearchStopped(bound, None) from None
+                kept = getattr(stop, "best", None)  # upper.BeamInterrupted's
+                raise SearchStopped(bound, None if kept is None else list(kept)) from None
             upper = _shortest(upper, found)
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
-        swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
+        budget.pause = (pending[0][0], look) if pending else None
+        try:
+            swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
+        finally:
+            budget.pause = None
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
@@ -355,7 +361,9 @@ def _sweep(
 
     Returns ``upper``'s path when there is none (a proof), the shortest solution when there
     is one, or ``None`` when the sweep runs out of memory (and disk) as well.  Raises
-    :class:`SearchStopped` (with the bound proven) when a limit stops it.
+    :class:`SearchStopped` (with the bound proven) when a limit stops it.  A solution
+    shorter than ``upper`` that joins ``found`` meanwhile (the first look, run in the
+    progress calls) takes its place.
 
     One threshold at a time, from the A*'s ``bound`` up: "nothing within T" proves
     ``T + 1``, so the bound rises as the A*'s would (the sweep proves nothing until it ends,
@@ -369,7 +377,7 @@ def _sweep(
     """
     folder, disk = spill_folder(budget.settings.max_disk_bytes)
     target, paths = bound, False
-    while target < upper[0]:
+    while target < _shortest(upper, found)[0]:  # a look in the progress calls may find a shorter one
         answer = sweep(
             packed,
             within=target,
@@ -400,7 +408,7 @@ def _sweep(
             return None
         budget.interrupted |= answer.status == Status.INTERRUPTED
         raise SearchStopped(bound, min(found, key=len) if found else None)
-    return upper[1]
+    return _shortest(upper, found)[1]
 
 
 def path_flood(g: Graph, need: int = -1) -> int:

@@ -221,8 +221,11 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget, s
             best = flood_beam(
                 island, deadline, width=width, best=best, floor=bound, report=report, settings=budget.settings
             )
-        except KeyboardInterrupt:  # Ctrl-C: keep the best so far
+        except KeyboardInterrupt as stop:  # Ctrl-C: keep the best so far, this beam's too
             budget.interrupted = True
+            kept = getattr(stop, "best", None)  # upper.BeamInterrupted
+            if kept is not None and len(kept) < len(best):
+                best = kept
             break
         last = time.perf_counter() - started
         width *= 2

@@ -6,17 +6,18 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-#: Memory the free A* keeps when a known solution lets the sweep take over the last
-#: threshold once it is full (bytes).  The A* proves the thresholds below the last one in
-#: little memory; in the last one (is there a solution one move shorter than the known
-#: one?) it and the sweep expand the same states when there is none, and the sweep keeps a
-#: state in a fraction of the memory (a key, g and h, no parent link or hash) and drops it
-#: once its region count is done, so it is better handed the last threshold early.  The A*
-#: keeps this much so that a shorter solution, when there is one, is still found by it
-#: first (it finds one as soon as it meets it; the sweep only once it has expanded every
-#: state).  Every Journey level the A* proves on its own needs less (Bud4, the largest,
-#: about 0.3 GB).
-HANDOVER_BYTES = 1 << 30
+#: Memory the free A* keeps when a known solution lets the sweep take over the thresholds
+#: left once it is full (bytes).  The A* proves the first thresholds in little memory; each
+#: threshold costs tens of times the one before, and the sweep expands the same states as
+#: the A* in about two thirds of its time (no parent links, hash or queue) and in a
+#: fraction of its memory, going to disk when that is full; so it is best handed the work
+#: early, once a look for a shorter solution has run (which the A* would find as soon as it
+#: met one, the sweep only at the end of its threshold).  Measured with 10 s a level
+#: (docs/measurements.md, 2026-11-29, twenty-sixth session): at 4 MiB against 1 GiB, the
+#: Journey's Bud4 2.9-3.1 s against 3.5-4.2 s, the same 109 proven and the same bounds on
+#: the five not proven; KAMI 1 105 proven against 104, a few mid-sized levels 0.1-0.3 s
+#: slower (the look).
+HANDOVER_BYTES = 4 << 20
 
 
 def usable_cpus() -> int:

@@ -139,6 +139,16 @@ def _flood_path(rep: int, colors: list[int], color: int, goal_color: Optional[in
     return path
 
 
+class BeamInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`flood_beam` (in its progress report, say), with the shortest
+    solution it had seen then (``best``, or None): a ``KeyboardInterrupt`` to every
+    caller, which may keep the solution."""
+
+    def __init__(self, best: Optional[Path]) -> None:
+        super().__init__()
+        self.best = best
+
+
 def flood_beam(
     island: Island,
     deadline: float,
@@ -156,54 +166,58 @@ def flood_beam(
     shorter).  Stops at ``deadline`` (a ``time.perf_counter()`` value), when a solution
     reaches ``floor`` (a proven lower bound), or when no deeper state can improve.
     ``report``, when given, is called with the best length so far at every depth;
-    ``settings`` go to the floods (:func:`flood_from_centre`)."""
+    ``settings`` go to the floods (:func:`flood_from_centre`).  Ctrl-C raises
+    :class:`BeamInterrupted` with the best solution so far."""
     root = contract(island, island.colors)
     if is_goal(root, goal_color):
         return []
-    start = flood_from_centre(root, goal_color, slack=2, settings=settings, deadline=deadline)
-    if start is not None and (best is None or len(start) < len(best)):
-        best = start
-    beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
-    seen = {island.colors}
-    depth = 0
-    while beam and time.perf_counter() < deadline:
-        if report is not None and best is not None:
-            report(len(best))
-        depth += 1
-        if best is not None and (len(best) <= floor or depth >= len(best)):
-            break
-        scored = []
-        for key, state, path in beam:
-            for rep, color, merged in merging_moves(state):
-                child_key = key_after(key, state.members[rep], color)
-                if child_key in seen:
-                    continue
-                seen.add(child_key)
-                child = apply_merge(state, rep, color, merged)
-                moves = path + [(rep, color)]
-                if is_goal(child, goal_color):
-                    if best is None or len(moves) < len(best):
-                        best = moves
-                    continue
-                if best is not None and depth + goal_bound(child, goal_color) >= len(best):
-                    continue
-                scored.append((goal_bound(child, goal_color), child_key, child, moves))
+    try:
+        start = flood_from_centre(root, goal_color, slack=2, settings=settings, deadline=deadline)
+        if start is not None and (best is None or len(start) < len(best)):
+            best = start
+        beam: list[tuple[bytes, Contracted, Path]] = [(island.colors, root, [])]
+        seen = {island.colors}
+        depth = 0
+        while beam and time.perf_counter() < deadline:
+            if report is not None and best is not None:
+                report(len(best))
+            depth += 1
+            if best is not None and (len(best) <= floor or depth >= len(best)):
+                break
+            scored = []
+            for key, state, path in beam:
+                for rep, color, merged in merging_moves(state):
+                    child_key = key_after(key, state.members[rep], color)
+                    if child_key in seen:
+                        continue
+                    seen.add(child_key)
+                    child = apply_merge(state, rep, color, merged)
+                    moves = path + [(rep, color)]
+                    if is_goal(child, goal_color):
+                        if best is None or len(moves) < len(best):
+                            best = moves
+                        continue
+                    if best is not None and depth + goal_bound(child, goal_color) >= len(best):
+                        continue
+                    scored.append((goal_bound(child, goal_color), child_key, child, moves))
+                    if time.perf_counter() > deadline:
+                        break
+            # Rank by the cheap bound first; only the promising half is flooded (the floods are
+            # the costly part).
+            scored.sort(key=lambda item: (item[0], item[2].reps.bit_count()))
+            ranked = []
+            for bound, child_key, child, moves in scored[: max(4 * width, len(scored) // 2)]:
                 if time.perf_counter() > deadline:
                     break
-        # Rank by the cheap bound first; only the promising half is flooded (the floods are
-        # the costly part).
-        scored.sort(key=lambda item: (item[0], item[2].reps.bit_count()))
-        ranked = []
-        for bound, child_key, child, moves in scored[: max(4 * width, len(scored) // 2)]:
-            if time.perf_counter() > deadline:
-                break
-            tail = flood_from_centre(child, goal_color, settings=settings, deadline=deadline)
-            if tail is None:
-                continue
-            total = moves + tail
-            if best is None or len(total) < len(best):
-                best = total
-            ranked.append((len(total), bound, child.reps.bit_count(), child_key, child, moves))
-        ranked.sort(key=lambda item: item[:3])
-        beam = [(k, s, m) for _, _, _, k, s, m in ranked[:width]]
+                tail = flood_from_centre(child, goal_color, settings=settings, deadline=deadline)
+                if tail is None:
+                    continue
+                total = moves + tail
+                if best is None or len(total) < len(best):
+                    best = total
+                ranked.append((len(total), bound, child.reps.bit_count(), child_key, child, moves))
+            ranked.sort(key=lambda item: item[:3])
+            beam = [(k, s, m) for _, _, _, k, s, m in ranked[:width]]
+    except KeyboardInterrupt:  # keep the best so far for the caller
+        raise BeamInterrupted(best) from None
     return best

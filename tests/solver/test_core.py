@@ -502,3 +502,26 @@ def test_no_look_for_a_shorter_solution_when_the_one_threshold_left_is_the_bound
         assert looked == ([] if last else [handed[0]]), handover
         cases.add(last)
     assert cases == {True, False}
+
+
+def test_ctrl_c_in_the_handovers_look_keeps_what_it_found():
+    """Ctrl-C while the handover's look runs stops the search like a limit, with the
+    solution the look had found (its beam's ``BeamInterrupted``), not the longer one
+    known before it."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    from kamivision.solver.upper import BeamInterrupted
+
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    optimum = astar.astar(island, limits.Budget())
+    worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)
+
+    def interrupted(bound):
+        raise BeamInterrupted(optimum)
+
+    budget = limits.Budget(settings=machine(handover_bytes=20_000, threads=1))
+    with pytest.raises(limits.SearchStopped) as stop:
+        astar.astar(island, budget, upper=worse, improve=interrupted)
+    assert stop.value.path == optimum and budget.interrupted

@@ -173,7 +173,7 @@ def test_the_first_look_pauses_the_proof_which_goes_on_where_it_was_or_ends(monk
     monkeypatch.setattr(
         islands, "astar", lambda island, *a, **k: proven.setdefault(island.colors, search(island, *a, **k))
     )
-    settings = machine(threads=1)
+    settings = machine(threads=1, handover_bytes=1 << 30)  # the A* alone: no handover, no look at it
     compared = ended = 0
     for seed in range(12):
         if compared >= 3 and ended >= 1:  # enough boards compared: the rest would only repeat them
@@ -268,3 +268,46 @@ def test_the_progress_reports_say_when_the_memory_is_full():
     full = [info for info in reports[1_000_000] if info.get("memory_full")]
     assert full and "memory full" in progress_line(full[-1])
     assert "memory full" not in progress_line(reports[4 << 30][-1])
+
+
+def test_the_first_look_runs_in_the_sweeps_when_the_a_star_hands_over_before_it(monkeypatch):
+    """A known solution lets the A* hand the thresholds left to the sweeps once it holds
+    ``handover_bytes``, often before the first look's time.  The handover's own look (a
+    width-4 beam for up to 30 s, during which nothing else moves) is then skipped: the
+    first look runs in the sweeps' progress calls, once, and an optimal answer it brings
+    ends the sweeps with fewer states (without it, the last sweep finds the optimum itself,
+    at the end of its threshold)."""
+    from kamivision.solver import core, islands
+
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    monkeypatch.setattr(islands, "FIRST_PROOF_SECONDS", 0.0)
+    # The flood's answer takes 8 moves, the optimum 7 (about 140,000 states).
+    board = random_kami_board(random.Random(2), colors=5, blank_outline=False)
+    settings = machine(threads=1, handover_bytes=20_000)
+    plain = solve(board, settings=settings)
+    beams: list = []
+    monkeypatch.setattr(islands, "flood_beam", lambda *a, **k: beams.append(1))  # the handover's look
+    brought: list = [None]  # what the first look's beams return (None: nothing better)
+    looks: list = []
+    monkeypatch.setattr(
+        islands, "_improve", lambda island, best, bound, *rest: looks.append(bound) or brought[0] or best
+    )
+    swept: list = []
+    real = core._sweep
+
+    def spy(*args):
+        swept.append(args[4].pause is not None)  # the budget: the look is pending
+        return real(*args)
+
+    monkeypatch.setattr(core, "_sweep", spy)
+    looked = solve(board, settings=dataclasses.replace(settings, first_look=True))
+    assert swept == [True] and len(looks) == 1 and beams == []
+    assert looked.optimal and looked.length == plain.length
+    swept.clear()
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    brought[0] = astar.astar(island, limits.Budget())  # an optimal answer, for the same island
+    ending = solve(board, settings=dataclasses.replace(settings, first_look=True))
+    assert swept == [True] and ending.optimal and ending.length == plain.length
+    assert ending.expanded < looked.expanded

@@ -119,3 +119,25 @@ def test_progress_reports_say_the_shortest_solution_known_while_searching():
     assert searching, "no progress report during the search"
     assert all(info["found"] >= solution.length >= info["bound"] for info in searching)
     assert "moves found" in progress_line(searching[-1])
+
+
+def test_ctrl_c_in_a_beam_keeps_the_best_it_had_found():
+    """Ctrl-C (here in the beam's progress report) ends the beam with a
+    ``KeyboardInterrupt`` that carries the shortest solution seen so far: the handover's
+    look lost a 15-move answer this way and gave its 16 (Threegrid6 stopped after 3 s)."""
+    from kamivision.solver.upper import BeamInterrupted
+
+    board = random_kami_board(random.Random(4), colors=5, blank_outline=False)
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    seen: list = []
+
+    def report(length: int) -> None:
+        seen.append(length)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as stop:
+        flood_beam(island, math.inf, width=4, report=report)
+    assert isinstance(stop.value, BeamInterrupted) and stop.value.best is not None
+    assert len(stop.value.best) == seen[-1] and end_of(island, stop.value.best)[0] == 1
