@@ -95,7 +95,8 @@ def test_the_page_gets_the_moves_the_command_line_gives(tmp_path):
 @pytest.mark.slow  # two solving processes for one option: run in CI (-m 'slow or not slow')
 def test_the_solves_memory_cap_reaches_the_solving_process():
     """``serve --max-memory-mb``: the queue's solving processes store their states within
-    it, then go on depth-first (more states expanded), with the same proven answer."""
+    it (the A* hands over to the sweeps sooner, which go to disk: another count of states
+    expanded), with the same proven answer."""
     from ..boards import random_kami_board
 
     board = random_kami_board(random.Random(0), colors=5, blank_outline=False)
@@ -110,7 +111,7 @@ def test_the_solves_memory_cap_reaches_the_solving_process():
             queue.close()
     plain, capped = solutions
     assert plain.optimal and capped.optimal and capped.length == plain.length
-    assert capped.expanded > plain.expanded
+    assert capped.expanded != plain.expanded
 
 
 def test_the_sweeps_region_count_reaches_the_page(monkeypatch):
