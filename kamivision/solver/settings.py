@@ -15,7 +15,7 @@ from typing import Optional
 #: met one, the sweep only at the end of its threshold).  Measured with 10 s a level
 #: (docs/measurements.md, 2026-11-29, twenty-sixth session): at 4 MiB against 1 GiB, the
 #: Journey's Bud4 2.9-3.1 s against 3.5-4.2 s, the same 109 proven and the same bounds on
-#: the five not proven; KAMI 1 105 proven against 104, a few mid-sized levels 0.1-0.3 s
+#: the five not proven; KAMI 1 105 proven against 104, a few mid-sized levels 0.2-0.4 s
 #: slower (the look).
 HANDOVER_BYTES = 4 << 20
 

@@ -124,7 +124,7 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     optimum = astar.astar(island, limits.Budget())
     worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)  # a longer upper bound, as a quick flood gives
     # Full at once: depth-first from the root, on one thread (depth-first counts vary on two).
-    tight = machine(max_bytes=1, threads=1)
+    tight = machine(max_bytes=1, threads=1, max_disk_bytes=0)
     calls: list = []
 
     def improve(bound):
@@ -141,7 +141,7 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     assert len(astar.astar(island, idle, upper=worse, improve=lambda bound: None)) == len(optimum)
     assert idle.expanded == plain.expanded
 
-    partly = machine(max_bytes=200_000, threads=1)  # full after some expansions
+    partly = machine(max_bytes=200_000, threads=1, max_disk_bytes=0)  # full after some expansions
     seen_by_improve: list = []
     counted = limits.Budget(settings=partly)
 
@@ -173,7 +173,7 @@ def _interrupt_at_first_report(calls: list):
 
 def _sweep(island, goal, target, paths, threads=1, commute=True, spill_dir=None, spilled=None):
     """The compiled sweep on one island, without limits: (status, path, expanded, length).
-    ``commute=False`` takes commuting moves in both orders; with ``spill_dir``, it has 20 kB
+    ``commute=False`` takes commuting moves in both orders; with ``spill_dir``, it has 4 kB
     of memory, and the region counts go to disk there (``_core/spill.c``): ``spilled``, a
     list, gets the most bytes they took."""
     answer = core.sweep(
@@ -183,7 +183,7 @@ def _sweep(island, goal, target, paths, threads=1, commute=True, spill_dir=None,
         paths=paths,
         threads=threads,
         commute=commute,
-        max_bytes=None if spill_dir is None else 20_000,
+        max_bytes=None if spill_dir is None else 4_000,
         spill_dir=spill_dir,
         max_disk=1 << 30,
     )
@@ -210,8 +210,8 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards(tmp_path):
     on both lattices, against breadth-first search, and with a goal color against the
     A* with that goal (the same merging moves; breadth-first search also recolors to
     colors no neighbor has, which can reach a goal color sooner).  With every region
-    count read back from disk, in parts, the answers are the same, and so are the states
-    a proof expands."""
+    count read back from disk, in parts, the answers are the same (or the sweep stops for
+    memory, never with another answer), and so are the states a proof expands."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(23112026)
@@ -240,6 +240,9 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards(tmp_path):
             one, two = _sweep(island, goal, target, paths), _sweep(island, goal, target, paths, threads=2)
             assert two[0] == one[0] and two[2:] == one[2:], board
             disk = _sweep(island, goal, target, paths, spill_dir=str(tmp_path), spilled=spilled)
+            if disk[0] == core.Status.MEMORY:  # a part and its children did not fit in 4 kB
+                spilled[-1] = 0
+                continue
             assert disk[0] == one[0] and disk[3] == one[3], board
             if paths:  # found: its moves (the order within a region count, and so the count, may differ)
                 assert len(disk[1]) == expected and (goal is None or _end_of(island, disk[1]) == goal)
@@ -247,7 +250,7 @@ def test_the_sweep_equals_exhaustive_search_on_random_small_boards(tmp_path):
                 assert disk[2] == one[2], board
         checked += 1
     assert checked >= 200
-    assert sum(1 for bytes_ in spilled if bytes_) >= checked // 2  # most sweeps went to disk
+    assert sum(1 for bytes_ in spilled if bytes_) >= checked  # most sweeps went to disk, and ended
 
 
 @pytest.mark.slow

@@ -21,7 +21,9 @@
  * A record: the state's stride bytes (key, then moves when kept), g, bound, and the
  * last move's name (two bytes, low first). */
 
-#define SPILL_PARTS_MAX 256 /* parts a layer is read in, at most (each reads the whole file) */
+/* Parts a layer is read in, at most: each reads the whole file, and a layer that needs
+ * more has too little memory to be worth it (the sweep stops as when memory is full). */
+#define SPILL_PARTS_MAX 64
 
 typedef struct {
     const char *dir;  /* where the files go; NULL: no spilling */
@@ -104,11 +106,13 @@ static int spill_below(Spill *sp, Layers *ly, int R, int n, size_t extra, long l
     return 1;
 }
 
-/* The parts layer r's file is read in, for `part_bytes` of memory a part. */
+/* The parts layer r's file is read in, for `part_bytes` of memory a part; 0 when it
+ * would take more than SPILL_PARTS_MAX. */
 static int spill_parts(const Spill *sp, int r, int stride, long long part_bytes) {
     long long need = sp->count[r] * (stride + 12); /* a state in memory: layer_used's, table at 5/8 */
-    long long p = part_bytes > 0 ? (need + part_bytes - 1) / part_bytes : SPILL_PARTS_MAX;
-    return p < 1 ? 1 : p > SPILL_PARTS_MAX ? SPILL_PARTS_MAX : (int)p;
+    if (part_bytes <= 0) return need ? 0 : 1;
+    long long p = (need + part_bytes - 1) / part_bytes;
+    return p < 1 ? 1 : p > SPILL_PARTS_MAX ? 0 : (int)p;
 }
 
 /* Read part p of P of layer r's file into the empty layer L, merging the copies of each

@@ -252,8 +252,8 @@ typedef struct {
 #define EXPAND_LIMIT 2 /* a limit stopped it; sw->fail says when a callback failed */
 
 /* Memory past the budget: spill the layers waiting their turn (below R) when the sweep
- * may (down to half the budget); 1 when it is within the budget then, else 0.  `extra`: a part being expanded that
- * is not among the layers. */
+ * may (down to half the budget); 1 when it is within the budget then, else 0.  `extra`:
+ * a part being expanded that is not among the layers. */
 static int sweep_fits(Sweeper *sw, int R, size_t extra) {
     if (sw->max_bytes < 0 || (long long)(layers_used(sw->ly, sw->n) + extra) <= sw->max_bytes) return 1;
     if (!sw->sp.dir || !spill_below(&sw->sp, sw->ly, R, sw->n, extra, sw->max_bytes / 2)) return 0;
@@ -329,6 +329,7 @@ static int sweep_from_disk(Sweeper *sw, int R) {
     Layers *ly = sw->ly;
     if (!spill_layer(&sw->sp, ly, R)) return EXPAND_FULL;
     int P = spill_parts(&sw->sp, R, sw->stride, sw->max_bytes / 3);
+    if (P == 0) return EXPAND_FULL;
     for (int p = 0; p < P; p++) {
         Layer part;
         if (!layer_init(&part, sw->kb, sw->stride)) return EXPAND_FULL;
@@ -398,6 +399,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
             at[1] = R0;
         }
         if (!sweep_fits(&sw, R, 0) && !(sw.sp.dir && spill_layer(&sw.sp, ly, R))) goto full;
+        if (!ly->live[R] && !sw.sp.file[R]) continue; /* spilled, and nothing was in it */
         int e = sw.sp.file[R] ? sweep_from_disk(&sw, R) : sweep_layer(&sw, &ly->layer[R], R, 0);
         if (e == EXPAND_FULL) goto stop_full;
         if (e == EXPAND_LIMIT) {
