@@ -50,7 +50,8 @@ MEMORY_OPTION = typer.Option(
     min=1,
     metavar="MB",
     help="Megabytes for the search's stored states, shared by the solves run at once; when they are full "
-    "the proof goes on depth-first (slower, still optimal).  [default: 60 % of the memory free]",
+    "the proof's last steps go to disk (the temporary folder), then on depth-first (slower, still optimal).  "
+    "[default: 60 % of the memory free]",
     show_default=False,
 )
 
@@ -60,7 +61,7 @@ DISK_OPTION = typer.Option(
     "--max-disk-mb",
     min=0,
     metavar="MB",
-    help="Megabytes of the temporary folder (TMPDIR) the proof's last step may write its states to when "
+    help="Megabytes of the temporary folder (TMPDIR) the proof's last steps may write their states to when "
     "its memory is full, shared by the solves run at once; 0: none (it goes on depth-first).  "
     "[default: half of what is free there]",
     show_default=False,

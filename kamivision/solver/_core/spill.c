@@ -1,7 +1,7 @@
 /* Layers on disk: the sweep's delayed duplicate detection, when its memory is full.
  *
  * When the layers in memory pass the sweep's memory, those waiting their turn (fewer
- * regions than the one being expanded) are appended to one file each and emptied.  A
+ * regions than the one being expanded) are appended to one file each and freed.  A
  * state may then be in a layer's file several times, and in memory once more, each copy
  * with the g, bound and last move of the ways to it seen before that copy was written.
  * When the layer's turn comes, every copy is read back and merged (layer_merge: least g,
