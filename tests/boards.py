@@ -112,6 +112,20 @@ def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par:
             return make_board(grid, lattice="triangle", par=par)
 
 
+def kami_island(seed: int):
+    """A random five-color KAMI board (``random_kami_board``, no blank outline), its first
+    island and that island's optimal path (the A*'s): the boards the solver tests search
+    at length (seed 1: about 100,000 states)."""
+    from kamivision.graph import build_regions
+    from kamivision.solver import astar, limits
+    from kamivision.solver.islands import local_island
+
+    board = random_kami_board(random.Random(seed), colors=5, blank_outline=False)
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    return board, island, astar.astar(island, limits.Budget())
+
+
 def root_state(board: Board):
     """The contracted region graph of a one-island board at its start."""
     from kamivision.graph import build_regions

@@ -12,6 +12,7 @@ packs it once.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
@@ -267,9 +268,17 @@ def prove(
         if path is not None and (upper is None or len(path) < upper[0]):
             found.append(path)
 
-    def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
+    @contextmanager
+    def pausing():
+        # The look still to come runs in the progress calls of the core's searches inside.
         budget.pause = (pending[0][0], look) if pending else None
         try:
+            yield
+        finally:
+            budget.pause = None
+
+    def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
+        with pausing():
             answer = astar(
                 packed,
                 goal=goal_color,
@@ -282,8 +291,6 @@ def prove(
                 path_flood=settings.path_flood,
                 **core_limits(budget),
             )
-        finally:
-            budget.pause = None
         budget.expanded += answer.expanded
         return answer
 
@@ -316,11 +323,8 @@ def prove(
             upper = _shortest(upper, found)
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
-        budget.pause = (pending[0][0], look) if pending else None
-        try:
+        with pausing():
             swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
-        finally:
-            budget.pause = None
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.

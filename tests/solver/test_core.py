@@ -11,7 +11,7 @@ from kamivision.report import stopped_sentence
 from kamivision.solver import astar, core, limits, solve, state
 from kamivision.solver.islands import local_island
 
-from ..boards import bfs_optimum, random_board, random_kami_board
+from ..boards import bfs_optimum, kami_island, random_board, random_kami_board
 from ..conftest import machine
 
 
@@ -118,10 +118,7 @@ def test_a_better_solution_found_when_memory_fills_ends_the_proof_early():
     inside it stops the search like a limit."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    optimum = astar.astar(island, limits.Budget())
+    board, island, optimum = kami_island(1)  # > 20,000 states
     worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)  # a longer upper bound, as a quick flood gives
     # Full at once: depth-first from the root, on one thread (depth-first counts vary on two).
     tight = machine(max_bytes=1, threads=1, max_disk_bytes=0)
@@ -342,10 +339,7 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_proven():
     above the optimum), the one their reports show."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    optimum = astar.astar(island, limits.Budget())
+    board, island, optimum = kami_island(1)  # ~100,000 states
     upper = (len(optimum) + 1, optimum + optimum[-1:])
     args = (core.graph(island.colors, island.adjacency), None, upper, 3)
 
@@ -480,10 +474,7 @@ def test_no_look_for_a_shorter_solution_when_the_one_threshold_left_is_the_bound
     two handover sizes both cases come, and every answer is the optimum."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
-    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    optimum = astar.astar(island, limits.Budget())
+    board, island, optimum = kami_island(1)  # ~100,000 states
     upper = (len(optimum), optimum)
     handed: list = []
     real = core._sweep
@@ -514,10 +505,7 @@ def test_ctrl_c_in_the_handovers_look_keeps_what_it_found():
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     from kamivision.solver.upper import BeamInterrupted
 
-    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    optimum = astar.astar(island, limits.Budget())
+    board, island, optimum = kami_island(1)  # ~100,000 states
     worse = (len(optimum) + 2, optimum + optimum[-1:] * 2)
 
     def interrupted(bound):

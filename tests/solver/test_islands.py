@@ -15,7 +15,7 @@ from kamivision.solver import astar, limits, solve, state
 from kamivision.solver.islands import local_island
 from kamivision.solver.notes import Stopped
 
-from ..boards import random_board, random_kami_board
+from ..boards import kami_island, random_board, random_kami_board
 from ..conftest import machine, shared_path
 
 
@@ -305,9 +305,7 @@ def test_the_first_look_runs_in_the_sweeps_when_the_a_star_hands_over_before_it(
     assert swept == [True] and len(looks) == 1 and beams == []
     assert looked.optimal and looked.length == plain.length
     swept.clear()
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    brought[0] = astar.astar(island, limits.Budget())  # an optimal answer, for the same island
+    brought[0] = kami_island(2)[2]  # an optimal answer, for the same island
     ending = solve(board, settings=dataclasses.replace(settings, first_look=True))
     assert swept == [True] and ending.optimal and ending.length == plain.length
     assert ending.expanded < looked.expanded

@@ -3,25 +3,20 @@
 to disk is in ``test_core.py``, with the other ways a full memory is handed over)."""
 
 import os
-import random
 
 import pytest
 
-from kamivision.graph import build_regions
-from kamivision.solver import astar, core, limits
-from kamivision.solver.islands import local_island
+from kamivision.solver import core
 from kamivision.solver.settings import SearchSettings, spill_folder
 
-from ..boards import random_kami_board
+from ..boards import kami_island
 
 pytestmark = pytest.mark.skipif(not core.AVAILABLE, reason="the compiled core kamivision.solver._core is not built")
 
 
 def _island(seed: int):
-    board = random_kami_board(random.Random(seed), colors=5, blank_outline=False)
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
-    return board, island, core.graph(island.colors, island.adjacency), len(astar.astar(island, limits.Budget()))
+    board, island, optimum = kami_island(seed)
+    return board, island, core.graph(island.colors, island.adjacency), len(optimum)
 
 
 def _answer(result: core.Answer) -> tuple:
