@@ -111,6 +111,8 @@ def flood_from_centre(
             budget = Budget(Limits(max_seconds=seconds, max_nodes=FLOOD_NODES), settings)
             colors, _, _ = flood_astar(dataclasses.replace(graph, start=centre), budget)
         except SearchStopped:
+            if budget.interrupted:  # Ctrl-C reached the flood's search, which stopped on it
+                raise KeyboardInterrupt from None
             continue
         path = _flood_path(reps[centre], colors, graph.colors[centre], goal_color)
         if best is None or len(path) < len(best):

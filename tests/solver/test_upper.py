@@ -141,3 +141,38 @@ def test_ctrl_c_in_a_beam_keeps_the_best_it_had_found():
         flood_beam(island, math.inf, width=4, report=report)
     assert isinstance(stop.value, BeamInterrupted) and stop.value.best is not None
     assert len(stop.value.best) == seen[-1] and end_of(island, stop.value.best)[0] == 1
+
+
+def test_ctrl_c_inside_a_floods_own_search_stops_the_beam(monkeypatch):
+    """A flood's search (the compiled core or Python) stops on Ctrl-C as on a limit and
+    marks its budget interrupted.  ``flood_from_centre`` took that for a flood too long to
+    finish and tried the next centre, so Ctrl-C during the improving beams was lost: the
+    command went on to its limit and exited 0 (the flaky Ctrl-C test in ``test_cli.py``).
+    It now raises ``KeyboardInterrupt``, and the beam carries its best on."""
+    from kamivision.solver import upper
+    from kamivision.solver.limits import SearchStopped
+    from kamivision.solver.upper import BeamInterrupted
+
+    board = random_kami_board(random.Random(4), colors=5, blank_outline=False)
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    real = upper.flood_astar
+    floods = []
+    first = [3]  # the first flood Ctrl-C reaches
+
+    def interrupted_from_the_first(graph, budget):
+        floods.append(graph.start)
+        if len(floods) < first[0]:
+            return real(graph, budget)
+        budget.interrupted = True  # what both searches do when Ctrl-C reaches them
+        raise SearchStopped(0)
+
+    monkeypatch.setattr(upper, "flood_astar", interrupted_from_the_first)
+    with pytest.raises(KeyboardInterrupt):
+        flood_from_centre(contract(island, island.colors), slack=2)
+    assert len(floods) == 3  # no centre tried after the Ctrl-C
+    floods.clear()
+    first[0] = 20  # in the beam's first depth, after the flood from the start
+    with pytest.raises(BeamInterrupted) as stop:
+        flood_beam(island, math.inf, width=4)
+    assert stop.value.best is not None and end_of(island, stop.value.best)[0] == 1
