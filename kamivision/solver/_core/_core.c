@@ -36,6 +36,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* mallopt and malloc_trim, in sweep.c */
+#endif
 
 #include "common.h"
 #include "state.c"
