@@ -56,7 +56,7 @@ MEMORY_OPTION = typer.Option(
 )
 
 
-#: ``--max-disk-mb`` of solve (:meth:`SearchSettings.for_this_machine`).
+#: ``--max-disk-mb`` of solve, serve and worker (:meth:`SearchSettings.for_this_machine`).
 DISK_OPTION = typer.Option(
     "--max-disk-mb",
     min=0,

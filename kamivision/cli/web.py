@@ -13,7 +13,7 @@ import typer
 
 from ..errors import KamiError
 from ..report import safe_text
-from .common import MEMORY_OPTION, app, fail, number
+from .common import DISK_OPTION, MEMORY_OPTION, app, fail, number
 
 
 @app.command(
@@ -158,6 +158,7 @@ def serve_command(
         ),
     ] = None,
     max_memory_mb: Annotated[Optional[int], MEMORY_OPTION] = None,
+    max_disk_mb: Annotated[Optional[int], DISK_OPTION] = None,
 ) -> None:
     """Run kamivision in the browser: open a screenshot, fix cells, solve, step through the moves."""
     from ..web import Settings
@@ -179,12 +180,14 @@ def serve_command(
         max_sessions=max_sessions,
         max_store_mb=max_store_mb,
         max_memory_mb=max_memory_mb,
+        max_disk_mb=max_disk_mb,
     )
     try:
         if (cert is None) != (key is None):
             raise KamiError("HTTPS needs both --cert and --key")
-        if redis is not None and max_memory_mb is not None:
-            raise KamiError("with --redis the workers solve: give --max-memory-mb to 'kamivision worker'")
+        for given, option in ((max_memory_mb, "--max-memory-mb"), (max_disk_mb, "--max-disk-mb")):
+            if redis is not None and given is not None:
+                raise KamiError(f"with --redis the workers solve: give {option} to 'kamivision worker'")
         if redis is not None:
             from ..web.redisstore import reachable
 
@@ -219,13 +222,14 @@ def worker_command(
         ),
     ] = None,
     max_memory_mb: Annotated[Optional[int], MEMORY_OPTION] = None,
+    max_disk_mb: Annotated[Optional[int], DISK_OPTION] = None,
 ) -> None:
     """Solve boards queued by 'kamivision serve --redis', one at a time; run one per core."""
     warn_of_secrets(ctx, redis=redis)
     try:
         from ..web.worker import run_worker
 
-        run_worker(redis, burst=burst, name=name, max_mb=max_memory_mb)
+        run_worker(redis, burst=burst, name=name, max_mb=max_memory_mb, max_disk_mb=max_disk_mb)
     except KamiError as error:
         fail(error)
 

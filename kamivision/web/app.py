@@ -427,7 +427,7 @@ def create_app(settings: Optional[Settings] = None, store=None) -> Starlette:
     else:
         if store is None:
             store = MemoryStore(**_store_bounds(settings))
-        queue = (settings.workers, settings.max_waiting, store.finish, settings.max_memory_mb)
+        queue = (settings.workers, settings.max_waiting, store.finish, settings.max_memory_mb, settings.max_disk_mb)
         make_jobs = lambda: JobQueue(*queue)  # noqa: E731
     if settings.review is not None:
         store.add(settings.review, pinned=True)

@@ -75,6 +75,7 @@ def solve_for_page(
     cancelled: Callable[[], bool] = lambda: False,
     reraise: tuple = (),
     max_mb: Optional[int] = None,
+    max_disk_mb: Optional[int] = None,
 ) -> None:
     """One solve as the page wants it, told through ``send(event)``: the events of
     :mod:`kamivision.pipeline` (progress reports at most every :data:`REPORT_SECONDS`,
@@ -83,7 +84,8 @@ def solve_for_page(
     spread on the screenshot as there), :class:`Cancelled` after a Ctrl-C with no answer,
     :class:`Failed` on an error.  ``sharing``: the solves that may run beside this one
     (:meth:`~kamivision.solver.SearchSettings.for_this_machine`), which share ``max_mb``
-    megabytes when it is given (``--max-memory-mb``); ``cancelled()``: a cancel
+    megabytes of memory and ``max_disk_mb`` of disk when they are given (``--max-memory-mb``,
+    ``--max-disk-mb``); ``cancelled()``: a cancel
     was asked for (no check then); ``reraise``: exceptions left to the caller.  Run by the
     in-memory queue's processes and by ``kamivision worker``."""
     from ..errors import KamiError
@@ -99,7 +101,7 @@ def solve_for_page(
             send(Progressed({k: v for k, v in info.items() if isinstance(v, (int, float, str))}))
 
     try:
-        settings = SearchSettings.for_this_machine(sharing=sharing, max_mb=max_mb)
+        settings = SearchSettings.for_this_machine(sharing, max_mb, max_disk_mb)
         solution = solve(board, max_seconds=max_seconds, progress=progress, settings=settings)
         events = after_solve(
             recognition, solution, board, check_seconds=check_seconds, cancelled=cancelled, settings=settings
@@ -156,19 +158,29 @@ def last_event(event) -> bool:
 
 
 def _solve_in_child(
-    conn, board: Board, max_seconds: float, recognition, check_seconds: float, sharing: int = 1, max_mb=None
+    conn,
+    board: Board,
+    max_seconds: float,
+    recognition,
+    check_seconds: float,
+    sharing: int = 1,
+    max_mb=None,
+    max_disk_mb=None,
 ) -> None:
     """The solving process: :func:`solve_for_page`, its reports sent down ``conn``."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # a cancel is a Ctrl-C
     try:
-        solve_for_page(board, max_seconds, recognition, check_seconds, conn.send, sharing, max_mb=max_mb)
+        solve_for_page(
+            board, max_seconds, recognition, check_seconds, conn.send, sharing, max_mb=max_mb, max_disk_mb=max_disk_mb
+        )
     finally:
         conn.close()
 
 
 class JobQueue:
     """A fair queue of solves run by ``workers`` threads, each driving one process at a time;
-    the solves share ``max_mb`` megabytes for their stored states when it is given."""
+    the solves share ``max_mb`` megabytes of memory for their stored states, and
+    ``max_disk_mb`` of disk, when they are given."""
 
     def __init__(
         self,
@@ -176,9 +188,10 @@ class JobQueue:
         max_waiting: int = 64,
         on_finish: Optional[Callable[[Job], None]] = None,
         max_mb: Optional[int] = None,
+        max_disk_mb: Optional[int] = None,
     ):
         self.workers = workers
-        self.max_mb = max_mb
+        self.max_mb, self.max_disk_mb = max_mb, max_disk_mb
         self.on_finish = on_finish  # told of every job that ends (the store keeps its answer)
         self.max_waiting = max_waiting
         if "forkserver" in multiprocessing.get_all_start_methods():
@@ -316,7 +329,16 @@ class JobQueue:
         receive, send = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_solve_in_child,
-            args=(send, job.board, job.max_seconds, job.recognition, job.check_seconds, self.workers, self.max_mb),
+            args=(
+                send,
+                job.board,
+                job.max_seconds,
+                job.recognition,
+                job.check_seconds,
+                self.workers,
+                self.max_mb,
+                self.max_disk_mb,
+            ),
             daemon=True,
         )
         with self._changed:

@@ -75,6 +75,10 @@ def job_class():
 #: run :func:`solve_job`; None: 60 % of the memory free, shared by the workers on this host.
 MAX_MB: Optional[int] = None
 
+#: Megabytes of the temporary folder for those states when memory is full (``--max-disk-mb``),
+#: set the same way; None: half of what is free there, shared by the workers on this host; 0: none.
+MAX_DISK_MB: Optional[int] = None
+
 
 def solve_job(session: str, board, max_seconds: float, recognition, check_seconds: float) -> None:
     """One solve, run in an RQ work horse: :func:`~kamivision.web.jobs.solve_for_page`, its
@@ -114,6 +118,7 @@ def solve_job(session: str, board, max_seconds: float, recognition, check_second
             cancelled=lambda: bool(redis.exists(cancel)),
             reraise=(JobTimeoutException,),
             max_mb=None if MAX_MB is None else MAX_MB * sharing,  # this worker's, whatever the others have
+            max_disk_mb=None if MAX_DISK_MB is None else MAX_DISK_MB * sharing,
         )
         if meta.get("solution") is not None and meta.get("state") not in ("failed", "cancelled"):
             answer = Result(
@@ -188,19 +193,26 @@ def _workers_on_this_host(redis) -> int:
 RECONNECT = 1.0
 
 
-def run_worker(url: str, burst: bool = False, name: str | None = None, max_mb: Optional[int] = None) -> None:
+def run_worker(
+    url: str,
+    burst: bool = False,
+    name: str | None = None,
+    max_mb: Optional[int] = None,
+    max_disk_mb: Optional[int] = None,
+) -> None:
     """Run solves from the queue at ``url`` until stopped (SIGTERM or Ctrl-C: the job at
     hand is finished first; a second one stops it), or, with ``burst``, until the queue is
     empty.  Raises :class:`~kamivision.errors.KamiError` when Redis cannot be reached at
     the start.  Redis going away later (a restart, ``maxmemory``) does not end the worker:
     RQ's loop stops on the error, and a new one starts once Redis answers again (the job
     that was running is reported by the page as stopped before it answered).  ``max_mb``:
-    megabytes for the stored states of each of its solves (:data:`MAX_MB`)."""
+    megabytes for the stored states of each of its solves (:data:`MAX_MB`), ``max_disk_mb``
+    megabytes of the temporary folder for them (:data:`MAX_DISK_MB`)."""
     from redis.exceptions import RedisError
     from rq import Queue
 
-    global MAX_MB
-    MAX_MB = max_mb
+    global MAX_MB, MAX_DISK_MB
+    MAX_MB, MAX_DISK_MB = max_mb, max_disk_mb
     connection = reachable(url, timeout=None)
     import kamivision.check.parcheck  # noqa: F401 - imported once here, not in every job's process
     import kamivision.pipeline  # noqa: F401

@@ -92,26 +92,28 @@ def test_the_page_gets_the_moves_the_command_line_gives(tmp_path):
         assert answers[0].doubt == shot.doubt
 
 
-@pytest.mark.slow  # two solving processes for one option: run in CI (-m 'slow or not slow')
-def test_the_solves_memory_cap_reaches_the_solving_process():
+@pytest.mark.slow  # three solving processes for two options: run in CI (-m 'slow or not slow')
+def test_the_solves_memory_and_disk_caps_reach_the_solving_process():
     """``serve --max-memory-mb``: the queue's solving processes store their states within
     it (the A* hands over to the sweeps sooner, which go to disk: another count of states
-    expanded), with the same proven answer."""
+    expanded), with the same proven answer; with ``--max-disk-mb 0`` as well, the sweeps
+    may not go to disk and the search goes on depth-first: a third count."""
     from ..boards import random_kami_board
 
     board = random_kami_board(random.Random(0), colors=5, blank_outline=False)
     solutions = []
-    for max_mb in (None, 1):
-        queue = JobQueue(workers=1, max_mb=max_mb)
+    for max_mb, max_disk_mb in ((None, None), (1, None), (1, 0)):
+        queue = JobQueue(workers=1, max_mb=max_mb, max_disk_mb=max_disk_mb)
         try:
             job = queue.submit(Job(session="a", board=board, max_seconds=60))
             assert queue.wait(job, 60) and job.state == "done", job.state
             solutions.append(job.solution)
         finally:
             queue.close()
-    plain, capped = solutions
-    assert plain.optimal and capped.optimal and capped.length == plain.length
-    assert capped.expanded != plain.expanded
+    plain, capped, no_disk = solutions
+    assert plain.optimal and capped.optimal and no_disk.optimal
+    assert capped.length == plain.length == no_disk.length
+    assert len({plain.expanded, capped.expanded, no_disk.expanded}) == 3
 
 
 def test_the_sweeps_region_count_reaches_the_page(monkeypatch):

@@ -326,23 +326,25 @@ def test_an_idle_worker_stops_on_sigterm(redis_server):
             worker.wait()
 
 
-@pytest.mark.slow  # three processes for one option: run in CI (-m 'slow or not slow')
-def test_a_workers_memory_cap_reaches_its_solves(redis_server, tmp_path):
-    """``kamivision worker --max-memory-mb``: the worker's solves store their states within
-    it (the A* hands over to the sweeps sooner, which go to disk: another count of states
-    expanded than the same solve uncapped), with the same proven answer; ``serve --redis``
-    refuses the option (its workers solve)."""
+@pytest.mark.slow  # three processes for two options: run in CI (-m 'slow or not slow')
+def test_a_workers_memory_and_disk_caps_reach_its_solves(redis_server, tmp_path):
+    """``kamivision worker --max-memory-mb 1 --max-disk-mb 0``: the worker's solves store
+    their states within 1 MB (the A* hands over to the sweeps sooner) and may not go to
+    disk (they go on depth-first): another count of states expanded than the same solve
+    uncapped, or capped with disk, and the same proven answer; ``serve --redis`` refuses
+    the options (its workers solve)."""
     import redis
 
     from kamivision.board import write_board
-    from kamivision.solver import solve
+    from kamivision.solver import SearchSettings, solve
 
     from ..boards import random_kami_board
 
     redis.Redis.from_url(redis_server.url).flushdb()
     board = random_kami_board(random.Random(0), colors=5, blank_outline=False)
     plain = solve(board, max_seconds=60)
-    worker = start_worker(redis_server.url, "--max-memory-mb", "1")
+    with_disk = solve(board, max_seconds=60, settings=SearchSettings.for_this_machine(max_mb=1))
+    worker = start_worker(redis_server.url, "--max-memory-mb", "1", "--max-disk-mb", "0")
     web, process = start_web("--redis", redis_server.url)
     try:
         sid = upload(web, write_board(board, tmp_path / "b.json"))[1]["id"]
@@ -350,16 +352,17 @@ def test_a_workers_memory_cap_reaches_its_solves(redis_server, tmp_path):
         state = wait_state(web, sid, ("done", "failed", "cancelled"), timeout=60)
         assert state["state"] == "done", state
         capped = state["solution"]
-        assert capped["optimal"] and len(capped["moves"]) == plain.length
-        assert capped["expanded"] != plain.expanded
+        assert capped["optimal"] and len(capped["moves"]) == plain.length == with_disk.length
+        assert capped["expanded"] not in (plain.expanded, with_disk.expanded)
     finally:
         stop(process)
         stop(worker)
-    refused = subprocess.run(
-        [sys.executable, "-m", "kamivision", "serve", "--redis", redis_server.url, "--max-memory-mb", "1"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert refused.returncode == 1
-    assert refused.stderr.strip().endswith("give --max-memory-mb to 'kamivision worker'")
+    for option in ("--max-memory-mb", "--max-disk-mb"):
+        refused = subprocess.run(
+            [sys.executable, "-m", "kamivision", "serve", "--redis", redis_server.url, option, "1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert refused.returncode == 1
+        assert refused.stderr.strip().endswith(f"give {option} to 'kamivision worker'")
