@@ -20,7 +20,6 @@ from .astar import astar
 from .huge import HUGE_REGIONS, adjacency_lists, set_bits, solve_huge
 from .limits import IMPROVE_SHARE, Budget, Outcome, Path, Proven, SearchStopped, reserve_seconds
 from .notes import GreedyPart, Note, Stopped
-from .settings import SearchSettings
 from .state import Island, contract, renumber
 from .upper import flood_beam, flood_from_centre, greedy_flood
 
@@ -74,7 +73,9 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
     target = max(candidates, key=lambda x: sum(x in f for f in finals))
     extra = sum(target not in f for f in finals)
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
-    moves = _replay(board, graph, solved, finals, target, budget.settings)
+    moves, complete = _replay(board, graph, solved, finals, target, budget)
+    if not complete:  # Ctrl-C in a re-solve: an island's move more than proven
+        proven_all, stopped = False, True
     if stopped:
         notes.append(Stopped(budget.stop()))
     return Outcome(tuple(moves), proven_all, min(lower, len(moves)), len(graph), len(masks), tuple(notes))
@@ -102,7 +103,11 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     # Half the proof's time at most: on a board of thousands of regions a flood alone can
     # take minutes, and A* can stop with a flood of its own.
     deadline = None if budget.proof_deadline is None else (budget.start + budget.proof_deadline) / 2
-    quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings, deadline=deadline)
+    try:
+        quick = flood_from_centre(contract(island, island.colors), slack=2, settings=budget.settings, deadline=deadline)
+    except KeyboardInterrupt:  # Ctrl-C in the first flood: the A* stops at once, the greedy flood answers
+        budget.interrupted = True
+        quick = None
     upper = (len(quick), quick) if quick is not None else None
     budget.found = len(quick) if quick is not None else None  # for the progress reports
 
@@ -255,15 +260,25 @@ def _end_color(island: Island, path: Path) -> int:
 REPLAY_CELLS = 2000
 
 
-def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSettings) -> list[Move]:
-    """Turn island paths into moves on cells, re-solving islands that must end in ``target``."""
+def _replay(board: Board, graph, solved, finals, target: int, budget: Budget) -> tuple[list[Move], bool]:
+    """Turn island paths into moves on cells, re-solving islands that must end in
+    ``target``, and say whether every re-solve ended.  Each takes a budget of its own,
+    without the solve's limits (an island that can end in ``target`` at its optimum does so
+    within one threshold, soon), but Ctrl-C there stops it: the island then keeps its path
+    and one move more, and ``budget`` is marked interrupted."""
+    complete = True
     moves: list[Move] = []
     current = board
     replay = board.size <= REPLAY_CELLS
     for (regions, island, path, _, proven), final in zip(solved, finals):
         if target in final and _end_color(island, path) != target and proven:
             sentinel: Path = []
-            other = astar(island, Budget(settings=settings), goal_color=target, upper=(len(path) + 1, sentinel))
+            try:
+                other = astar(
+                    island, Budget(settings=budget.settings), goal_color=target, upper=(len(path) + 1, sentinel)
+                )
+            except SearchStopped:
+                budget.interrupted, complete, other = True, False, None
             if other is not None and other is not sentinel:
                 path = other
         taps = list(path)
@@ -278,7 +293,7 @@ def _replay(board: Board, graph, solved, finals, target: int, settings: SearchSe
                 moves.append(Move(*divmod(start, board.columns), color))
     if replay and not current.is_solved():  # pragma: no cover - a bug, not a user error
         raise AssertionError("the moves found do not solve the board")
-    return moves
+    return moves, complete
 
 
 def _tap(board: Board, cell: int, color: int) -> Move:

@@ -113,6 +113,54 @@ def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
     assert note_text(solution.notes[0]) == "Ctrl-C stopped the search: the moves are the best found, not proven optimal"
 
 
+def test_ctrl_c_in_an_islands_first_flood_still_answers(monkeypatch):
+    """Ctrl-C that reaches the flood an island starts with (it raises KeyboardInterrupt
+    now, where it was lost before): the search stops at once and the greedy flood
+    answers, said to be interrupted, not proven."""
+    from kamivision.solver import islands
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(islands, "flood_from_centre", interrupted)
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)
+    solution = solve(board, settings=machine())
+    assert solution.interrupted and not solution.optimal
+    assert replay(board, solution.moves).is_solved()
+    assert solution.notes == (Stopped(Stop.INTERRUPTED),)
+
+
+def test_ctrl_c_in_a_re_solve_for_the_common_final_color_is_not_called_optimal(monkeypatch):
+    """An island whose optimum can end in the boards' common final color is searched
+    again for a path that does (with no limit: it is short).  Ctrl-C there escaped the
+    solve as SearchStopped; now the island keeps its path and one move more, and the
+    answer is interrupted, not proven, its bound still the optimum's."""
+    from kamivision.solver import islands
+
+    board = random_board(random.Random(0), "triangle", 6, 6, 4, 0.3)  # 4 islands, 3 re-solved
+    plain = solve(board, settings=machine())
+    assert plain.optimal
+    real, resolves = islands.astar, []
+
+    class ReSolve(limits.Budget):  # the budget each re-solve takes (the only one made in islands.py)
+        pass
+
+    def stopped_in_re_solves(island, budget, **kwargs):
+        if isinstance(budget, ReSolve):
+            resolves.append(1)
+            budget.interrupted = True  # what a search does when Ctrl-C reaches it
+            raise limits.SearchStopped(0)
+        return real(island, budget, **kwargs)
+
+    monkeypatch.setattr(islands, "astar", stopped_in_re_solves)
+    monkeypatch.setattr(islands, "Budget", ReSolve)
+    solution = solve(board, settings=machine())
+    assert resolves
+    assert solution.interrupted and not solution.optimal
+    assert solution.lower_bound == plain.length < solution.length
+    assert replay(board, solution.moves).is_solved()
+
+
 def test_ctrl_c_stops_the_pivot_search_too(both):
     rng = random.Random(11)
     grid = [[rng.randrange(8) for _ in range(16)] for _ in range(16)]
