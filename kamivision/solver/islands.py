@@ -273,12 +273,12 @@ def _replay(board: Board, graph, solved, finals, target: int, budget: Budget) ->
     for (regions, island, path, _, proven), final in zip(solved, finals):
         if target in final and _end_color(island, path) != target and proven:
             sentinel: Path = []
+            own = Budget(settings=budget.settings)
             try:
-                other = astar(
-                    island, Budget(settings=budget.settings), goal_color=target, upper=(len(path) + 1, sentinel)
-                )
-            except SearchStopped:
-                budget.interrupted, complete, other = True, False, None
+                other = astar(island, own, goal_color=target, upper=(len(path) + 1, sentinel))
+            except SearchStopped:  # nothing but Ctrl-C can stop it
+                budget.interrupted |= own.interrupted
+                complete, other = False, None
             if other is not None and other is not sentinel:
                 path = other
         taps = list(path)

@@ -24,9 +24,7 @@ class Settings:
     max_store_mb: Optional[int] = None  # their pictures' megabytes at most (None: the store's default)
     readers: int = 2  # screenshots read at once (in this process)
     max_memory_mb: Optional[int] = None  # the solves' stored states, in all (None: 60 % of what is free)
-    max_disk_mb: Optional[int] = (
-        None  # the temporary folder's, for those states, in all (None: half of what is free; 0: none)
-    )
+    max_disk_mb: Optional[int] = None  # disk for them, in all (None: half of what TMPDIR has free; 0: none)
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")  # without a token
     review: Optional[Session] = None  # review mode: the session to show, with where to save
     on_quit: Optional[Callable[[], None]] = None

@@ -131,7 +131,7 @@ def test_ctrl_c_in_an_islands_first_flood_still_answers(monkeypatch):
 
 
 def test_ctrl_c_in_a_re_solve_for_the_common_final_color_is_not_called_optimal(monkeypatch):
-    """An island whose optimum can end in the boards' common final color is searched
+    """An island whose optimum can also end in the islands' common final color is searched
     again for a path that does (with no limit: it is short).  Ctrl-C there escaped the
     solve as SearchStopped; now the island keeps its path and one move more, and the
     answer is interrupted, not proven, its bound still the optimum's."""
