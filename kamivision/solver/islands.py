@@ -59,23 +59,21 @@ def solve_free(board: Board, budget: Budget) -> Outcome:
         stopped |= not proven and (budget.max_moves is None or bound <= budget.max_moves)
     proven_all = all(item[4] for item in solved)
     # The common final color: islands that can end in it at their optimum cost nothing more.
-    finals: list[set[int]] = []
+    finals: list[dict[int, Path]] = []  # for each island, a path of its length by final color
     for regions, island, path, bound, proven in solved:
         if len(masks) > 1 and proven_all and len(island) > 1:
             try:
                 finals.append(_final_colors(island, path, len(path), budget))
             except SearchStopped:
                 proven_all, stopped = False, True
-                finals.append({_end_color(island, path)})
+                finals.append({_end_color(island, path): path})
         else:
-            finals.append({_end_color(island, path)})
+            finals.append({_end_color(island, path): path})
     candidates = sorted(set().union(*finals))
     target = max(candidates, key=lambda x: sum(x in f for f in finals))
     extra = sum(target not in f for f in finals)
     lower = sum(item[3] for item in solved) + (extra if proven_all else 0)
-    moves, complete = _replay(board, graph, solved, finals, target, budget)
-    if not complete:  # Ctrl-C in a re-solve: an island's move more than proven
-        proven_all, stopped = False, True
+    moves = _replay(board, graph, solved, finals, target)
     if stopped:
         notes.append(Stopped(budget.stop()))
     return Outcome(tuple(moves), proven_all, min(lower, len(moves)), len(graph), len(masks), tuple(notes))
@@ -237,15 +235,16 @@ def _improve(island: Island, best: Optional[Path], bound: int, budget: Budget, s
     return best
 
 
-def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> set[int]:
-    """Every color in which the island can end after ``length`` moves (the optimum)."""
-    reached = {_end_color(island, path)}
+def _final_colors(island: Island, path: Path, length: int, budget: Budget) -> dict[int, Path]:
+    """Every color in which the island can end after ``length`` moves (the optimum), with
+    such a path for each."""
+    reached = {_end_color(island, path): path}
     budget.found = length  # for the progress reports: the island's optimum
     sentinel: Path = []
-    for color in sorted(set(island.colors) - reached):
+    for color in sorted(set(island.colors) - set(reached)):
         found = astar(island, budget, goal_color=color, upper=(length + 1, sentinel))
         if found is not None and found is not sentinel:
-            reached.add(color)
+            reached[color] = found
     return reached
 
 
@@ -260,27 +259,15 @@ def _end_color(island: Island, path: Path) -> int:
 REPLAY_CELLS = 2000
 
 
-def _replay(board: Board, graph, solved, finals, target: int, budget: Budget) -> tuple[list[Move], bool]:
-    """Turn island paths into moves on cells, re-solving islands that must end in
-    ``target``, and say whether every re-solve ended.  Each takes a budget of its own,
-    without the solve's limits (an island that can end in ``target`` at its optimum does so
-    within one threshold, soon), but Ctrl-C there stops it: the island then keeps its path
-    and one move more, and ``budget`` is marked interrupted."""
-    complete = True
+def _replay(board: Board, graph, solved, finals, target: int) -> list[Move]:
+    """Turn island paths into moves on cells: each island's path that ends in ``target``
+    when it has one (``finals``, from :func:`_final_colors`), else its own and one move
+    more to ``target``."""
     moves: list[Move] = []
     current = board
     replay = board.size <= REPLAY_CELLS
-    for (regions, island, path, _, proven), final in zip(solved, finals):
-        if target in final and _end_color(island, path) != target and proven:
-            sentinel: Path = []
-            own = Budget(settings=budget.settings)
-            try:
-                other = astar(island, own, goal_color=target, upper=(len(path) + 1, sentinel))
-            except SearchStopped:  # nothing but Ctrl-C can stop it
-                budget.interrupted |= own.interrupted
-                complete, other = False, None
-            if other is not None and other is not sentinel:
-                path = other
+    for (regions, island, path, _, _), final in zip(solved, finals):
+        path = final.get(target, path)
         taps = list(path)
         if _end_color(island, path) != target:
             taps.append((0, target))
@@ -293,7 +280,7 @@ def _replay(board: Board, graph, solved, finals, target: int, budget: Budget) ->
                 moves.append(Move(*divmod(start, board.columns), color))
     if replay and not current.is_solved():  # pragma: no cover - a bug, not a user error
         raise AssertionError("the moves found do not solve the board")
-    return moves, complete
+    return moves
 
 
 def _tap(board: Board, cell: int, color: int) -> Move:

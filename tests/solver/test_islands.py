@@ -130,34 +130,34 @@ def test_ctrl_c_in_an_islands_first_flood_still_answers(monkeypatch):
     assert solution.notes == (Stopped(Stop.INTERRUPTED),)
 
 
-def test_ctrl_c_in_a_re_solve_for_the_common_final_color_is_not_called_optimal(monkeypatch):
-    """An island whose optimum can also end in the islands' common final color is searched
-    again for a path that does (with no limit: it is short).  Ctrl-C there escaped the
-    solve as SearchStopped; now the island keeps its path and one move more, and the
-    answer is interrupted, not proven, its bound still the optimum's."""
+def test_the_paths_to_the_common_final_color_are_the_ones_found_for_it(monkeypatch):
+    """An island whose optimum can also end in the islands' common final color takes the
+    path the search for that color found (``_final_colors`` keeps it): no island is
+    searched again when the moves are made.  Such a search ran without the solve's limits,
+    and Ctrl-C in it escaped the solve as SearchStopped."""
     from kamivision.solver import islands
 
-    board = random_board(random.Random(0), "triangle", 6, 6, 4, 0.3)  # 4 islands, 3 re-solved
-    plain = solve(board, settings=machine())
-    assert plain.optimal
-    real, resolves = islands.astar, []
+    board = random_board(random.Random(0), "triangle", 6, 6, 4, 0.3)  # 4 islands
+    real_astar, real_replay = islands.astar, islands._replay
+    making, taken = [], []
 
-    class ReSolve(limits.Budget):  # the budget each re-solve takes (the only one made in islands.py)
-        pass
+    def astar(*args, **kwargs):
+        assert not making, "an island searched again while the moves are made"
+        return real_astar(*args, **kwargs)
 
-    def stopped_in_re_solves(island, budget, **kwargs):
-        if isinstance(budget, ReSolve):
-            resolves.append(1)
-            budget.interrupted = True  # what a search does when Ctrl-C reaches it
-            raise limits.SearchStopped(0)
-        return real(island, budget, **kwargs)
+    def replay_moves(board, graph, solved, finals, target, *rest):
+        making.append(1)
+        moves = real_replay(board, graph, solved, finals, target, *rest)
+        for (_, island, path, _, _), final in zip(solved, finals):
+            if path and path[-1][1] != target and target in final:
+                taken.append(final[target])
+        return moves
 
-    monkeypatch.setattr(islands, "astar", stopped_in_re_solves)
-    monkeypatch.setattr(islands, "Budget", ReSolve)
+    monkeypatch.setattr(islands, "astar", astar)
+    monkeypatch.setattr(islands, "_replay", replay_moves)
     solution = solve(board, settings=machine())
-    assert resolves
-    assert solution.interrupted and not solution.optimal
-    assert solution.lower_bound == plain.length < solution.length
+    assert taken and all(path[-1][1] == taken[0][-1][1] for path in taken)  # they end in the target
+    assert solution.optimal and solution.length == solution.lower_bound
     assert replay(board, solution.moves).is_solved()
 
 
