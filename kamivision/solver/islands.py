@@ -110,11 +110,14 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     budget.found = len(quick) if quick is not None else None  # for the progress reports
 
     def improve(bound: int) -> Optional[Path]:
-        # Memory is full: the proof goes on depth-first, and a solution as short as the
-        # optimum lets it stop once the bound reaches it (see core.prove).
+        # The A* handed over, or its memory is full and it goes on depth-first (core.prove):
+        # a shorter solution lowers the thresholds left.  The beam ends at the first one
+        # move shorter than the known one: the thresholds below are searched all the same,
+        # and looking on took 0.6 s of Bud4's 3.2 s, for a 14 there is not.
+        floor = bound if budget.found is None else max(bound, budget.found - 1)
         deadline = time.perf_counter() + _beam_seconds(budget)
         return flood_beam(
-            island, deadline, width=4, floor=bound, report=_beam_report(budget, bound), settings=budget.settings
+            island, deadline, width=4, floor=floor, report=_beam_report(budget, bound), settings=budget.settings
         )
 
     cap = budget.max_moves
