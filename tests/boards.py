@@ -112,17 +112,24 @@ def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par:
             return make_board(grid, lattice="triangle", par=par)
 
 
-def kami_island(seed: int):
-    """A random five-color KAMI board (``random_kami_board``, no blank outline), its first
-    island and that island's optimal path (the A*'s): the boards the solver tests search
-    at length (seed 1: about 100,000 states)."""
+def first_island(seed: int):
+    """A random five-color KAMI board (``random_kami_board``, no blank outline) and its
+    first island."""
     from kamivision.graph import build_regions
-    from kamivision.solver import astar, limits
     from kamivision.solver.islands import local_island
 
     board = random_kami_board(random.Random(seed), colors=5, blank_outline=False)
     graph = build_regions(board)
     island, _ = local_island(graph, graph.islands()[0])
+    return board, island
+
+
+def kami_island(seed: int):
+    """:func:`first_island`'s board and island, and that island's optimal path (the A*'s):
+    the boards the solver tests search at length (seed 1: about 100,000 states)."""
+    from kamivision.solver import astar, limits
+
+    board, island = first_island(seed)
     return board, island, astar.astar(island, limits.Budget())
 
 

@@ -15,7 +15,7 @@ from kamivision.solver import astar, limits, solve, state
 from kamivision.solver.islands import local_island
 from kamivision.solver.notes import Stopped
 
-from ..boards import kami_island, random_board, random_kami_board
+from ..boards import first_island, kami_island, random_board, random_kami_board
 from ..conftest import machine, shared_path
 
 
@@ -145,9 +145,9 @@ def test_the_paths_to_the_common_final_color_are_the_ones_found_for_it(monkeypat
         assert not making, "an island searched again while the moves are made"
         return real_astar(*args, **kwargs)
 
-    def replay_moves(board, graph, solved, finals, target, *rest):
+    def replay_moves(board, graph, solved, finals, target):
         making.append(1)
-        moves = real_replay(board, graph, solved, finals, target, *rest)
+        moves = real_replay(board, graph, solved, finals, target)
         for (_, island, path, _, _), final in zip(solved, finals):
             if path and path[-1][1] != target and target in final:
                 taken.append(final[target])
@@ -327,9 +327,7 @@ def test_the_handovers_look_ends_at_the_first_solution_one_move_shorter(monkeypa
     from kamivision.solver.state import contract
     from kamivision.solver.upper import flood_from_centre
 
-    board = random_kami_board(random.Random(5), colors=5, blank_outline=False)  # optimum 8, the flood 9
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
+    board, island = first_island(5)  # optimum 8, the flood 9
     known = len(flood_from_centre(contract(island, island.colors), slack=2))
     real, floors = islands.flood_beam, []
 

@@ -12,7 +12,7 @@ from kamivision.solver.islands import local_island
 from kamivision.solver.state import Island, contract, key_after
 from kamivision.solver.upper import centres, flood_beam, flood_from_centre
 
-from ..boards import random_board, random_kami_board
+from ..boards import first_island, random_board, random_kami_board
 from ..conftest import shared_path
 
 
@@ -127,9 +127,7 @@ def test_ctrl_c_in_a_beam_keeps_the_best_it_had_found():
     look lost a 15-move answer this way and gave its 16 (Threegrid6 stopped after 3 s)."""
     from kamivision.solver.upper import BeamInterrupted
 
-    board = random_kami_board(random.Random(4), colors=5, blank_outline=False)
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
+    _, island = first_island(4)
     seen: list = []
 
     def report(length: int) -> None:
@@ -153,9 +151,7 @@ def test_ctrl_c_inside_a_floods_own_search_stops_the_beam(monkeypatch):
     from kamivision.solver.limits import SearchStopped
     from kamivision.solver.upper import BeamInterrupted
 
-    board = random_kami_board(random.Random(4), colors=5, blank_outline=False)
-    graph = build_regions(board)
-    island, _ = local_island(graph, graph.islands()[0])
+    _, island = first_island(4)
     real = upper.flood_astar
     floods = []
     first = [3]  # the first flood Ctrl-C reaches
