@@ -112,13 +112,14 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
     tally = Counter()
 
     def count(row) -> None:
+        # int(): a first update of an empty Counter keeps its values as given (True, not 1).
         tally.update(
             done=1,
-            interrupted=row.interrupted,
+            interrupted=int(row.interrupted),
             moves=row.length,
-            proven=row.optimal,
+            proven=int(row.optimal),
             known=row.known or 0,
-            unknown=row.known is None,
+            unknown=int(row.known is None),
         )
 
     table = Table(
@@ -179,7 +180,7 @@ def sources_table(
     tally = Counter()
 
     def count(row) -> None:
-        tally.update(done=1, interrupted=row.interrupted)
+        tally.update(done=1, interrupted=int(row.interrupted))
         if row.error is not None:
             tally["errors"] += 1
         elif row.moves is not None:
@@ -256,8 +257,8 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
             done=1,
             moves=length or 0,
             known=known or 0,
-            proven=result.optimal and length is not None,
-            interrupted=result.stopped is Stop.INTERRUPTED,
+            proven=int(result.optimal and length is not None),
+            interrupted=int(result.stopped is Stop.INTERRUPTED),
         )
         if known is not None and result.optimal and length != known:
             wrong.append(name)

@@ -160,6 +160,9 @@ def test_collection_command_prints_a_table_and_total(tmp_path):
     result = CliRunner().invoke(app, ["solve", str(digits), "--rules", "pivot", "--jobs", "2"])
     assert result.exit_code == 0, result.output
     assert "2 boards: 2 moves in all, 2 proven optimal" in result.stdout
+    digits.write_text("1212\n")  # one board: the totals count, not "True"
+    result = CliRunner().invoke(app, ["solve", str(digits), "--rules", "pivot"])
+    assert "1 board: 1 moves in all, 1 proven optimal" in result.stdout, result.stdout
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a process group")
@@ -201,7 +204,8 @@ def test_ctrl_c_stops_a_collection_run_with_the_totals_so_far(tmp_path, jobs, as
         return
     rows = [line for line in out.splitlines() if line.startswith("boards#")]
     total = out.strip().splitlines()[-1]
-    assert f"{len(rows)} boards (interrupted): " in total, out[-500:]
+    noun = "board" if len(rows) == 1 else "boards"
+    assert f"{len(rows)} {noun} (interrupted): " in total, out[-500:]
     assert len(rows) < 300
 
 
