@@ -252,6 +252,11 @@ def prove(
         budget.expanded += expanded
         try:
             path = improve(bound)
+        except KeyboardInterrupt as stop:  # Ctrl-C in it: what its beam had found is kept
+            kept = getattr(stop, "best", None)  # upper.BeamInterrupted's
+            if kept is not None and (upper is None or len(kept) < upper[0]):
+                found.append(list(kept))
+            raise  # the core clears it and stops as at a limit (or the caller below does)
         finally:
             budget.expanded -= expanded
         if path is None or (upper is not None and len(path) >= upper[0]):
@@ -316,10 +321,9 @@ def prove(
         if improve is not None and bound < upper[0] - 1 and not pending:
             try:
                 better(bound, 0)
-            except KeyboardInterrupt as stop:  # Ctrl-C inside it: stop like a limit, with its best
+            except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit, with its best
                 budget.interrupted = True
-                kept = getattr(stop, "best", None)  # upper.BeamInterrupted's
-                raise SearchStopped(bound, None if kept is None else list(kept)) from None
+                raise SearchStopped(bound, min(found, key=len) if found else None) from None
             upper = _shortest(upper, found)
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]

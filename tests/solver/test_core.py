@@ -515,3 +515,26 @@ def test_ctrl_c_in_the_handovers_look_keeps_what_it_found():
     with pytest.raises(limits.SearchStopped) as stop:
         astar.astar(island, budget, upper=worse, improve=interrupted)
     assert stop.value.path == optimum and budget.interrupted
+
+
+def test_ctrl_c_in_the_look_when_the_memory_is_full_keeps_what_it_found():
+    """Without a known solution, the core calls the look when its memory is full, before
+    it goes on depth-first.  Ctrl-C there stops the search like a limit, with what the
+    look's beam had found: the core clears the KeyboardInterrupt, and its
+    ``BeamInterrupted`` carried the only solution known."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    from kamivision.solver.upper import BeamInterrupted
+
+    board, island, optimum = kami_island(1)  # ~100,000 states: more than 200 kB holds
+    looked = []
+
+    def interrupted(bound):
+        looked.append(bound)
+        raise BeamInterrupted(optimum)
+
+    budget = limits.Budget(settings=machine(max_bytes=200_000, threads=1))
+    with pytest.raises(limits.SearchStopped) as stop:
+        astar.astar(island, budget, improve=interrupted)
+    assert len(looked) == 1 and budget.interrupted
+    assert stop.value.path == optimum
