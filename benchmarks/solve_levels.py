@@ -3,7 +3,7 @@
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 60
     python benchmarks/solve_levels.py ../shared/data/kami1 --max-seconds 60
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-nodes 400000 --only Bud
-    python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 10 --path-flood
+    python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 10 --path-flood on
     python benchmarks/solve_levels.py ../shared/data/kami2-journey --max-seconds 10 --handover-mb 4
 
 Reads ``index.json`` in the folder when there is one (``puzzles`` or ``levels`` with a
@@ -38,14 +38,19 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=60.0, help="limit per level")
     parser.add_argument("--max-nodes", type=int, help="limit per level in states expanded (repeatable, unlike time)")
     parser.add_argument("--only", default="", help="only files whose name contains this")
-    parser.add_argument("--path-flood", action="store_true", help="search with the path-flood bound (off by default)")
+    parser.add_argument(
+        "--path-flood",
+        choices=("race", "on", "off"),
+        default="race",
+        help="the path-flood bound: raced in the sweeps (the default), on or off everywhere",
+    )
     parser.add_argument(
         "--handover-mb", type=float, help="memory of the A* before the sweep takes the last threshold (default 1024)"
     )
     args = parser.parse_args()
     settings = SearchSettings.for_this_machine()
-    if args.path_flood:
-        settings = dataclasses.replace(settings, path_flood=True)
+    if args.path_flood != "race":
+        settings = dataclasses.replace(settings, path_flood=args.path_flood == "on")
     if args.handover_mb is not None:
         settings = dataclasses.replace(settings, handover_bytes=int(args.handover_mb * 2**20))
     files = [f for f in level_files(args.folder) if args.only in f.name]

@@ -47,11 +47,14 @@ def device_params(devices, plain=REPRESENTATIVE_DEVICES) -> list:
 
 
 def machine(**changes) -> SearchSettings:
-    """This machine's search settings, with ``changes`` (memory, threads, core), and no
-    first look (its beams run for a time, so the states a solve expands would depend on
-    the machine's speed: the tests that compare runs need them to depend on the board
-    alone; tests/solver/test_islands.py tests the first look)."""
-    return dataclasses.replace(SearchSettings.for_this_machine(), first_look=False, **changes)
+    """This machine's search settings, with ``changes`` (memory, threads, core), no first
+    look and no race of the path-flood bound (the look's beams run for a time, and the
+    race picks the faster way, so the states a solve expands would depend on the
+    machine's speed: the tests that compare runs need them to depend on the board alone;
+    tests/solver/test_islands.py and tests/solver/test_proof.py test them)."""
+    return dataclasses.replace(
+        SearchSettings.for_this_machine(), **{"first_look": False, "path_flood": False, **changes}
+    )
 
 
 @pytest.fixture(params=["c", "python"])

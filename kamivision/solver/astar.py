@@ -8,7 +8,7 @@ compares states.  The path comes back through parent links.  A known solution of
 queued (they cannot lead to a shorter solution), and when the queue runs dry that solution
 is proven optimal.
 
-:func:`astar` runs the compiled core's search (:func:`kamivision.solver.core.prove`) when
+:func:`astar` runs the compiled core's search (:func:`kamivision.solver.proof.prove`) when
 it is built and the island fits it, and :func:`astar_python` otherwise: the same search,
 bounds and answers.
 """
@@ -19,7 +19,7 @@ import heapq
 import time
 from typing import Callable, Optional
 
-from . import core
+from . import core, proof
 from .heuristics import (
     choose_orientation,
     diameter_bound,
@@ -44,7 +44,7 @@ def astar(
     pause: Optional[tuple[float, Callable[[int], Optional[Path]]]] = None,
 ) -> Optional[Path]:
     """An optimal path to one region (of ``goal_color`` when given), by the compiled core
-    when built and the island fits it (:func:`kamivision.solver.core.prove`, which says
+    when built and the island fits it (:func:`kamivision.solver.proof.prove`, which says
     what ``improve`` does), else by :func:`astar_python` (same search, same bounds, same
     answers; see its docstring).
 
@@ -62,7 +62,7 @@ def astar(
             budget.pause = None
     if is_goal(contract(island, island.colors), goal_color):
         return []
-    return core.prove(island, budget, goal_color, upper, improve, pause)
+    return proof.prove(island, budget, goal_color, upper, improve, pause)
 
 
 def goal_bound(state: Contracted, goal_color: Optional[int]) -> int:

@@ -53,11 +53,13 @@ class SearchSettings:
     memory is full; ``None``: half of what is free there when the sweep starts.
     ``path_flood``: the compiled search adds the path-flood bound
     (:mod:`~kamivision.solver.pathflood`) at the states it expands, and lets the children
-    of moves outside its corridor keep it.  Off by default: it cuts the states searched by
-    5 to 35 times, but one evaluation costs as much as tens of expansions, so it pays on
-    some levels only (the sweep proving Bud5's par 167 s -> 95 s; Bud4 and Bud6 about
-    even; Threegrid5 over 300 s against 102 s; Bud4's whole solve 3.4 s -> 4.3 s;
-    ``docs/measurements.md``, 2026-11-28 twenty-second session).
+    of moves outside its corridor keep it: ``True`` in the A* and the sweeps, ``False``
+    nowhere, ``None`` (the default) in the sweeps a race chooses
+    (:data:`~kamivision.solver.proof.RACE_FROM`).  It cuts the states searched by 5 to 35
+    times, but one evaluation costs as much as tens of expansions, so it pays on some
+    levels only (the sweep proving Bud5's par 167 s -> 95 s; Bud4 and Bud6 about even;
+    Threegrid5 over 300 s against 102 s; Bud4's whole solve 3.4 s -> 4.3 s, which is why
+    the A* does not race it; ``docs/measurements.md``, 2026-11-28 twenty-second session).
     """
 
     max_bytes: int = 4 << 30
@@ -66,7 +68,7 @@ class SearchSettings:
     threads: int = 1
     core: bool = True
     first_look: bool = True
-    path_flood: bool = False
+    path_flood: Optional[bool] = None
 
     @classmethod
     def for_this_machine(

@@ -8,7 +8,7 @@ import pytest
 from kamivision.board import make_board
 from kamivision.graph import build_regions
 from kamivision.report import stopped_sentence
-from kamivision.solver import astar, core, limits, solve, state
+from kamivision.solver import astar, core, limits, proof, solve, state
 from kamivision.solver.islands import local_island
 
 from ..boards import bfs_optimum, kami_island, random_board, random_kami_board
@@ -311,14 +311,14 @@ def test_a_full_memory_proof_sweeps_the_last_threshold_or_goes_depth_first(monke
     board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # ~100,000 states
     roomy = solve(board, settings=machine(handover_bytes=1 << 30))  # the A* alone
     outcomes: list = []
-    real = core._sweep
+    real = proof._sweep
 
     def spy(*args):
         result = real(*args)
         outcomes.append(result is not None)
         return result
 
-    monkeypatch.setattr(core, "_sweep", spy)
+    monkeypatch.setattr(proof, "_sweep", spy)
     roomy_memory = machine().max_bytes
     cases = [(10_000_000, 1 << 30, 0, True), (1_000_000, 1 << 30, 0, False), (1_000_000, 1 << 30, None, True)]
     cases.append((roomy_memory, 1_000_000, 0, True))
@@ -347,7 +347,7 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_proven():
         reports: list = []
         limited = limits.Budget(limits.Limits(max_nodes=nodes, progress=reports.append))
         with pytest.raises(limits.SearchStopped) as stop:
-            core._sweep(*args, limited, [])
+            proof._sweep(*args, limited, [])
         assert 3 < stop.value.bound <= len(optimum) and nodes <= limited.expanded < nodes + 5000
         assert all(info["bound"] <= stop.value.bound for info in reports) and not limited.interrupted
     shown: list = []
@@ -358,10 +358,10 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_proven():
 
     interrupted = limits.Budget(limits.Limits(progress=progress))
     with pytest.raises(limits.SearchStopped) as stop:
-        core._sweep(*args, interrupted, [])
+        proof._sweep(*args, interrupted, [])
     assert 3 <= stop.value.bound <= len(optimum) and interrupted.interrupted
     assert len(shown) == 1 and shown[0]["bound"] == stop.value.bound
-    found = core._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
+    found = proof._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
 
@@ -477,13 +477,13 @@ def test_no_look_for_a_shorter_solution_when_the_one_threshold_left_is_the_bound
     board, island, optimum = kami_island(1)  # ~100,000 states
     upper = (len(optimum), optimum)
     handed: list = []
-    real = core._sweep
+    real = proof._sweep
 
     def spy(packed, goal, known, bound, *rest):
         handed.append(bound)
         return real(packed, goal, known, bound, *rest)
 
-    monkeypatch.setattr(core, "_sweep", spy)
+    monkeypatch.setattr(proof, "_sweep", spy)
     cases = set()
     for handover in (20_000, 2_000_000):  # handed over at bounds 5 and 7 (optimum 8)
         handed.clear()

@@ -11,7 +11,7 @@ from kamivision.errors import KamiError
 from kamivision.graph import build_regions
 from kamivision.limits import Stop
 from kamivision.report import note_text
-from kamivision.solver import astar, limits, solve, state
+from kamivision.solver import astar, limits, proof, solve, state
 from kamivision.solver.islands import local_island
 from kamivision.solver.notes import Stopped
 
@@ -365,13 +365,13 @@ def test_the_first_look_runs_in_the_sweeps_when_the_a_star_hands_over_before_it(
         islands, "_improve", lambda island, best, bound, *rest: looks.append(bound) or brought[0] or best
     )
     swept: list = []
-    real = core._sweep
+    real = proof._sweep
 
     def spy(*args):
         swept.append(args[4].pause is not None)  # the budget: the look is pending
         return real(*args)
 
-    monkeypatch.setattr(core, "_sweep", spy)
+    monkeypatch.setattr(proof, "_sweep", spy)
     looked = solve(board, settings=dataclasses.replace(settings, first_look=True))
     assert swept == [True] and len(looks) == 1 and beams == []
     assert looked.optimal and looked.length == plain.length

@@ -1,0 +1,266 @@
+"""The compiled search's proof of one island: the A*, its handover to the sweeps, and the
+thresholds the sweeps ask one at a time (the phases are told in ``docs/solver.md``).
+
+:func:`prove` runs the core's A* (:func:`~kamivision.solver.core.astar`) until its memory
+holds ``handover_bytes``, then :func:`_sweep` asks "is there a solution within T?" for
+each threshold left, by region count (:func:`~kamivision.solver.core.sweep`).  Whether a
+sweep takes the path-flood bound is a race (:func:`_race`): it pays on some levels only,
+and the cheap threshold before the costly last one says which.
+
+Tested in tests/solver/test_core.py, tests/solver/test_proof.py.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Optional
+
+from .core import Answer, Graph, Status, astar, choose_orientation, graph, sweep
+from .limits import SearchStopped, core_limits
+from .settings import spill_folder
+
+if TYPE_CHECKING:
+    from .limits import Budget, Path
+    from .state import Island
+
+#: Whether the sweeps take the path-flood bound is raced when ``settings.path_flood`` is
+#: ``None`` (the default).  It cuts the states swept by 5 to 35 times, but one evaluation
+#: costs as much as tens of expansions: Bud5's last threshold takes 95 s with it, 167 s
+#: without, Threegrid5's over 300 s against 102 s.  Each threshold costs tens of times the
+#: one before, and which way is faster carries over from one to the next (Bud5's "within
+#: 15" takes 1.1 s with it, 3.0 s without; Threegrid5's "within 12" 3.2 s and 0.8 s): so a
+#: threshold refuted in RACE_FROM to RACE_UNTIL seconds, not the last, is swept again the
+#: other way (for at most twice as long), and the other way sweeps the next threshold if
+#: it was RACE_MARGIN times as fast.  Under RACE_FROM, a sweep's time is mostly its fixed
+#: costs; past RACE_UNTIL, a race would cost more than the choice is likely to save; a
+#: near tie says nothing (Bud6's "within 13": 4.0 s with it, 4.2 s without; "within 14":
+#: 212 s and 201 s).  The bound is admissible either way: the answer is the same.
+RACE_FROM, RACE_UNTIL, RACE_MARGIN = 0.5, 30.0, 1.5
+
+
+def prove(
+    island: "Island",
+    budget: "Budget",
+    goal_color: Optional[int] = None,
+    upper: Optional[tuple[int, "Path"]] = None,
+    improve: Optional[Callable[[int], Optional["Path"]]] = None,
+    pause: Optional[tuple[float, Callable[[int], Optional["Path"]]]] = None,
+) -> Optional["Path"]:
+    """The A* of :func:`kamivision.solver.astar.astar` on the compiled core, with the
+    handover between its phases: an optimal path to one region (of ``goal_color`` when
+    given) of an island that is not already one.
+
+    ``pause`` is as :func:`~kamivision.solver.astar.astar`'s: ``look`` runs inside the
+    core's progress call, and a solution it returns shorter than ``upper`` becomes the
+    upper bound of the phases after (the sweep's threshold, the answer at a stop).
+
+    ``improve``, when given, is called once with the proven bound when the core's memory
+    is full; a solution it returns that is shorter than ``upper`` becomes the upper bound
+    from then on.  With an upper bound, the A*'s memory is full at
+    ``settings.handover_bytes``; it then frees its states for :func:`_sweep`, which asks
+    with all the memory (``settings.max_bytes``) whether anything is shorter; only if that
+    runs out of memory too does the A* run again and go on depth-first, stopping as soon
+    as its bound reaches the upper bound's length (a last threshold searched for a
+    solution of that length can take far longer).  Raises :class:`SearchStopped` when a
+    limit stops it.
+    """
+    settings = budget.settings
+    packed = graph(island.colors, island.adjacency)
+    orient = choose_orientation(packed)  # the winding bound's; -1: none
+    found: list[Path] = []
+
+    def better(bound: int, expanded: int) -> Optional[int]:
+        # The core's expansions so far, for the progress reports made while improve runs.
+        budget.expanded += expanded
+        try:
+            path = improve(bound)
+        except KeyboardInterrupt as stop:  # Ctrl-C in it: what its beam had found is kept
+            kept = getattr(stop, "best", None)  # upper.BeamInterrupted's
+            if kept is not None and (upper is None or len(kept) < upper[0]):
+                found.append(list(kept))
+            raise  # the core clears it and stops as at a limit (or the caller below does)
+        finally:
+            budget.expanded -= expanded
+        if path is None or (upper is not None and len(path) >= upper[0]):
+            return None
+        found.append(path)
+        budget.found = len(path)
+        return len(path)
+
+    pending = [] if pause is None else [pause]  # the look runs once, in whichever phase reaches its time
+
+    def look(bound: int) -> None:
+        _, looking = pending.pop()
+        path = looking(bound)
+        if path is not None and (upper is None or len(path) < upper[0]):
+            found.append(path)
+
+    @contextmanager
+    def pausing():
+        # The look still to come runs in the progress calls of the core's searches inside.
+        budget.pause = (pending[0][0], look) if pending else None
+        try:
+            yield
+        finally:
+            budget.pause = None
+
+    def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
+        with pausing():
+            answer = astar(
+                packed,
+                goal=goal_color,
+                limit=None if limit is None else limit[0],
+                max_bytes=max_bytes,
+                threads=settings.threads,
+                improve=improve_call,
+                on_full=on_full,
+                orientation=orient,
+                path_flood=bool(settings.path_flood),  # the A*: only when asked (None: the sweeps race it)
+                **core_limits(budget),
+            )
+        budget.expanded += answer.expanded
+        return answer
+
+    # With a known solution, the A* ends (Status.MEMORY) once it holds handover_bytes, so
+    # that the sweep can have all the memory, and ``improve`` is called here; without one
+    # there is nothing for the sweep to prove, and the core calls ``improve`` before going
+    # on depth-first.
+    def full(bound: int, expanded: int) -> Optional[int]:
+        # The core's memory is full: it goes on depth-first (said in the progress reports).
+        budget.memory_full = True
+        return better(bound, expanded) if improve is not None else None
+
+    sweeping = upper is not None
+    memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
+    answer = run(upper, sweeping, None if sweeping else full, memory)
+    bound = answer.bound
+    upper = _shortest(upper, found)
+    if answer.status == Status.MEMORY:
+        # A look for a shorter solution, unless the one threshold left is the bound (a
+        # solution of that length is then one the sweep finds in the time its proof of
+        # none would take, and most often there is none), or the first look is still to
+        # come (it runs in the sweeps' progress calls, and its answer ends them sooner).
+        if improve is not None and bound < upper[0] - 1 and not pending:
+            try:
+                better(bound, 0)
+            except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit, with its best
+                budget.interrupted = True
+                raise SearchStopped(bound, min(found, key=len) if found else None) from None
+            upper = _shortest(upper, found)
+        if bound >= upper[0]:  # nothing is shorter than the solution improve found
+            return upper[1]
+        with pausing():
+            swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
+        if swept is not None:
+            return swept
+        # The sweep ran out of memory too: the A* again, going on depth-first this time.
+        budget.memory_full = True
+        answer = run(upper, False, None, settings.max_bytes)
+        bound = answer.bound
+    upper = _shortest(upper, found)
+    if answer.status in (Status.LIMIT, Status.INTERRUPTED):
+        budget.interrupted |= answer.status == Status.INTERRUPTED
+        best = [tuple(move) for move in answer.path] if answer.path is not None else None
+        if upper is not None and found and (best is None or len(best) > upper[0]):
+            best = upper[1]
+        raise SearchStopped(bound, best)
+    if answer.status == Status.NONE:
+        return upper[1] if upper is not None else None
+    return [tuple(move) for move in answer.path]
+
+
+def _shortest(upper: Optional[tuple[int, Path]], found: list[Path]) -> Optional[tuple[int, Path]]:
+    """The shorter of ``upper`` and the shortest solution in ``found``, as ``(length, path)``."""
+    best = min(found, key=len, default=None)
+    if best is not None and (upper is None or len(best) < upper[0]):
+        return len(best), best
+    return upper
+
+
+def _sweep(
+    packed: Graph,
+    goal_color: Optional[int],
+    upper: tuple[int, Path],
+    bound: int,
+    budget: Budget,
+    found: list[Path],
+    orient: int = -1,
+) -> Optional[Path]:
+    """The thresholds left, by region count (:func:`sweep`), when the A*'s memory is
+    full: is there a solution shorter than ``upper``?
+
+    Returns ``upper``'s path when there is none (a proof), the shortest solution when there
+    is one, or ``None`` when the sweep runs out of memory (and disk) as well.  Raises
+    :class:`SearchStopped` (with the bound proven) when a limit stops it.  A solution
+    shorter than ``upper`` that joins ``found`` meanwhile (the first look, run in the
+    progress calls) takes its place.
+
+    One threshold at a time, from the A*'s ``bound`` up: "nothing within T" proves
+    ``T + 1``, so the bound rises as the A*'s would (the sweep proves nothing until it ends,
+    and each threshold costs tens of times the one before, so the ones before cost
+    little).  Each pass keeps keys only (a proof needs no moves); when one finds a
+    solution, within T with nothing within T - 1, it is optimal, and a second pass with
+    moves at its length finds them.  Optimality is the A*'s argument: each state with
+    ``g + h <= T`` is expanded once with its least ``g`` (the sweep's order by region
+    count is topological, as every move merges regions), and ``h`` is the same admissible
+    bound.
+    """
+    folder, disk = spill_folder(budget.settings.max_disk_bytes)
+    raced = budget.settings.path_flood is None
+    flood = bool(budget.settings.path_flood)  # with the path-flood bound (the race may change it)
+
+    def run(within: int, paths: bool, flood: bool, seconds: Optional[float] = None) -> tuple[Answer, float]:
+        limits = core_limits(budget)
+        if seconds is not None:
+            left = limits["max_seconds"]
+            limits["max_seconds"] = seconds if left is None else min(left, seconds)
+        started = time.perf_counter()
+        answer = sweep(
+            packed,
+            within=within,
+            goal=goal_color,
+            max_bytes=budget.settings.max_bytes,
+            spill_dir=folder,
+            max_disk=disk,
+            paths=paths,
+            shown=bound,
+            threads=budget.settings.threads,
+            orientation=orient,
+            path_flood=flood,
+            **limits,
+        )
+        budget.expanded += answer.expanded
+        return answer, time.perf_counter() - started
+
+    def stopped(answer: Answer) -> SearchStopped:
+        budget.interrupted |= answer.status == Status.INTERRUPTED
+        return SearchStopped(bound, min(found, key=len) if found else None)
+
+    target, paths = bound, False
+    while target < _shortest(upper, found)[0]:  # a look in the progress calls may find a shorter one
+        answer, took = run(target, paths, flood)
+        if answer.status == Status.NONE:
+            if paths:  # pragma: no cover - the first pass found one within this threshold
+                raise AssertionError("the sweep lost a solution it had found")
+            refuted, target = target, target + 1
+            bound = target  # nothing within the threshold refuted: at least one move more
+            if raced and RACE_FROM <= took <= RACE_UNTIL and target < _shortest(upper, found)[0]:
+                # The race (see RACE_FROM): the threshold refuted, again the other way for
+                # at most twice as long; the clearly faster way takes the next threshold.
+                other, other_took = run(refuted, False, not flood, 2 * took)
+                if other.status == Status.INTERRUPTED:
+                    raise stopped(other)
+                if other.status == Status.NONE and other_took * RACE_MARGIN < took:
+                    flood = not flood
+            continue
+        if answer.status == Status.FOUND:
+            if paths:
+                return [tuple(move) for move in answer.path]
+            target = bound = budget.found = answer.bound
+            paths = True
+            continue
+        if answer.status == Status.MEMORY:
+            return None
+        raise stopped(answer)
+    return _shortest(upper, found)[1]

@@ -1,0 +1,108 @@
+"""The proof's sweeps and the race of the path-flood bound (:mod:`kamivision.solver.proof`);
+the handover itself is tested in test_core.py."""
+
+import time
+
+import pytest
+
+from kamivision.solver import core, limits, proof
+
+from ..boards import kami_island
+from ..conftest import machine
+
+
+@pytest.fixture
+def sweeps(monkeypatch):
+    """Every sweep the proof makes, as (within, paths, path_flood, max_seconds, status,
+    seconds),
+    with ``slow[flood]`` seconds added to the sweeps made that way (so the race's winner
+    is known), and races from any time on (RACE_FROM 0)."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    calls, slow = [], {True: 0.0, False: 0.0}
+    real = proof.sweep
+
+    def sweep(g, **kwargs):
+        started = time.perf_counter()
+        answer = real(g, **kwargs)
+        time.sleep(slow[kwargs["path_flood"]])
+        took = time.perf_counter() - started
+        calls.append(
+            (kwargs["within"], kwargs["paths"], kwargs["path_flood"], kwargs["max_seconds"], answer.status, took)
+        )
+        return answer
+
+    monkeypatch.setattr(proof, "sweep", sweep)
+    monkeypatch.setattr(proof, "RACE_FROM", 0.0)
+    return calls, slow
+
+
+def _prove(island, optimum, path_flood):
+    """The proof that ``optimum`` is optimal on ``island``, handed over to the sweeps at
+    once (20 kB): they refute every threshold from the A*'s bound up to one move less."""
+    budget = limits.Budget(settings=machine(handover_bytes=20_000, threads=1, path_flood=path_flood))
+    return proof.prove(island, budget, upper=(len(optimum), optimum))
+
+
+@pytest.mark.parametrize("slower", [True, False])
+def test_the_race_sweeps_a_threshold_again_the_other_way_and_the_faster_takes_the_next(sweeps, slower):
+    calls, slow = sweeps
+    slow[slower] = 0.2  # that way loses every race, by far
+    _, island, optimum = kami_island(1)
+    path = _prove(island, optimum, None)
+    assert len(path) == len(optimum)  # the same answer: the bound is admissible either way
+    first = [call for call in calls if not call[1]]  # the passes without moves
+    raced = [i for i in range(1, len(first)) if first[i][0] == first[i - 1][0]]
+    assert raced, calls  # a threshold swept twice: the race ran
+    for i in raced:
+        before, again = first[i - 1], first[i]
+        assert before[4] == core.Status.NONE and again[2] != before[2]  # the other way
+        assert again[3] is not None and again[3] <= 2 * before[5] + 0.005  # at most twice as long (and the calls)
+        later = [call for call in first[i + 1 :] if call[0] > before[0]]
+        assert later and later[0][2] is not slower  # the faster way sweeps the next threshold
+    last = max(call[0] for call in first)
+    assert [call[0] for call in first].count(last) == 1  # the last threshold is not raced
+    assert last == len(optimum) - 1 and all(call[4] == core.Status.NONE for call in first)
+
+
+def test_without_the_race_every_sweep_is_made_one_way(sweeps):
+    calls, _ = sweeps
+    _, island, optimum = kami_island(1)
+    for flood in (False, True):
+        calls.clear()
+        assert len(_prove(island, optimum, flood)) == len(optimum)
+        withins = [call[0] for call in calls if not call[1]]
+        assert calls and {call[2] for call in calls} == {flood} and len(withins) == len(set(withins))
+
+
+def test_ctrl_c_in_the_races_second_sweep_stops_the_proof(sweeps, monkeypatch):
+    calls, _ = sweeps
+    real = proof.sweep
+
+    def interrupted(g, **kwargs):
+        answer = real(g, **kwargs)
+        if len(calls) == 2:  # the race's second sweep
+            return core.Answer(core.Status.INTERRUPTED, None, answer.expanded, answer.bound)
+        return answer
+
+    monkeypatch.setattr(proof, "sweep", interrupted)
+    _, island, optimum = kami_island(1)
+    budget = limits.Budget(settings=machine(handover_bytes=20_000, threads=1, path_flood=None))
+    with pytest.raises(limits.SearchStopped) as stop:
+        proof.prove(island, budget, upper=(len(optimum), optimum))
+    assert budget.interrupted and calls[0][0] == calls[1][0] and stop.value.bound == calls[0][0] + 1
+
+
+def test_a_race_not_won_by_the_margin_keeps_the_way_it_had(sweeps, monkeypatch):
+    """The other way takes the next threshold only when it was RACE_MARGIN times as fast
+    (a near tie says nothing of the next threshold): with a margin no race can win, every
+    threshold is swept first without the bound, however much faster it is with it."""
+    calls, slow = sweeps
+    slow[False] = 0.2
+    monkeypatch.setattr(proof, "RACE_MARGIN", 1e6)
+    _, island, optimum = kami_island(1)
+    assert len(_prove(island, optimum, None)) == len(optimum)
+    first = [call for call in calls if not call[1]]
+    raced = [i for i in range(1, len(first)) if first[i][0] == first[i - 1][0]]
+    assert raced and all(first[i][2] for i in raced)  # the races ran, with the bound second
+    assert all(not first[i][2] for i in range(len(first)) if i not in raced)
