@@ -112,6 +112,13 @@ def random_kami_board(rng: random.Random, colors: int, blank_outline: bool, par:
             return make_board(grid, lattice="triangle", par=par)
 
 
+def replay(board: Board, moves) -> Board:
+    """``board`` after ``moves``, in order."""
+    for move in moves:
+        board = board.apply(move)
+    return board
+
+
 def first_island(seed: int):
     """A random five-color KAMI board (``random_kami_board``, no blank outline) and its
     first island."""

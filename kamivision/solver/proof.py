@@ -105,8 +105,10 @@ def prove(
         finally:
             budget.pause = None
 
+    proven = [len(set(island.colors)) - 1]  # the bound proven before the A* runs (again)
+
     def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
-        with pausing():
+        with pausing(), _tail_ctrl_c(budget, proven[0], found):
             answer = astar(
                 packed,
                 goal=goal_color,
@@ -134,7 +136,7 @@ def prove(
     sweeping = upper is not None
     memory = min(settings.max_bytes, settings.handover_bytes) if sweeping else settings.max_bytes
     answer = run(upper, sweeping, None if sweeping else full, memory)
-    bound = answer.bound
+    bound = proven[0] = answer.bound
     upper = _shortest(upper, found)
     if answer.status == Status.MEMORY:
         # A look for a shorter solution, unless the one threshold left is the bound (a
@@ -168,6 +170,19 @@ def prove(
     if answer.status == Status.NONE:
         return upper[1] if upper is not None else None
     return [tuple(move) for move in answer.path]
+
+
+@contextmanager
+def _tail_ctrl_c(budget: "Budget", bound: int, found: list["Path"]):
+    """Ctrl-C that comes as a core call ends, after its last look at the signals (while it
+    frees its states, say), is raised by Python as the call returns, and the call's answer
+    is lost: the search stops there as at a limit, with ``bound`` (proven before the call)
+    and the best solution ``found``, instead of the whole solve ending without an answer."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        budget.interrupted = True
+        raise SearchStopped(bound, min(found, key=len) if found else None) from None
 
 
 def _shortest(upper: Optional[tuple[int, Path]], found: list[Path]) -> Optional[tuple[int, Path]]:
@@ -216,20 +231,21 @@ def _sweep(
             left = limits["max_seconds"]
             limits["max_seconds"] = seconds if left is None else min(left, seconds)
         started = time.perf_counter()
-        answer = sweep(
-            packed,
-            within=within,
-            goal=goal_color,
-            max_bytes=budget.settings.max_bytes,
-            spill_dir=folder,
-            max_disk=disk,
-            paths=paths,
-            shown=bound,
-            threads=budget.settings.threads,
-            orientation=orient,
-            path_flood=flood,
-            **limits,
-        )
+        with _tail_ctrl_c(budget, bound, found):
+            answer = sweep(
+                packed,
+                within=within,
+                goal=goal_color,
+                max_bytes=budget.settings.max_bytes,
+                spill_dir=folder,
+                max_disk=disk,
+                paths=paths,
+                shown=bound,
+                threads=budget.settings.threads,
+                orientation=orient,
+                path_flood=flood,
+                **limits,
+            )
         budget.expanded += answer.expanded
         return answer, time.perf_counter() - started
 

@@ -9,14 +9,8 @@ from kamivision.graph import build_regions
 from kamivision.solver import astar, core, limits, solve, state
 from kamivision.solver.islands import local_island
 
-from ..boards import bfs_optimum, random_board
+from ..boards import bfs_optimum, random_board, replay
 from ..conftest import machine, shared_path
-
-
-def replay(board, moves):
-    for move in moves:
-        board = board.apply(move)
-    return board
 
 
 def assert_solved_like_bfs(board, expected, settings=None):

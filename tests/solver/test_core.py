@@ -11,14 +11,8 @@ from kamivision.report import stopped_sentence
 from kamivision.solver import astar, core, limits, proof, solve, state
 from kamivision.solver.islands import local_island
 
-from ..boards import bfs_optimum, kami_island, random_board, random_kami_board
+from ..boards import bfs_optimum, kami_island, random_board, random_kami_board, replay
 from ..conftest import machine
-
-
-def replay(board, moves):
-    for move in moves:
-        board = board.apply(move)
-    return board
 
 
 def test_compiled_core_is_built_where_a_compiler_exists():

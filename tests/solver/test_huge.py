@@ -8,13 +8,7 @@ from kamivision.solver.huge import greedy_colors, set_bits
 from kamivision.solver.notes import GreedyPart
 from kamivision.solver.pivot import PivotGraph, greedy
 
-from ..boards import bfs_optimum, random_board
-
-
-def replay(board, moves):
-    for move in moves:
-        board = board.apply(move)
-    return board
+from ..boards import bfs_optimum, random_board, replay
 
 
 def test_set_bits_lists_the_bits_of_wide_sparse_and_dense_masks():

@@ -15,14 +15,8 @@ from kamivision.solver import astar, limits, proof, solve, state
 from kamivision.solver.islands import local_island
 from kamivision.solver.notes import Stopped
 
-from ..boards import first_island, kami_island, random_board, random_kami_board
+from ..boards import first_island, kami_island, random_board, random_kami_board, replay
 from ..conftest import machine, shared_path
-
-
-def replay(board, moves):
-    for move in moves:
-        board = board.apply(move)
-    return board
 
 
 def test_islands_share_a_final_color():

@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from kamivision.solver import core, limits, proof
+from kamivision.solver import core, limits, proof, solve
 
-from ..boards import kami_island
+from ..boards import kami_island, replay
 from ..conftest import machine
 
 
@@ -106,3 +106,34 @@ def test_a_race_not_won_by_the_margin_keeps_the_way_it_had(sweeps, monkeypatch):
     raced = [i for i in range(1, len(first)) if first[i][0] == first[i - 1][0]]
     assert raced and all(first[i][2] for i in raced)  # the races ran, with the bound second
     assert all(not first[i][2] for i in range(len(first)) if i not in raced)
+
+
+@pytest.mark.parametrize("where", ["astar", "sweep"])
+def test_ctrl_c_as_a_core_call_returns_stops_the_proof_with_an_answer(monkeypatch, where):
+    """Ctrl-C that lands as a core call ends (after its last look at the signals) is raised
+    by Python on the call's return: the whole solve ended without an answer ("kamivision:
+    interrupted", seen once in six runs of benchmarks/first_answer.py on Threegrid4).  Now
+    the proof stops there as at a limit, with the bound proven before the call."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board, island, optimum = kami_island(1)
+    real = getattr(proof, where)
+    calls = []
+
+    def tail(*args, **kwargs):
+        answer = real(*args, **kwargs)
+        calls.append(kwargs.get("within"))
+        if len(calls) == 2 or where == "astar":  # the A*, or the sweep after the first one
+            raise KeyboardInterrupt  # as the signal pending when the core returned
+        return answer
+
+    monkeypatch.setattr(proof, where, tail)
+    budget = limits.Budget(settings=machine(handover_bytes=20_000, threads=1))
+    with pytest.raises(limits.SearchStopped) as stop:
+        proof.prove(island, budget, upper=(len(optimum), optimum))
+    assert budget.interrupted and stop.value.path is None  # nothing shorter was found
+    colors = len(set(island.colors)) - 1
+    assert stop.value.bound == (colors if where == "astar" else calls[0] + 1)  # the first sweep refuted its T
+    calls.clear()
+    solution = solve(board, settings=machine(handover_bytes=20_000, threads=1))  # the same, through solve
+    assert solution.interrupted and not solution.optimal and replay(board, solution.moves).is_solved()
