@@ -4,7 +4,7 @@ thresholds the sweeps ask one at a time (the phases are told in ``docs/solver.md
 :func:`prove` runs the core's A* (:func:`~kamivision.solver.core.astar`) until its memory
 holds ``handover_bytes``, then :func:`_sweep` asks "is there a solution within T?" for
 each threshold left, by region count (:func:`~kamivision.solver.core.sweep`).  Whether a
-sweep takes the path-flood bound is a race (:func:`_race`): it pays on some levels only,
+sweep takes the path-flood bound is raced (:data:`RACE_FROM`): it pays on some levels only,
 and the cheap threshold before the costly last one says which.
 
 Tested in tests/solver/test_core.py, tests/solver/test_proof.py.
@@ -33,9 +33,10 @@ if TYPE_CHECKING:
 #: threshold refuted in RACE_FROM to RACE_UNTIL seconds, not the last, is swept again the
 #: other way (for at most twice as long), and the other way sweeps the next threshold if
 #: it was RACE_MARGIN times as fast.  Under RACE_FROM, a sweep's time is mostly its fixed
-#: costs; past RACE_UNTIL, a race would cost more than the choice is likely to save; a
-#: near tie says nothing (Bud6's "within 13": 4.0 s with it, 4.2 s without; "within 14":
-#: 212 s and 201 s).  The bound is admissible either way: the answer is the same.
+#: costs; past RACE_UNTIL, a race would hold the next bound back by as long again, and the
+#: next threshold takes an hour or more whichever way (Threegrid4's "within 12"); a near
+#: tie says nothing (Bud6's "within 13": 4.0 s with it, 4.2 s without; "within 14": 212 s
+#: and 201 s).  The bound is admissible either way: the answer is the same.
 RACE_FROM, RACE_UNTIL, RACE_MARGIN = 0.5, 30.0, 1.5
 
 
@@ -225,7 +226,7 @@ def _sweep(
     raced = budget.settings.path_flood is None
     flood = bool(budget.settings.path_flood)  # with the path-flood bound (the race may change it)
 
-    def run(within: int, paths: bool, flood: bool, seconds: Optional[float] = None) -> tuple[Answer, float]:
+    def run(within: int, paths: bool, with_flood: bool, seconds: Optional[float] = None) -> tuple[Answer, float]:
         limits = core_limits(budget)
         if seconds is not None:
             left = limits["max_seconds"]
@@ -243,7 +244,7 @@ def _sweep(
                 shown=bound,
                 threads=budget.settings.threads,
                 orientation=orient,
-                path_flood=flood,
+                path_flood=with_flood,
                 **limits,
             )
         budget.expanded += answer.expanded

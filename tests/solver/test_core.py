@@ -1,4 +1,5 @@
-"""The handover to the compiled core and its sweep (:mod:`kamivision.solver.core`)."""
+"""The compiled core (:mod:`kamivision.solver.core`), and the handover to its sweeps
+(:mod:`kamivision.solver.proof`)."""
 
 import json
 import random
