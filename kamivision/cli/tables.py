@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Optional
 import typer
 
 from ..errors import KamiError
-from ..report import safe_text
+from ..report import plural, safe_text
 from .common import INTERRUPTED
 
 
@@ -147,7 +147,7 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
             if interrupted
             else f"{done} {noun}" + (f" (--total-seconds {total_seconds:g} ended the run)" if ended else "")
         )
-        typer.echo(f"{boards}: {tally['moves']} moves in all, {tally['proven']} proven optimal{extra}")
+        typer.echo(f"{boards}: {plural(tally['moves'], 'move')} in all, {tally['proven']} proven optimal{extra}")
     if interrupted:
         _interrupted()
 
@@ -223,7 +223,7 @@ def sources_table(
         t = tally
         typer.echo(
             f"{t['done']} of {len(paths)} sources{' (interrupted)' if interrupted else ''}: {t['solved']} solved, "
-            f"{t['moves']} moves in all, {t['proven']} proven optimal; with a par: {t['at_par']} at par, {t['under']} under, "
+            f"{plural(t['moves'], 'move')} in all, {t['proven']} proven optimal; with a par: {t['at_par']} at par, {t['under']} under, "
             f"{t['over']} over; {t['errors']} could not be solved; {seconds:.1f} s"
         )
     if interrupted:
@@ -302,7 +302,7 @@ def tiles_table(source: Path, max_seconds, max_nodes, as_json: bool, total_secon
         )
     else:
         typer.echo(
-            f"{done} {'board' if done == 1 else 'boards'}: {moves} moves in all (the file: {known}); {tally['proven']} proven "
+            f"{plural(done, 'board')}: {plural(moves, 'move')} in all (the file: {known}); {tally['proven']} proven "
             f"optimal; {seconds:.1f} s"
             + ("" if peak is None else f"; peak memory {peak} MB")
             + ("; interrupted" if interrupted else "")

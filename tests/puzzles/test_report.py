@@ -89,7 +89,7 @@ def test_a_collection_gives_a_table_and_totals(tmp_path):
     assert "2 boards: 4 moves in all (the file: 4); 2 proven optimal" in result.output
     path.write_text("1 1 0 1 0 2 3 4 5 6 7 8\n")  # one board: the totals count, not "True"
     result = runner.invoke(app, ["solve", str(path)])
-    assert "1 board: 1 moves in all (the file: 1); 1 proven optimal" in result.output, result.output
+    assert "1 board: 1 move in all (the file: 1); 1 proven optimal" in result.output, result.output
     path.write_text("1 2 0 1 0 2 3 4 5 6 7 8\n")
     result = runner.invoke(app, ["solve", str(path)])
     assert result.exit_code == 1 and "board 1: the proven optimum differs" in result.stderr

@@ -162,7 +162,7 @@ def test_collection_command_prints_a_table_and_total(tmp_path):
     assert "2 boards: 2 moves in all, 2 proven optimal" in result.stdout
     digits.write_text("1212\n")  # one board: the totals count, not "True"
     result = CliRunner().invoke(app, ["solve", str(digits), "--rules", "pivot"])
-    assert "1 board: 1 moves in all, 1 proven optimal" in result.stdout, result.stdout
+    assert "1 board: 1 move in all, 1 proven optimal" in result.stdout, result.stdout
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a process group")
