@@ -66,10 +66,26 @@ def prove(
     solution of that length can take far longer).  Raises :class:`SearchStopped` when a
     limit stops it.
     """
+    found: list[Path] = []  # solutions shorter than ``upper`` found on the way
+    proven = [len(set(island.colors)) - 1]  # the bound proven so far (each move removes a color at most)
+    with _tail_ctrl_c(budget, proven, found):
+        return _phases(island, budget, goal_color, upper, improve, pause, found, proven)
+
+
+def _phases(
+    island: "Island",
+    budget: "Budget",
+    goal_color: Optional[int],
+    upper: Optional[tuple[int, "Path"]],
+    improve: Optional[Callable[[int], Optional["Path"]]],
+    pause: Optional[tuple[float, Callable[[int], Optional["Path"]]]],
+    found: list["Path"],
+    proven: list[int],
+) -> Optional["Path"]:
+    """:func:`prove`'s phases, which add to ``found`` and raise ``proven[0]`` as they go."""
     settings = budget.settings
     packed = graph(island.colors, island.adjacency)
     orient = choose_orientation(packed)  # the winding bound's; -1: none
-    found: list[Path] = []
 
     def better(bound: int, expanded: int) -> Optional[int]:
         # The core's expansions so far, for the progress reports made while improve runs.
@@ -106,10 +122,8 @@ def prove(
         finally:
             budget.pause = None
 
-    proven = [len(set(island.colors)) - 1]  # the bound proven before the A* runs (again)
-
     def run(limit: Optional[tuple[int, Path]], on_full: bool, improve_call, max_bytes: int) -> Answer:
-        with pausing(), _tail_ctrl_c(budget, proven[0], found):
+        with pausing():
             answer = astar(
                 packed,
                 goal=goal_color,
@@ -145,11 +159,7 @@ def prove(
         # none would take, and most often there is none), or the first look is still to
         # come (it runs in the sweeps' progress calls, and its answer ends them sooner).
         if improve is not None and bound < upper[0] - 1 and not pending:
-            try:
-                better(bound, 0)
-            except KeyboardInterrupt:  # Ctrl-C inside it: stop like a limit, with its best
-                budget.interrupted = True
-                raise SearchStopped(bound, min(found, key=len) if found else None) from None
+            better(bound, 0)  # Ctrl-C inside it: prove stops as at a limit, with what it found
             upper = _shortest(upper, found)
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
@@ -160,7 +170,7 @@ def prove(
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
         budget.memory_full = True
         answer = run(upper, False, None, settings.max_bytes)
-        bound = answer.bound
+        bound = proven[0] = answer.bound
     upper = _shortest(upper, found)
     if answer.status in (Status.LIMIT, Status.INTERRUPTED):
         budget.interrupted |= answer.status == Status.INTERRUPTED
@@ -174,16 +184,17 @@ def prove(
 
 
 @contextmanager
-def _tail_ctrl_c(budget: "Budget", bound: int, found: list["Path"]):
-    """Ctrl-C that comes as a core call ends, after its last look at the signals (while it
-    frees its states, say), is raised by Python as the call returns, and the call's answer
-    is lost: the search stops there as at a limit, with ``bound`` (proven before the call)
-    and the best solution ``found``, instead of the whole solve ending without an answer."""
+def _tail_ctrl_c(budget: "Budget", proven: list[int], found: list["Path"]):
+    """Ctrl-C outside the core's own checks: in the Python between its calls, or as a call
+    ends after its last look at the signals (while it frees its states, say), when Python
+    raises it as the call returns and the call's answer is lost.  The search stops there
+    as at a limit, with ``proven[0]`` (proven before the call) and the best solution
+    ``found``, instead of the whole solve ending without an answer."""
     try:
         yield
     except KeyboardInterrupt:
         budget.interrupted = True
-        raise SearchStopped(bound, min(found, key=len) if found else None) from None
+        raise SearchStopped(proven[0], min(found, key=len) if found else None) from None
 
 
 def _shortest(upper: Optional[tuple[int, Path]], found: list[Path]) -> Optional[tuple[int, Path]]:
@@ -232,7 +243,7 @@ def _sweep(
             left = limits["max_seconds"]
             limits["max_seconds"] = seconds if left is None else min(left, seconds)
         started = time.perf_counter()
-        with _tail_ctrl_c(budget, bound, found):
+        with _tail_ctrl_c(budget, [bound], found):  # the bound refuted so far, finer than prove's
             answer = sweep(
                 packed,
                 within=within,

@@ -137,3 +137,22 @@ def test_ctrl_c_as_a_core_call_returns_stops_the_proof_with_an_answer(monkeypatc
     calls.clear()
     solution = solve(board, settings=machine(handover_bytes=20_000, threads=1))  # the same, through solve
     assert solution.interrupted and not solution.optimal and replay(board, solution.moves).is_solved()
+
+
+def test_ctrl_c_before_the_first_search_stops_with_the_colors_bound(monkeypatch):
+    """Ctrl-C in the Python before the core's first search (here as the winding bound's
+    orientation, a call of some milliseconds, returns): a stop with the colors present
+    less one as the bound, not a KeyboardInterrupt out of the solve."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    _, island, optimum = kami_island(1)
+
+    def interrupted(packed):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(proof, "choose_orientation", interrupted)
+    budget = limits.Budget(settings=machine(threads=1))
+    with pytest.raises(limits.SearchStopped) as stop:
+        proof.prove(island, budget, upper=(len(optimum), optimum))
+    assert budget.interrupted and stop.value.path is None
+    assert stop.value.bound == len(set(island.colors)) - 1
