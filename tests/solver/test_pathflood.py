@@ -14,7 +14,7 @@ from kamivision.solver.islands import local_island
 from kamivision.solver.pathflood import path_flood_bound
 from kamivision.solver.state import Island, apply_merge, contract, key_after, merging_moves
 
-from ..boards import bfs_optimum, island_bfs_optimum, random_board
+from ..boards import bfs_optimum, island_bfs_optimum, kami_island, random_board
 from ..conftest import machine
 
 
@@ -233,3 +233,27 @@ def test_the_search_with_the_bound_and_its_corridor_equals_breadth_first_search(
                 outside += _check_corridor(island.colors, island, contract(island, island.colors))[0]
         boards += 1
     assert outside > 1000
+
+
+def test_with_the_bound_the_core_looks_at_ctrl_c_and_the_clock_sixteen_times_as_often():
+    """An expansion with the path-flood bound costs up to 400 us: at one look every 4096
+    expansions, Ctrl-C and the time limit waited up to 1.7 s on Threegrid5.  With the
+    bound, the sweep and the A* look every 256 (the progress calls show when)."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    _, island, optimum = kami_island(1)
+    packed = core.graph(island.colors, island.adjacency)
+    for flood, every in ((True, 256), (False, 4096)):
+        for search in (core.sweep, core.astar):
+            seen: list = []
+
+            def progress(expanded, *rest):
+                seen.append(expanded)
+
+            if search is core.sweep:
+                answer = search(packed, within=len(optimum) - 1, paths=False, path_flood=flood, progress=progress)
+            else:
+                answer = search(packed, path_flood=flood, progress=progress)
+            assert seen and all(expanded % every == 0 for expanded in seen), (flood, search)
+            assert flood is False or any(expanded % 4096 for expanded in seen)
+            assert answer.expanded >= max(seen)

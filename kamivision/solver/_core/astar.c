@@ -294,6 +294,7 @@ static void astar_run(const AstarArgs *a, Result *res) {
     q->min_f = MAXF - 1;
 
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
+    limits_for_path_flood(&lim, a->path_flood);
     long long astar_bytes = max_bytes >= 0 ? max_bytes / 100 * 60 : -1;
     long long expanded = 0;
     int status = STATUS_NONE, bound = 0;

@@ -507,6 +507,7 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
     Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd), a->path_flood};
     KeyShape ks = key_shape(a->colors, n);
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
+    limits_for_path_flood(&lim, a->path_flood);
     long long expanded = 0;
     int full = 0, fail = FAIL_NONE;
     int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, &lim, &expanded,
