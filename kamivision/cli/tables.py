@@ -141,11 +141,8 @@ def floodit_table(source: Path, max_seconds, jobs: int, beam: int, as_json: bool
         done = tally["done"]
         extra = "" if tally["unknown"] else f"; known optimum total {tally['known']}"
         ended = total_seconds is not None and not interrupted and _unfinished(puzzles)
-        noun = "board" if done == 1 else "boards"
-        boards = (
-            f"{done} {noun} (interrupted)"
-            if interrupted
-            else f"{done} {noun}" + (f" (--total-seconds {total_seconds:g} ended the run)" if ended else "")
+        boards = plural(done, "board") + (
+            " (interrupted)" if interrupted else f" (--total-seconds {total_seconds:g} ended the run)" if ended else ""
         )
         typer.echo(f"{boards}: {plural(tally['moves'], 'move')} in all, {tally['proven']} proven optimal{extra}")
     if interrupted:

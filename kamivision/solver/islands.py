@@ -110,7 +110,7 @@ def solve_island(island: Island, budget: Budget) -> tuple[Optional[Path], int, b
     budget.found = len(quick) if quick is not None else None  # for the progress reports
 
     def improve(bound: int) -> Optional[Path]:
-        # The A* handed over, or its memory is full and it goes on depth-first (core.prove):
+        # The A* handed over, or its memory is full and it goes on depth-first (proof.prove):
         # a shorter solution lowers the thresholds left.  The beam ends at the first one
         # move shorter than the known one: the thresholds below are searched all the same,
         # and looking on took 0.6 s of Bud4's 3.2 s, for a 14 there is not.

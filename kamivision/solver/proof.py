@@ -68,8 +68,16 @@ def prove(
     """
     found: list[Path] = []  # solutions shorter than ``upper`` found on the way
     proven = [len(set(island.colors)) - 1]  # the bound proven so far (each move removes a color at most)
-    with _tail_ctrl_c(budget, proven, found):
+    try:
         return _phases(island, budget, goal_color, upper, improve, pause, found, proven)
+    except KeyboardInterrupt:
+        # Ctrl-C outside the core's own checks: in the Python between its calls, or as a
+        # call ends after its last look at the signals (while it frees its states, say),
+        # when Python raises it as the call returns and the call's answer is lost.  The
+        # search stops there as at a limit, with the bound proven and the best found,
+        # instead of the whole solve ending without an answer.
+        budget.interrupted = True
+        raise SearchStopped(proven[0], min(found, key=len) if found else None) from None
 
 
 def _phases(
@@ -164,13 +172,13 @@ def _phases(
         if bound >= upper[0]:  # nothing is shorter than the solution improve found
             return upper[1]
         with pausing():
-            swept = _sweep(packed, goal_color, upper, bound, budget, found, orient)
+            swept = _sweep(packed, goal_color, upper, proven, budget, found, orient)
         if swept is not None:
             return swept
         # The sweep ran out of memory too: the A* again, going on depth-first this time.
         budget.memory_full = True
         answer = run(upper, False, None, settings.max_bytes)
-        bound = proven[0] = answer.bound
+        bound = proven[0] = max(proven[0], answer.bound)  # the sweep's thresholds refuted count too
     upper = _shortest(upper, found)
     if answer.status in (Status.LIMIT, Status.INTERRUPTED):
         budget.interrupted |= answer.status == Status.INTERRUPTED
@@ -181,20 +189,6 @@ def _phases(
     if answer.status == Status.NONE:
         return upper[1] if upper is not None else None
     return [tuple(move) for move in answer.path]
-
-
-@contextmanager
-def _tail_ctrl_c(budget: "Budget", proven: list[int], found: list["Path"]):
-    """Ctrl-C outside the core's own checks: in the Python between its calls, or as a call
-    ends after its last look at the signals (while it frees its states, say), when Python
-    raises it as the call returns and the call's answer is lost.  The search stops there
-    as at a limit, with ``proven[0]`` (proven before the call) and the best solution
-    ``found``, instead of the whole solve ending without an answer."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        budget.interrupted = True
-        raise SearchStopped(proven[0], min(found, key=len) if found else None) from None
 
 
 def _shortest(upper: Optional[tuple[int, Path]], found: list[Path]) -> Optional[tuple[int, Path]]:
@@ -209,7 +203,7 @@ def _sweep(
     packed: Graph,
     goal_color: Optional[int],
     upper: tuple[int, Path],
-    bound: int,
+    proven: list[int],
     budget: Budget,
     found: list[Path],
     orient: int = -1,
@@ -223,12 +217,12 @@ def _sweep(
     shorter than ``upper`` that joins ``found`` meanwhile (the first look, run in the
     progress calls) takes its place.
 
-    One threshold at a time, from the A*'s ``bound`` up: "nothing within T" proves
-    ``T + 1``, so the bound rises as the A*'s would (the sweep proves nothing until it ends,
-    and each threshold costs tens of times the one before, so the ones before cost
-    little).  Each pass keeps keys only (a proof needs no moves); when one finds a
-    solution, within T with nothing within T - 1, it is optimal, and a second pass with
-    moves at its length finds them.  Optimality is the A*'s argument: each state with
+    One threshold at a time, from the A*'s bound ``proven[0]`` up: "nothing within T"
+    proves ``T + 1`` (``proven[0]`` is raised to it, for a stop at any time), so the bound
+    rises as the A*'s would (the sweep proves nothing until it ends, and each threshold
+    costs tens of times the one before, so the ones before cost little).  Each pass keeps
+    keys only (a proof needs no moves); when one finds a solution, within T with nothing
+    within T - 1, it is optimal, and a second pass with moves at its length finds them.  Optimality is the A*'s argument: each state with
     ``g + h <= T`` is expanded once with its least ``g`` (the sweep's order by region
     count is topological, as every move merges regions), and ``h`` is the same admissible
     bound.
@@ -243,36 +237,35 @@ def _sweep(
             left = limits["max_seconds"]
             limits["max_seconds"] = seconds if left is None else min(left, seconds)
         started = time.perf_counter()
-        with _tail_ctrl_c(budget, [bound], found):  # the bound refuted so far, finer than prove's
-            answer = sweep(
-                packed,
-                within=within,
-                goal=goal_color,
-                max_bytes=budget.settings.max_bytes,
-                spill_dir=folder,
-                max_disk=disk,
-                paths=paths,
-                shown=bound,
-                threads=budget.settings.threads,
-                orientation=orient,
-                path_flood=with_flood,
-                **limits,
-            )
+        answer = sweep(
+            packed,
+            within=within,
+            goal=goal_color,
+            max_bytes=budget.settings.max_bytes,
+            spill_dir=folder,
+            max_disk=disk,
+            paths=paths,
+            shown=proven[0],
+            threads=budget.settings.threads,
+            orientation=orient,
+            path_flood=with_flood,
+            **limits,
+        )
         budget.expanded += answer.expanded
         return answer, time.perf_counter() - started
 
     def stopped(answer: Answer) -> SearchStopped:
         budget.interrupted |= answer.status == Status.INTERRUPTED
-        return SearchStopped(bound, min(found, key=len) if found else None)
+        return SearchStopped(proven[0], min(found, key=len) if found else None)
 
-    target, paths = bound, False
+    target, paths = proven[0], False
     while target < _shortest(upper, found)[0]:  # a look in the progress calls may find a shorter one
         answer, took = run(target, paths, flood)
         if answer.status == Status.NONE:
             if paths:  # pragma: no cover - the first pass found one within this threshold
                 raise AssertionError("the sweep lost a solution it had found")
             refuted, target = target, target + 1
-            bound = target  # nothing within the threshold refuted: at least one move more
+            proven[0] = target  # nothing within the threshold refuted: at least one move more
             if raced and RACE_FROM <= took <= RACE_UNTIL and target < _shortest(upper, found)[0]:
                 # The race (see RACE_FROM): the threshold refuted, again the other way for
                 # at most twice as long; the clearly faster way takes the next threshold.
@@ -285,7 +278,7 @@ def _sweep(
         if answer.status == Status.FOUND:
             if paths:
                 return [tuple(move) for move in answer.path]
-            target = bound = budget.found = answer.bound
+            target = proven[0] = budget.found = answer.bound
             paths = True
             continue
         if answer.status == Status.MEMORY:

@@ -336,13 +336,13 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_proven():
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     board, island, optimum = kami_island(1)  # ~100,000 states
     upper = (len(optimum) + 1, optimum + optimum[-1:])
-    args = (core.graph(island.colors, island.adjacency), None, upper, 3)
+    args = (core.graph(island.colors, island.adjacency), None, upper)
 
     for nodes in (1000, 5000, 20_000):
         reports: list = []
         limited = limits.Budget(limits.Limits(max_nodes=nodes, progress=reports.append))
         with pytest.raises(limits.SearchStopped) as stop:
-            proof._sweep(*args, limited, [])
+            proof._sweep(*args, [3], limited, [])
         assert 3 < stop.value.bound <= len(optimum) and nodes <= limited.expanded < nodes + 5000
         assert all(info["bound"] <= stop.value.bound for info in reports) and not limited.interrupted
     shown: list = []
@@ -353,10 +353,10 @@ def test_limits_and_ctrl_c_stop_the_sweep_with_the_bound_proven():
 
     interrupted = limits.Budget(limits.Limits(progress=progress))
     with pytest.raises(limits.SearchStopped) as stop:
-        proof._sweep(*args, interrupted, [])
+        proof._sweep(*args, [3], interrupted, [])
     assert 3 <= stop.value.bound <= len(optimum) and interrupted.interrupted
     assert len(shown) == 1 and shown[0]["bound"] == stop.value.bound
-    found = proof._sweep(*args, limits.Budget(), [])  # no limit: the optimum, below upper
+    found = proof._sweep(*args, [3], limits.Budget(), [])  # no limit: the optimum, below upper
     assert len(found) == len(optimum)
     _end_of(island, found)
 
@@ -474,9 +474,9 @@ def test_no_look_for_a_shorter_solution_when_the_one_threshold_left_is_the_bound
     handed: list = []
     real = proof._sweep
 
-    def spy(packed, goal, known, bound, *rest):
-        handed.append(bound)
-        return real(packed, goal, known, bound, *rest)
+    def spy(packed, goal, known, proven, *rest):
+        handed.append(proven[0])
+        return real(packed, goal, known, proven, *rest)
 
     monkeypatch.setattr(proof, "_sweep", spy)
     cases = set()
