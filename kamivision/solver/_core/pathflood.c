@@ -17,6 +17,7 @@ typedef struct {
     int near_at[MAXN + 1];
     int16_t *alike;       /* m lists of the other regions of u's color, likewise by alike_at */
     int alike_at[MAXN + 1];
+    int16_t rank[MAXN];   /* u's place among the regions of its color, from 0 */
     uint8_t *split;       /* alike entries: b(u, w), 0 while unknown */
     word *adjc;           /* m * mw: each region's neighbors, compact */
     word *reach;          /* (PF_MAXLEVEL + 1) * m * mw */
@@ -108,7 +109,14 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
                     const word *a = pf->adjc + (size_t)v * mw;
                     word meet = 0;
                     for (int w = 0; w < mw; w++) meet |= a[w] & grown[w];
-                    if (meet) pf->split[i] = (uint8_t)k;
+                    if (meet) {
+                        /* b is symmetric, as A is (a walk read backwards has the same
+                         * count): b(v, u) is found with it, and v does not look for it.
+                         * v's list is its color's regions but v, in order: u's place in
+                         * it is u's rank, less one when v comes before u. */
+                        pf->split[i] = (uint8_t)k;
+                        pf->split[pf->alike_at[v] + pf->rank[u] - (pf->rank[v] < pf->rank[u])] = (uint8_t)k;
+                    }
                 }
                 int b = pf->split[i];
                 if (b) {
@@ -150,13 +158,15 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     size_t room = (size_t)m * m;
     if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->split) < 0)
         return -1;
-    int16_t first[256], next_of[MAXN]; /* each color's regions, as linked lists */
+    int16_t first[256], next_of[MAXN], ranks[256]; /* each color's regions, as linked lists */
     memset(first, -1, sizeof(first));
+    memset(ranks, 0, sizeof(ranks));
     for (int u = m - 1; u >= 0; u--) {
         int c = s->color[pf->region[u]];
         next_of[u] = first[c];
         first[c] = (int16_t)u;
     }
+    for (int u = 0; u < m; u++) pf->rank[u] = ranks[s->color[pf->region[u]]]++;
     size_t nn = 0, na = 0;
     memset(pf->adjc, 0, sizeof(word) * m * mw);
     for (int u = 0; u < m; u++) {
