@@ -12,6 +12,7 @@ packs it once.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Callable, Optional, Sequence
@@ -210,6 +211,15 @@ def path_flood(g: Graph, need: int = -1) -> int:
     :func:`~kamivision.solver.pathflood.path_flood_bound`); with ``need`` >= 0, ``need``
     as soon as the bound is known to reach it."""
     return _core.path_flood(g.colors, g.adjacency, g.words, need)
+
+
+def path_flood_pairs(g: Graph) -> list[list[int]]:
+    """``A(u, v)`` for every pair of the regions of ``g``'s coloring, in the order of their
+    representatives (the compiled twin of :func:`~kamivision.solver.pathflood.pair_prints`):
+    the levels :func:`path_flood` reads its bound from, for the tests."""
+    raw = _core.path_flood_pairs(g.colors, g.adjacency, g.words)
+    m = math.isqrt(len(raw))
+    return [list(raw[u * m : (u + 1) * m]) for u in range(m)]
 
 
 def path_flood_corridor(g: Graph) -> tuple[int, Optional[int]]:

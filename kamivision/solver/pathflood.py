@@ -67,6 +67,30 @@ def path_flood_bound(state: Contracted, goal: Optional[int] = None, need: Option
     reps = list(bits(state.reps))
     if len(reps) == 1:
         return int(goal is not None and state.color[reps[0]] != goal)
+    reach = _levels(state, reps, need)
+    return need if reach is None else len(reach) - 2
+
+
+def pair_prints(state: Contracted) -> list[list[int]]:
+    """``A(u, v)`` for every pair of the state's regions, in the order of their
+    representatives: the least ``prints`` over ``u``-``v`` walks, ``L(u, v) + 1``.  The
+    bound is read from these levels; the tests compare them with the compiled ones pair
+    by pair, which the bound alone (their largest) would not show."""
+    reps = list(bits(state.reps))
+    if len(reps) == 1:
+        return [[1]]
+    reach = _levels(state, reps, None)
+    assert reach is not None
+    return [
+        [next(k for k in range(1, len(reach)) if reach[k][u] >> v & 1) for v in range(len(reps))]
+        for u in range(len(reps))
+    ]
+
+
+def _levels(state: Contracted, reps: list[int], need: Optional[int]) -> Optional[list[list[int]]]:
+    """``reach[k][u]``, the bitset of ``v`` with ``A(u, v) <= k``, for ``k`` from 0 up to
+    the first level at which every set holds every region; None when ``need`` is given and
+    that level is over ``need + 1`` (the bound is at least ``need``)."""
     index = {r: i for i, r in enumerate(reps)}
     n = len(reps)
     color = [state.color[r] for r in reps]
@@ -79,10 +103,10 @@ def path_flood_bound(state: Contracted, goal: Optional[int] = None, need: Option
     k = 1
     while True:
         if need is not None and k - 1 >= need:
-            return need
+            return None
         last = reach[k]
         if all(r == everyone for r in last):
-            return k - 1
+            return reach
         # b(u, w) <= k: some x next to u and y next to w with A(x, y) <= k.
         for u in range(n):
             for w, b in split[u].items():

@@ -7,11 +7,11 @@ from functools import lru_cache
 
 import pytest
 
-from kamivision.graph import build_regions
+from kamivision.graph import bits, build_regions
 from kamivision.solver import core, solve
 from kamivision.solver.heuristics import diameter_bound
 from kamivision.solver.islands import local_island
-from kamivision.solver.pathflood import path_flood_bound
+from kamivision.solver.pathflood import pair_prints, path_flood_bound
 from kamivision.solver.state import Island, apply_merge, contract, key_after, merging_moves
 
 from ..boards import bfs_optimum, island_bfs_optimum, kami_island, random_board
@@ -104,6 +104,48 @@ def test_the_bound_never_passes_the_optimum_and_never_falls_below_the_pair_bound
         if bound:
             assert path_flood_bound(state, need=bound - 1) == bound - 1
     assert above >= 8
+
+
+def _least_over_paths(state, u: int, v: int) -> int:
+    """The least strange-printer count over the simple paths from region ``u`` to ``v``
+    (representatives), every path tried."""
+    best, stack = None, [(u, (state.color[u],), 1 << u)]
+    while stack:
+        at, seq, used = stack.pop()
+        if at == v:
+            count = _prints(seq)
+            best = count if best is None else min(best, count)
+            continue
+        for nxt in bits(state.adj[at]):
+            if not used >> nxt & 1:
+                stack.append((nxt, seq + (state.color[nxt],), used | 1 << nxt))
+    return best
+
+
+def test_each_pairs_count_is_the_least_over_its_paths():
+    """``A(u, v)`` from the levels is the least ``prints`` over the ``u``-``v`` paths, every
+    simple path tried, for every pair of 150 small islands (walks need not be tried: a
+    walk's colors hold a path's as a subsequence, the module's docstring)."""
+    for graph, state in _islands(random.Random(8), 150, rows=(2, 4), columns=(2, 4), colors=(2, 4)):
+        reps = list(bits(state.reps))
+        table = pair_prints(state)
+        for i, u in enumerate(reps):
+            for j, v in enumerate(reps):
+                assert table[i][j] == _least_over_paths(state, u, v), (graph.colors, graph.adjacency, u, v)
+
+
+def test_the_compiled_levels_equal_the_python_ones_pair_by_pair():
+    """The compiled levels against the Python ones for every pair, not only their largest
+    (the bound, which a wrong level for a pair that is not the farthest leaves as it is),
+    on 300 islands and on two of more than 128 regions."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(9)
+    islands = [*_islands(rng, 300, rows=(2, 10), columns=(2, 8), colors=(2, 5))]
+    islands += [*_islands(rng, 2, rows=(20, 30), columns=(12, 20), colors=(4, 5))]  # sets of two words and more
+    for graph, state in islands:
+        assert core.path_flood_pairs(core.graph(bytes(graph.colors), graph.adjacency)) == pair_prints(state)
+    assert max(len(graph.colors) for graph, _ in islands) > 128
 
 
 def test_a_path_needs_its_flood_number():

@@ -18,6 +18,7 @@
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
  *   path_flood(colors, adjacency, words[, need]): the path-flood bound of that coloring.
+ *   path_flood_pairs(colors, adjacency, words): A(u, v) of every pair, m * m bytes.
  *   path_flood_corridor(colors, adjacency, words): that bound and the regions whose move
  *     can lower it (pf_corridor, a bitset as little-endian bytes), or None.
  *
@@ -253,6 +254,50 @@ static PyObject *core_path_flood_corridor(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iy#)", bound, (const char *)K, (Py_ssize_t)(sizeof(word) * W));
 }
 
+/* path_flood_pairs(colors, adjacency, words): A(u, v) for every pair of the coloring's
+ * regions, in the order of their representatives, as m * m bytes row by row: the levels
+ * path_flood reads its bound from (pathflood.pair_prints is the Python twin; the tests
+ * compare them pair by pair). */
+static PyObject *core_path_flood_pairs(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *adjacency;
+    Py_ssize_t n, adj_len;
+    int W;
+    if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
+    if (!check_island(n, adj_len, W)) return NULL;
+    Island is = {(int)n, W, (const word *)adjacency, -1, 0, NULL, 1};
+    State *s = malloc(sizeof(State));
+    PathFlood *pf = malloc(sizeof(PathFlood));
+    PyObject *out = NULL;
+    if (s && pf && pathflood_init(pf)) {
+        contract(&is, colors, s);
+        int bound = path_flood(s, W, -1, pf);
+        if (bound == -1) {
+            PyErr_SetString(PyExc_ValueError, "the regions are not connected");
+        } else if (!pf->complete) {
+            out = PyBytes_FromStringAndSize("\x01", 1); /* one region: A(u, u) = 1 */
+        } else {
+            int m = pf->m, mw = pf->mw;
+            size_t level = (size_t)m * mw;
+            out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)m * m);
+            if (out) {
+                char *a = PyBytes_AS_STRING(out);
+                for (int u = 0; u < m; u++)
+                    for (int v = 0; v < m; v++) {
+                        int k = 1;
+                        while (!(pf->reach[(size_t)k * level + (size_t)u * mw + (v >> 6)] >> (v & 63) & 1)) k++;
+                        a[(size_t)u * m + v] = (char)k;
+                    }
+            }
+        }
+    } else {
+        PyErr_NoMemory();
+    }
+    if (pf) pathflood_free(pf);
+    free(pf);
+    free(s);
+    return out;
+}
+
 static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -272,6 +317,7 @@ static PyMethodDef methods[] = {
     {"pivot_astar", (PyCFunction)(void (*)(void))core_pivot_astar, KEYWORDS, "A* for fixed-pivot boards (see solver/core.py)."},
     {"path_flood", core_path_flood, METH_VARARGS, "The path-flood bound of a coloring (see solver/core.py)."},
     {"path_flood_corridor", core_path_flood_corridor, METH_VARARGS, "The path-flood bound and its corridor (see solver/core.py)."},
+    {"path_flood_pairs", core_path_flood_pairs, METH_VARARGS, "A(u, v) of every pair of regions (see solver/core.py)."},
     {"choose_orientation", core_choose_orientation, METH_VARARGS, "The winding bound's orientation (see solver/core.py)."},
     {NULL, NULL, 0, NULL},
 };
