@@ -89,8 +89,9 @@ def pair_prints(state: Contracted) -> list[list[int]]:
 
 def _levels(state: Contracted, reps: list[int], need: Optional[int]) -> Optional[list[list[int]]]:
     """``reach[k][u]``, the bitset of ``v`` with ``A(u, v) <= k``, for ``k`` from 0 up to
-    the first level at which every set holds every region; None when ``need`` is given and
-    that level is over ``need + 1`` (the bound is at least ``need``)."""
+    the first level at which every set holds every region (the bound is that level less
+    one); None when ``need`` is given and the bound is found to be at least ``need``
+    (the levels stop there)."""
     index = {r: i for i, r in enumerate(reps)}
     n = len(reps)
     color = [state.color[r] for r in reps]
