@@ -227,7 +227,13 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
  * Checked against the bound after each move on random boards in
  * tests/solver/test_pathflood.py. */
 
-#define PF_PAIRS 4 /* critical pairs traced: K is the meet of their corridors */
+/* Critical pairs traced: K is the meet of their corridors (each one's lemma holds, so
+ * their meet's does).  More pairs make K narrower, so fewer children are kept to be
+ * evaluated, for more tracing (python benchmarks/sweep.py LEVEL --threshold T
+ * --path-flood on, 2026-11-29): Threegrid4 within 11 took 166.9 s with 4 pairs, 103.3 s
+ * with 16 and 103.1 s with 64; Bud5 within 16, 99.6 s with 4 and 95.1 s with 16; with
+ * one thread, Bud5 within 15 1.8-2.1 s from 4 pairs up, 4.1 s with one. */
+#define PF_PAIRS 16
 
 static int pf_room(PathFlood *pf, size_t mm) {
     if (mm <= pf->cap_pairs) return 0;
