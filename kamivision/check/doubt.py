@@ -344,13 +344,19 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     # Misreads also come together from one cause (JPEG or a tint bringing one color near
     # another, or near the background): so the same again for each confusion on its own,
     # the cells read as one value whose likeliest other reading is one other value.
-    count += _blame_together(replay, plausible, matters, lambda cell: True)
+    # Until neither finds more: cells a confusion's pass blames no longer hide, among all
+    # the rest at once, a set of the others that fails only together.
     flat = board.colors()
-    confusions = {(flat[c], values[0]) for c, values in plausible.items() if values}
-    for read, other in sorted(confusions, key=repr):
-        count += _blame_together(
-            replay, plausible, matters, lambda cell: (flat[cell], plausible[cell][0]) == (read, other)
-        )
+    confusions = sorted({(flat[c], values[0]) for c, values in plausible.items() if values}, key=repr)
+    while True:
+        blamed = len(matters)
+        count += _blame_together(replay, plausible, matters, lambda cell: True)
+        for read, other in confusions:
+            count += _blame_together(
+                replay, plausible, matters, lambda cell: (flat[cell], plausible[cell][0]) == (read, other)
+            )
+        if len(matters) == blamed:
+            break
     order = sorted(matters)
     return Doubt(tuple(sorted(plausible)), tuple(order), tuple(matters[c] for c in order), count)
 

@@ -10,7 +10,7 @@ import random
 from typing import Optional
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kamivision.board import BLANK, Board, Move, make_board, neighbor_table
@@ -96,6 +96,9 @@ def test_the_replay_agrees_with_applying_the_moves_one_by_one(board, seed):
 
 @settings(max_examples=120, deadline=None)
 @given(boards, st.integers(0, 10**6))
+# Found by CI: all five doubtful cells held together, a confusion's pass then blamed two,
+# and the other three failed together unseen (the rest was not tried again).
+@example(board=random_board(random.Random(4), "triangle", 2, 4, 2, 0.15), seed=171951)
 def test_every_cell_shown_matters_and_every_cell_not_shown_does_not(board, seed):
     rng = random.Random(seed)
     solution = solve(board, max_nodes=20_000)
