@@ -320,7 +320,8 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     its two readings holds alone: a pair that fails because one of its readings fails
     alone says nothing about the other cell.  Last, the remaining cells together at their
     likeliest other readings, shrunk to a set that fails only as a whole; and the same for
-    the cells of each confusion (read as one value, likeliest another) on their own."""
+    the cells of each confusion (read as one value, likeliest another) on their own;
+    both again until a round blames no more cells."""
     replay = Replay(board, moves)
     matters: dict[Cell, Reading] = {}
     failing: set[tuple[Cell, Value]] = set()
@@ -344,8 +345,9 @@ def assess(board: Board, moves: Sequence[Move], plausible: dict[Cell, tuple[Valu
     # Misreads also come together from one cause (JPEG or a tint bringing one color near
     # another, or near the background): so the same again for each confusion on its own,
     # the cells read as one value whose likeliest other reading is one other value.
-    # Until neither finds more: cells a confusion's pass blames no longer hide, among all
-    # the rest at once, a set of the others that fails only together.
+    # Both again until a round blames nothing more: five cells may hold all together, two
+    # of them fail as a confusion, and the other three fail together once those two are
+    # left out (tests/check/test_doubt.py has that board).
     flat = board.colors()
     confusions = sorted({(flat[c], values[0]) for c, values in plausible.items() if values}, key=repr)
     while True:
