@@ -205,10 +205,31 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) 
     return answer(&res, 1);
 }
 
+/* A(u, v) of every pair from the levels of a complete evaluation, as m * m bytes (the
+ * lone region's A(u, u) = 1 when there was nothing to evaluate); NULL, with the error set,
+ * when out of memory. */
+static PyObject *pair_table(const PathFlood *pf) {
+    if (!pf->complete) return PyBytes_FromStringAndSize("\x01", 1);
+    int m = pf->m, mw = pf->mw;
+    size_t level = (size_t)m * mw;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)m * m);
+    if (!out) return NULL;
+    char *a = PyBytes_AS_STRING(out);
+    for (int u = 0; u < m; u++)
+        for (int v = 0; v < m; v++) {
+            int k = 1;
+            while (!(pf->reach[(size_t)k * level + (size_t)u * mw + (v >> 6)] >> (v & 63) & 1)) k++;
+            a[(size_t)u * m + v] = (char)k;
+        }
+    return out;
+}
+
 /* The path-flood bound of the coloring (with `need` as in path_flood) and, when K is not
- * NULL, its corridor in K (*given: whether there is one); -2 when out of memory, -1 when
- * the regions are not connected (a Python error is set for both). */
-static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, word *K, int *given) {
+ * NULL, its corridor in K (*given: whether there is one), and when `pairs` is not NULL the
+ * pairs' table (pair_table) in it; -2 when out of memory, -1 when the regions are not
+ * connected (a Python error is set for both; *pairs may also be NULL with the error set). */
+static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, word *K, int *given,
+                    PyObject **pairs) {
     Island is = {n, W, (const word *)adjacency, -1, 0, NULL, 1};
     State *s = malloc(sizeof(State));
     PathFlood *pf = malloc(sizeof(PathFlood));
@@ -218,6 +239,7 @@ static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int 
         contract(&is, colors, s);
         bound = path_flood(s, W, need, pf);
         if (K) *given = bound >= 0 && pf_corridor(pf, K, W);
+        if (pairs && bound >= 0) *pairs = pair_table(pf);
     }
     if (pf) pathflood_free(pf);
     free(pf);
@@ -235,7 +257,7 @@ static PyObject *core_path_flood(PyObject *self, PyObject *args) {
     int W, need = -1;
     if (!PyArg_ParseTuple(args, "y#y#i|i", &colors, &n, &adjacency, &adj_len, &W, &need)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
-    int bound = flood_of(colors, (int)n, adjacency, W, need, NULL, NULL);
+    int bound = flood_of(colors, (int)n, adjacency, W, need, NULL, NULL, NULL);
     return bound < 0 ? NULL : PyLong_FromLong(bound);
 }
 
@@ -248,7 +270,7 @@ static PyObject *core_path_flood_corridor(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
     word K[MAXW];
-    int bound = flood_of(colors, (int)n, adjacency, W, -1, K, &given);
+    int bound = flood_of(colors, (int)n, adjacency, W, -1, K, &given, NULL);
     if (bound < 0) return NULL;
     if (!given) return Py_BuildValue("(iO)", bound, Py_None);
     return Py_BuildValue("(iy#)", bound, (const char *)K, (Py_ssize_t)(sizeof(word) * W));
@@ -264,38 +286,8 @@ static PyObject *core_path_flood_pairs(PyObject *self, PyObject *args) {
     int W;
     if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
-    Island is = {(int)n, W, (const word *)adjacency, -1, 0, NULL, 1};
-    State *s = malloc(sizeof(State));
-    PathFlood *pf = malloc(sizeof(PathFlood));
-    PyObject *out = NULL;
-    if (s && pf && pathflood_init(pf)) {
-        contract(&is, colors, s);
-        int bound = path_flood(s, W, -1, pf);
-        if (bound == -1) {
-            PyErr_SetString(PyExc_ValueError, "the regions are not connected");
-        } else if (!pf->complete) {
-            out = PyBytes_FromStringAndSize("\x01", 1); /* one region: A(u, u) = 1 */
-        } else {
-            int m = pf->m, mw = pf->mw;
-            size_t level = (size_t)m * mw;
-            out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)m * m);
-            if (out) {
-                char *a = PyBytes_AS_STRING(out);
-                for (int u = 0; u < m; u++)
-                    for (int v = 0; v < m; v++) {
-                        int k = 1;
-                        while (!(pf->reach[(size_t)k * level + (size_t)u * mw + (v >> 6)] >> (v & 63) & 1)) k++;
-                        a[(size_t)u * m + v] = (char)k;
-                    }
-            }
-        }
-    } else {
-        PyErr_NoMemory();
-    }
-    if (pf) pathflood_free(pf);
-    free(pf);
-    free(s);
-    return out;
+    PyObject *table = NULL;
+    return flood_of(colors, (int)n, adjacency, W, -1, NULL, NULL, &table) < 0 ? NULL : table;
 }
 
 static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
