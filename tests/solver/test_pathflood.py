@@ -137,14 +137,17 @@ def test_each_pairs_count_is_the_least_over_its_paths():
 def test_the_compiled_levels_equal_the_python_ones_pair_by_pair():
     """The compiled levels against the Python ones for every pair, not only their largest
     (the bound, which a wrong level for a pair that is not the farthest leaves as it is),
-    on 300 islands and on two of more than 128 regions."""
+    on 300 islands and on two of more than 128 regions; and symmetric, as the corridor's
+    trace reads A(x, v) from v's set."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(9)
     islands = [*_islands(rng, 300, rows=(2, 10), columns=(2, 8), colors=(2, 5))]
     islands += [*_islands(rng, 2, rows=(20, 30), columns=(12, 20), colors=(4, 5))]  # sets of two words and more
     for graph, state in islands:
-        assert core.path_flood_pairs(core.graph(bytes(graph.colors), graph.adjacency)) == pair_prints(state)
+        table = core.path_flood_pairs(core.graph(bytes(graph.colors), graph.adjacency))
+        assert table == pair_prints(state)
+        assert table == [list(column) for column in zip(*table)]
     assert max(len(graph.colors) for graph, _ in islands) > 128
 
 

@@ -28,6 +28,8 @@ typedef struct {
     word *seen;           /* m * m bits: the pairs a corridor's trace has taken */
     int32_t *stack;       /* room for m * m pairs, each (u * m + v) << 8 | A(u, v) */
     size_t cap_pairs;
+    word *splits;         /* for each u and b up to top, the regions w with b(u, w) = b */
+    size_t cap_splits;
 } PathFlood;
 
 static int pathflood_init(PathFlood *pf) {
@@ -45,6 +47,7 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->split);
     free(pf->seen);
     free(pf->stack);
+    free(pf->splits);
 }
 
 static int pf_grow(int16_t **list, size_t *cap, size_t want, uint8_t **also) {
@@ -235,7 +238,13 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
  * one thread, Bud5 within 15 1.8-2.1 s from 4 pairs up, 4.1 s with one. */
 #define PF_PAIRS 16
 
-static int pf_room(PathFlood *pf, size_t mm) {
+static int pf_room(PathFlood *pf, size_t mm, size_t splits) {
+    if (splits > pf->cap_splits) {
+        word *sp = realloc(pf->splits, sizeof(word) * splits * 2);
+        if (!sp) return -1;
+        pf->splits = sp;
+        pf->cap_splits = splits * 2;
+    }
     if (mm <= pf->cap_pairs) return 0;
     size_t cap = mm * 2;
     word *seen = realloc(pf->seen, sizeof(word) * ((cap + 63) >> 6));
@@ -247,20 +256,26 @@ static int pf_room(PathFlood *pf, size_t mm) {
     return 0;
 }
 
-/* Whether A(u, v) = a, read from the levels: v is in u's set at level a, not at a - 1. */
-static inline int pf_is(const PathFlood *pf, int u, int v, int a) {
-    if (a < 1) return 0;
-    size_t level = (size_t)pf->m * pf->mw, at = (size_t)u * pf->mw + (v >> 6);
-    const word *now = pf->reach + (size_t)a * level + at;
-    return (int)((*now & ~*(now - level)) >> (v & 63) & 1);
+/* u's set at level a: the regions v with A(u, v) <= a (none at level 0). */
+static inline const word *pf_row(const PathFlood *pf, int u, int a) {
+    return pf->reach + (size_t)a * pf->m * pf->mw + (size_t)u * pf->mw;
 }
 
 static int pf_corridor(PathFlood *pf, word *K, int W) {
     if (!pf->complete) return 0;
     int m = pf->m, mw = pf->mw, top = pf->top;
     size_t mm = (size_t)m * m;
-    if (top < 2 || pf_room(pf, mm) < 0) return 0;
+    if (top < 2 || pf_room(pf, mm, (size_t)m * (top + 1) * mw) < 0) return 0;
     const word *below = pf->reach + (size_t)(top - 1) * m * mw; /* the pairs under top */
+    /* Each region's splits by their value, as sets: the trace below takes those under a
+     * pair's A a word at a time (a split found after u's set was full is over top). */
+    word *splits = pf->splits;
+    memset(splits, 0, sizeof(word) * (size_t)m * (top + 1) * mw);
+    for (int u = 0; u < m; u++)
+        for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
+            int w = pf->alike[i], b = pf->split[i];
+            if (b && b <= top) splits[((size_t)u * (top + 1) + b) * mw + (w >> 6)] |= (word)1 << (w & 63);
+        }
     word keep[MAXW], seen_u[MAXW];
     for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
     if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
@@ -292,20 +307,34 @@ static int pf_corridor(PathFlood *pf, word *K, int W) {
                 for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
                 covers = !left; /* this corridor takes in all of K: it cannot narrow it */
                 if (u == v) continue;
-                for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) {
-                    int x = pf->near[i];
-                    if (pf_is(pf, x, v, a - 1)) PF_PUSH(x, v, a - 1);
+                /* A is symmetric (a walk read backwards has the same count), so the
+                 * regions x with A(x, v) = k are v's set at level k less level k - 1. */
+                const word *nu = pf->adjc + (size_t)u * mw;
+                if (a >= 2) {
+                    const word *now = pf_row(pf, v, a - 1), *before = pf_row(pf, v, a - 2);
+                    for (int w = 0; w < mw; w++)
+                        for (word bits = nu[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
+                            PF_PUSH((w << 6) | lowbit(bits), v, a - 1); /* a step: x next to u */
                 }
-                /* The splits: b(u, w) as the levels found it (a split not found before u's
-                 * set was full is at least A(u, v) + 1, of no use here). */
-                for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
-                    int w = pf->alike[i], b = pf->split[i];
-                    if (!b || b >= a || !pf_is(pf, w, v, a - b)) continue;
-                    PF_PUSH(w, v, a - b);
-                    for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
-                        int x = pf->near[j];
-                        for (int l = pf->near_at[w]; l < pf->near_at[w + 1]; l++)
-                            if (pf_is(pf, x, pf->near[l], b)) PF_PUSH(x, pf->near[l], b);
+                /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a
+                 * split not found before u's set was full is at least A(u, v) + 1, of no
+                 * use here); then the pairs of a neighbor of u and one of w at b. */
+                for (int b = 1; b < a; b++) {
+                    const word *by = splits + ((size_t)u * (top + 1) + b) * mw;
+                    const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
+                    for (int ww = 0; ww < mw; ww++) {
+                        for (word bits = by[ww] & now[ww] & ~before[ww]; bits; bits &= bits - 1) {
+                            int w = (ww << 6) | lowbit(bits);
+                            PF_PUSH(w, v, a - b);
+                            const word *nw = pf->adjc + (size_t)w * mw;
+                            for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
+                                int x = pf->near[j];
+                                const word *xn = pf_row(pf, x, b), *xb = pf_row(pf, x, b - 1);
+                                for (int k = 0; k < mw; k++)
+                                    for (word ys = nw[k] & xn[k] & ~xb[k]; ys; ys &= ys - 1)
+                                        PF_PUSH(x, (k << 6) | lowbit(ys), b);
+                            }
+                        }
                     }
                 }
             }
