@@ -30,6 +30,7 @@ typedef struct {
     size_t cap_pairs;
     word *splits;         /* for each u and b up to top, the regions w with b(u, w) = b */
     size_t cap_splits;
+    uint64_t values[MAXN]; /* for each u, the values b its splits take (bit b) */
 } PathFlood;
 
 static int pathflood_init(PathFlood *pf) {
@@ -270,12 +271,20 @@ static int pf_corridor(PathFlood *pf, word *K, int W) {
     /* Each region's splits by their value, as sets: the trace below takes those under a
      * pair's A a word at a time (a split found after u's set was full is over top). */
     word *splits = pf->splits;
-    memset(splits, 0, sizeof(word) * (size_t)m * (top + 1) * mw);
-    for (int u = 0; u < m; u++)
+    for (int u = 0; u < m; u++) {
+        uint64_t values = 0;
         for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
             int w = pf->alike[i], b = pf->split[i];
-            if (b && b <= top) splits[((size_t)u * (top + 1) + b) * mw + (w >> 6)] |= (word)1 << (w & 63);
+            if (!b || b > top) continue;
+            word *by = splits + ((size_t)u * (top + 1) + b) * mw;
+            if (!(values >> b & 1)) { /* only the sets of the values taken are read */
+                values |= (uint64_t)1 << b;
+                for (int ww = 0; ww < mw; ww++) by[ww] = 0;
+            }
+            by[w >> 6] |= (word)1 << (w & 63);
         }
+        pf->values[u] = values;
+    }
     word keep[MAXW], seen_u[MAXW];
     for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
     if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
@@ -319,7 +328,8 @@ static int pf_corridor(PathFlood *pf, word *K, int W) {
                 /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a
                  * split not found before u's set was full is at least A(u, v) + 1, of no
                  * use here); then the pairs of a neighbor of u and one of w at b. */
-                for (int b = 1; b < a; b++) {
+                for (uint64_t bs = pf->values[u] & (((uint64_t)1 << a) - 1); bs; bs &= bs - 1) {
+                    int b = lowbit(bs);
                     const word *by = splits + ((size_t)u * (top + 1) + b) * mw;
                     const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
                     for (int ww = 0; ww < mw; ww++) {
