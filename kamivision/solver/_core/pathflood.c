@@ -31,6 +31,7 @@ typedef struct {
     word *splits;         /* for each u and b up to top, the regions w with b(u, w) = b */
     size_t cap_splits;
     uint64_t values[MAXN]; /* for each u, the values b its splits take (bit b) */
+    uint8_t built[MAXN];   /* whether u's sets by value are made, in this corridor */
 } PathFlood;
 
 static int pathflood_init(PathFlood *pf) {
@@ -262,41 +263,34 @@ static inline const word *pf_row(const PathFlood *pf, int u, int a) {
     return pf->reach + (size_t)a * pf->m * pf->mw + (size_t)u * pf->mw;
 }
 
-static int pf_corridor(PathFlood *pf, word *K, int W) {
-    if (!pf->complete) return 0;
+/* u's splits by their value, as sets (a split found after u's set was full is over
+ * top), made the first time a trace reaches u: only the sets of the values taken are
+ * cleared and read (pf->values). */
+static void pf_split_sets(PathFlood *pf, int u, int top, int mw) {
+    uint64_t values = 0;
+    for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
+        int w = pf->alike[i], b = pf->split[i];
+        if (!b || b > top) continue;
+        word *by = pf->splits + ((size_t)u * (top + 1) + b) * mw;
+        if (!(values >> b & 1)) {
+            values |= (uint64_t)1 << b;
+            for (int ww = 0; ww < mw; ww++) by[ww] = 0;
+        }
+        by[w >> 6] |= (word)1 << (w & 63);
+    }
+    pf->values[u] = values;
+    pf->built[u] = 1;
+}
+
+/* The trace of one critical pair (u0, v0): the first places of every pair it takes into
+ * seen_u; returns 1 as soon as they hold all of keep (then this pair cannot narrow it). */
+static int pf_trace(PathFlood *pf, int u0, int v0, const word *keep, word *seen_u) {
     int m = pf->m, mw = pf->mw, top = pf->top;
     size_t mm = (size_t)m * m;
-    if (top < 2 || pf_room(pf, mm, (size_t)m * (top + 1) * mw) < 0) return 0;
-    const word *below = pf->reach + (size_t)(top - 1) * m * mw; /* the pairs under top */
-    /* Each region's splits by their value, as sets: the trace below takes those under a
-     * pair's A a word at a time (a split found after u's set was full is over top). */
-    word *splits = pf->splits;
-    for (int u = 0; u < m; u++) {
-        uint64_t values = 0;
-        for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
-            int w = pf->alike[i], b = pf->split[i];
-            if (!b || b > top) continue;
-            word *by = splits + ((size_t)u * (top + 1) + b) * mw;
-            if (!(values >> b & 1)) { /* only the sets of the values taken are read */
-                values |= (uint64_t)1 << b;
-                for (int ww = 0; ww < mw; ww++) by[ww] = 0;
-            }
-            by[w >> 6] |= (word)1 << (w & 63);
-        }
-        pf->values[u] = values;
-    }
-    word keep[MAXW], seen_u[MAXW];
-    for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
-    if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
-    int traced = 0;
-    for (int u0 = 0; u0 < m && traced < PF_PAIRS; u0++) {
-        for (int v0 = u0 + 1; v0 < m && traced < PF_PAIRS; v0++) {
-            if (below[(size_t)u0 * mw + (v0 >> 6)] >> (v0 & 63) & 1) continue; /* A(u0, v0) < top */
-            traced++;
-            memset(pf->seen, 0, sizeof(word) * ((mm + 63) >> 6));
-            for (int w = 0; w < mw; w++) seen_u[w] = 0;
-            size_t n = 0;
-            /* The stack holds (u * m + v) << 8 | A(u, v). */
+    memset(pf->seen, 0, sizeof(word) * ((mm + 63) >> 6));
+    for (int w = 0; w < mw; w++) seen_u[w] = 0;
+    size_t n = 0;
+    /* The stack holds (u * m + v) << 8 | A(u, v). */
 #define PF_PUSH(x_, y_, a_)                                                 \
     do {                                                                    \
         size_t at_ = (size_t)(x_) * m + (y_);                               \
@@ -305,52 +299,76 @@ static int pf_corridor(PathFlood *pf, word *K, int W) {
             pf->stack[n++] = (int32_t)(at_ << 8 | (size_t)(a_));            \
         }                                                                   \
     } while (0)
-            PF_PUSH(u0, v0, top);
-            int covers = 0;
-            while (n && !covers) {
-                int32_t top_entry = pf->stack[--n];
-                int a = top_entry & 255, at = top_entry >> 8;
-                int u = at / m, v = at % m;
-                seen_u[u >> 6] |= (word)1 << (u & 63);
-                word left = 0;
-                for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
-                covers = !left; /* this corridor takes in all of K: it cannot narrow it */
-                if (u == v) continue;
-                /* A is symmetric (a walk read backwards has the same count), so the
-                 * regions x with A(x, v) = k are v's set at level k less level k - 1. */
-                const word *nu = pf->adjc + (size_t)u * mw;
-                if (a >= 2) {
-                    const word *now = pf_row(pf, v, a - 1), *before = pf_row(pf, v, a - 2);
-                    for (int w = 0; w < mw; w++)
-                        for (word bits = nu[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
-                            PF_PUSH((w << 6) | lowbit(bits), v, a - 1); /* a step: x next to u */
-                }
-                /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a
-                 * split not found before u's set was full is at least A(u, v) + 1, of no
-                 * use here); then the pairs of a neighbor of u and one of w at b. */
-                for (uint64_t bs = pf->values[u] & (((uint64_t)1 << a) - 1); bs; bs &= bs - 1) {
-                    int b = lowbit(bs);
-                    const word *by = splits + ((size_t)u * (top + 1) + b) * mw;
-                    const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
-                    for (int ww = 0; ww < mw; ww++) {
-                        for (word bits = by[ww] & now[ww] & ~before[ww]; bits; bits &= bits - 1) {
-                            int w = (ww << 6) | lowbit(bits);
-                            PF_PUSH(w, v, a - b);
-                            const word *nw = pf->adjc + (size_t)w * mw;
-                            for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
-                                int x = pf->near[j];
-                                const word *xn = pf_row(pf, x, b), *xb = pf_row(pf, x, b - 1);
-                                for (int k = 0; k < mw; k++)
-                                    for (word ys = nw[k] & xn[k] & ~xb[k]; ys; ys &= ys - 1)
-                                        PF_PUSH(x, (k << 6) | lowbit(ys), b);
-                            }
-                        }
+    PF_PUSH(u0, v0, top);
+    while (n) {
+        int32_t top_entry = pf->stack[--n];
+        int a = top_entry & 255, at = top_entry >> 8;
+        int u = at / m, v = at % m;
+        seen_u[u >> 6] |= (word)1 << (u & 63);
+        word left = 0;
+        for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
+        if (!left) return 1; /* this corridor takes in all of K: it cannot narrow it */
+        if (u == v) continue;
+        /* A is symmetric (a walk read backwards has the same count), so the regions x
+         * with A(x, v) = k are v's set at level k less level k - 1. */
+        const word *nu = pf->adjc + (size_t)u * mw;
+        if (a >= 2) {
+            const word *now = pf_row(pf, v, a - 1), *before = pf_row(pf, v, a - 2);
+            for (int w = 0; w < mw; w++)
+                for (word bits = nu[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
+                    PF_PUSH((w << 6) | lowbit(bits), v, a - 1); /* a step: x next to u */
+        }
+        /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a split
+         * not found before u's set was full is at least A(u, v) + 1, of no use here);
+         * then the pairs of a neighbor of u and one of w at b. */
+        if (!pf->built[u]) pf_split_sets(pf, u, top, mw);
+        for (uint64_t bs = pf->values[u] & (((uint64_t)1 << a) - 1); bs; bs &= bs - 1) {
+            int b = lowbit(bs);
+            const word *by = pf->splits + ((size_t)u * (top + 1) + b) * mw;
+            const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
+            for (int ww = 0; ww < mw; ww++) {
+                for (word bits = by[ww] & now[ww] & ~before[ww]; bits; bits &= bits - 1) {
+                    int w = (ww << 6) | lowbit(bits);
+                    PF_PUSH(w, v, a - b);
+                    const word *nw = pf->adjc + (size_t)w * mw;
+                    for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
+                        int x = pf->near[j];
+                        const word *xn = pf_row(pf, x, b), *xb = pf_row(pf, x, b - 1);
+                        for (int k = 0; k < mw; k++)
+                            for (word ys = nw[k] & xn[k] & ~xb[k]; ys; ys &= ys - 1)
+                                PF_PUSH(x, (k << 6) | lowbit(ys), b);
                     }
                 }
             }
+        }
+    }
 #undef PF_PUSH
-            if (!covers)
-                for (int w = 0; w < mw; w++) keep[w] &= seen_u[w];
+    return 0;
+}
+
+static int pf_corridor(PathFlood *pf, word *K, int W) {
+    if (!pf->complete) return 0;
+    int m = pf->m, mw = pf->mw, top = pf->top;
+    if (top < 2 || pf_room(pf, (size_t)m * m, (size_t)m * (top + 1) * mw) < 0) return 0;
+    const word *below = pf->reach + (size_t)(top - 1) * m * mw; /* the pairs under top */
+    memset(pf->built, 0, (size_t)m);
+    word keep[MAXW], seen_u[MAXW];
+    for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
+    if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
+    int traced = 0;
+    /* The critical pairs (u0, v0), u0 < v0, A(u0, v0) = top, in order: v0 not in u0's set
+     * below top, found a word at a time. */
+    for (int u0 = 0; u0 < m && traced < PF_PAIRS; u0++) {
+        const word *low = below + (size_t)u0 * mw;
+        for (int w0 = (u0 + 1) >> 6; w0 < mw && traced < PF_PAIRS; w0++) {
+            word at_top = ~low[w0];
+            if (w0 == (u0 + 1) >> 6) at_top &= ~(word)0 << ((u0 + 1) & 63);
+            if (w0 == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+            for (; at_top && traced < PF_PAIRS; at_top &= at_top - 1) {
+                traced++;
+                if (!pf_trace(pf, u0, (w0 << 6) | lowbit(at_top), keep, seen_u))
+                    for (int w = 0; w < mw; w++) keep[w] &= seen_u[w];
+            }
         }
     }
     for (int w = 0; w < W; w++) K[w] = 0;
