@@ -4,6 +4,7 @@ compiled twin against the Python one, and the corridor of moves that can lower i
 
 import random
 from functools import lru_cache
+from types import SimpleNamespace
 
 import pytest
 
@@ -246,6 +247,22 @@ def test_a_move_outside_the_corridor_keeps_the_bound():
         o, t = _check_corridor(key, graph, state)
         outside, total = outside + o, total + t
     assert total > 2000 and outside > total // 4
+
+
+def test_a_corridor_at_the_levels_last_keeps_the_bound():
+    """A line of regions in two alternating colors whose largest A is 64, the last level
+    the compiled levels hold (bound 63): the corridor's trace reads the splits under it
+    too (a shift by 64 once read none, and a move outside the corridor lowered the
+    bound)."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    for n in (126, 127):
+        colors = bytes(i % 2 for i in range(n))
+        adjacency = tuple((1 << i - 1 if i else 0) | (1 << i + 1 if i + 1 < n else 0) for i in range(n))
+        graph = SimpleNamespace(colors=colors, adjacency=adjacency)
+        assert core.path_flood(core.graph(colors, adjacency)) == 63
+        _, moves = _check_corridor(colors, graph, contract(Island(colors, adjacency), colors))
+        assert moves == n
 
 
 #: Board sizes by number of colors for the exhaustive check.
