@@ -210,15 +210,14 @@ static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) 
  * when out of memory. */
 static PyObject *pair_table(const PathFlood *pf) {
     if (!pf->complete) return PyBytes_FromStringAndSize("\x01", 1);
-    int m = pf->m, mw = pf->mw;
-    size_t level = (size_t)m * mw;
+    int m = pf->m;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)m * m);
     if (!out) return NULL;
     char *a = PyBytes_AS_STRING(out);
     for (int u = 0; u < m; u++)
         for (int v = 0; v < m; v++) {
             int k = 1;
-            while (!(pf->reach[(size_t)k * level + (size_t)u * mw + (v >> 6)] >> (v & 63) & 1)) k++;
+            while (!(pf_row(pf, u, k)[v >> 6] >> (v & 63) & 1)) k++;
             a[(size_t)u * m + v] = (char)k;
         }
     return out;

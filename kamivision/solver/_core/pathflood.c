@@ -322,9 +322,9 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const word *keep, word *seen_
          * not found before u's set was full is at least A(u, v) + 1, of no use here);
          * then the pairs of a neighbor of u and one of w at b. */
         if (!pf->built[u]) pf_split_sets(pf, u, top, mw);
-        /* The values under a (a may be PF_MAXLEVEL, 64, when the last level made every
-         * set full: a shift by 64 is undefined). */
-        uint64_t under = a >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << a) - 1;
+        /* The values under a: bits 0 to a - 1 (a runs from 2, two regions, up to
+         * PF_MAXLEVEL, 64, where 1 << a would be undefined). */
+        uint64_t under = ~(uint64_t)0 >> (64 - a);
         for (uint64_t bs = pf->values[u] & under; bs; bs &= bs - 1) {
             int b = lowbit(bs);
             const word *by = pf->splits + ((size_t)u * (top + 1) + b) * mw;
