@@ -2,6 +2,7 @@
 :func:`kamivision.solver.core.sweep` and the solver's settings; a whole solve that goes
 to disk is in ``test_core.py``, with the other ways a full memory is handed over)."""
 
+import ctypes
 import os
 
 import pytest
@@ -83,3 +84,33 @@ def test_the_disk_share_follows_the_settings(tmp_path, monkeypatch):
     assert SearchSettings.for_this_machine(2, max_disk_mb=300).max_disk_bytes == 150_000_000
     assert SearchSettings.for_this_machine(max_disk_mb=0).max_disk_bytes == 0
     assert SearchSettings().max_disk_bytes == 0
+
+
+def _in_the_heap(address: int) -> bool:
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            if line.rstrip().endswith("[heap]"):
+                low, high = (int(part, 16) for part in line.split()[0].split("-"))
+                return low <= address < high
+    return False
+
+
+def _glibc() -> bool:
+    try:
+        return os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
+    except (ValueError, OSError, AttributeError):
+        return False
+
+
+@pytest.mark.skipif(
+    not (_glibc() and os.path.exists("/proc/self/maps")), reason="glibc's threshold, seen in Linux's map of the process"
+)
+def test_after_a_sweep_near_its_budget_large_blocks_come_from_the_heap_again():
+    """Near its budget the sweep makes glibc map every block of 128 kB or more on its own,
+    so that what it frees goes back to the system; when it ends, it sets the threshold
+    back to 32 MB (what glibc's own threshold grows to), or every large block the process
+    asks for later (each screenshot read or drawn) would fault its pages in anew."""
+    _, _, packed, optimum = _island(1)
+    assert core.sweep(packed, within=optimum - 1, max_bytes=600_000).status == core.Status.MEMORY
+    block = bytearray(4 << 20)  # 4 MB: mapped on its own under the sweep's threshold
+    assert _in_the_heap(ctypes.addressof(ctypes.c_char.from_buffer(block)))
