@@ -278,17 +278,17 @@ static void give_back(Sweeper *sw) {
 
 /* The sweep is over and its memory freed: hand it back, and when no other sweep needs the
  * fixed threshold, set it to the largest that glibc's moving threshold reaches (32 MB on 64
- * bits, the trim threshold twice that).  Left at 128 kB, every later large block of the
- * process is a fresh mapping whose pages fault in again: in a test worker or a server
- * that had run one sweep near its budget, reading and drawing screenshots took about 30 %
- * longer (a render and read of a 750 x 1334 screen, 0.52 s against 0.40 s). */
+ * bits; the trim threshold, which give_back left alone, stays as it was).  Left at 128 kB,
+ * every later large block of the process is a fresh mapping whose pages fault in again: in
+ * a test worker or a server that had run one sweep near its budget, reading and drawing
+ * screenshots took about 30 % longer (a render and read of a 750 x 1334 screen, 0.52 s
+ * against 0.40 s). */
 static void release_back(Sweeper *sw) {
 #ifdef __GLIBC__
     if (!sw->tight) return;
     malloc_trim(0);
     if (__atomic_sub_fetch(&tight_sweeps, 1, __ATOMIC_SEQ_CST) == 0) {
         mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-        mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
     }
 #else
     (void)sw;
