@@ -29,15 +29,28 @@ def nan_median(values: np.ndarray) -> np.ndarray:
 
 
 def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
-    """Per-group median of each column of ``values`` (groups without values get NaN)."""
+    """Per-group median of each column of ``values`` (groups without values get NaN; a
+    group with a NaN in a column gets NaN there): ``np.median`` of each group, value for
+    value, from one partition per group, without its checks and dispatch, which were half
+    of its time here (34 ms of a real screenshot's read against 18 ms)."""
     order = np.argsort(groups, kind="stable")
-    values, groups = values[order], groups[order]
-    bounds = np.searchsorted(groups, np.arange(count + 1))
+    values = values[order]
+    sizes = np.bincount(groups, minlength=count)
+    bounds = np.concatenate(([0], np.cumsum(sizes)))
     out = np.full((count, values.shape[1]), np.nan, np.float32)
-    for g in range(count):
+    floating = np.issubdtype(values.dtype, np.floating)
+    nans = floating and bool(np.isnan(values).any())
+    for g in np.flatnonzero(sizes):
         a, b = bounds[g], bounds[g + 1]
-        if b > a:
-            out[g] = np.median(values[a:b], axis=0)
+        low, high = (b - a - 1) // 2, (b - a) // 2
+        # np.median's own steps: the middle one or two in place (and the last, where NaNs
+        # go), then the mean of the middle ones, in float64 for integers as np.mean.
+        kth = sorted({low, high, b - a - 1}) if nans else (low if low == high else (low, high))
+        part = np.partition(values[a:b], kth, axis=0)
+        middle = part[low] if floating else part[low].astype(np.float64)
+        out[g] = (middle + part[high]) / 2
+        if nans:
+            out[g, np.isnan(part[-1])] = np.nan
     return out
 
 

@@ -13,7 +13,7 @@ import pytest
 from kamivision.synth.render import render
 from kamivision.vision.bar import cut_corners
 from kamivision.vision.layout import find_layout
-from kamivision.vision.pixels import channel_sum, nan_median
+from kamivision.vision.pixels import channel_sum, group_medians, nan_median
 
 from ..boards import random_kami_board
 
@@ -30,6 +30,31 @@ def test_nan_median_is_numpys_nanmedian_without_its_import():
             warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column
             expected = np.nan_to_num(np.nanmedian(band, axis=0), nan=0.0)
         assert np.allclose(nan_median(band), expected, atol=1e-6)
+
+
+def test_group_medians_are_numpys_median_of_each_group_exactly():
+    """The cells' medians, from one partition per group, are ``np.median``'s value for
+    value on 2,000 random groupings: floats, ties, bytes (their mean in float64), NaNs
+    (NaN for the group's column) and empty groups (NaN)."""
+    rng = np.random.default_rng(2)
+    for trial in range(2000):
+        n, count, columns = int(rng.integers(0, 300)), int(rng.integers(1, 25)), int(rng.integers(1, 4))
+        groups = rng.integers(0, count, n)
+        kind = trial % 4
+        if kind == 0:
+            values = (rng.standard_normal((n, columns)) * 50).astype(np.float32)
+        elif kind == 1:
+            values = rng.integers(0, 4, (n, columns)).astype(np.float32)
+        elif kind == 2:
+            values = rng.integers(0, 256, (n, columns)).astype(np.uint8)
+        else:
+            values = (rng.standard_normal((n, columns)) * 1e3).astype(np.float32)
+            values[rng.random((n, columns)) < 0.02] = np.nan
+        expected = np.full((count, columns), np.nan, np.float32)
+        for g in range(count):
+            if (groups == g).any():
+                expected[g] = np.median(values[groups == g], axis=0)
+        assert np.array_equal(group_medians(values, groups, count), expected, equal_nan=True)
 
 
 def test_channel_sum_is_numpys_float_sum_exactly():
