@@ -25,7 +25,7 @@ from ..geometry import label_image
 from .background import background_model
 from .lattice import fit_offset
 from .layout import ScreenLayout
-from .pixels import group_medians, seeded_kmeans
+from .pixels import group_medians, norm3, seeded_kmeans
 from .settings import DEFAULT_SETTINGS, VisionSettings
 
 #: Relative grain is capped at this (paper is about 1, the background near 0).
@@ -84,8 +84,8 @@ def _inner_pixels(labels: np.ndarray, margin: float) -> tuple[np.ndarray, np.nda
     depth = flat_dist[inside]
     deepest = np.zeros(ROWS * COLUMNS, np.float32)
     np.maximum.at(deepest, cells, depth)
-    need = np.minimum(margin, 0.5 * deepest[cells])
-    keep = depth >= np.maximum(need, 1.0)
+    need = np.maximum(np.minimum(margin, 0.5 * deepest), 1.0)  # per cell, then spread
+    keep = depth >= need[cells]
     return inside[keep], cells[keep]
 
 
@@ -184,7 +184,7 @@ def _paper_pixels(
     of the cell is paper, and last over the pixels kept; a cell mostly covered ends with a
     large foreign share.
     """
-    dist = np.linalg.norm(values - medians[cells], axis=1)
+    dist = norm3(values - medians[cells])
     counts = np.maximum(1, np.bincount(cells, minlength=n))
     share = np.bincount(cells, weights=(dist > FOREIGN_DELTA).astype(np.float64), minlength=n) / counts
     keep = np.ones(len(values), bool)

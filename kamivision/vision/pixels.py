@@ -17,6 +17,13 @@ def channel_sum(diff: np.ndarray) -> np.ndarray:
     return d[..., 0] + d[..., 1] + d[..., 2]
 
 
+def norm3(diff: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(diff, axis=1)`` of rows of three, value for value (the squares
+    added in the same order), about five times faster on a screenshot's pixels."""
+    x, y, z = diff[:, 0], diff[:, 1], diff[:, 2]
+    return np.sqrt(x * x + y * y + z * z)
+
+
 def nan_median(values: np.ndarray) -> np.ndarray:
     """The median along the first axis without the NaNs (0 where all are NaN): as
     ``np.nanmedian``, which on small arrays imports ``numpy.ma`` (20 ms of a fresh

@@ -13,7 +13,7 @@ import pytest
 from kamivision.synth.render import render
 from kamivision.vision.bar import cut_corners
 from kamivision.vision.layout import find_layout
-from kamivision.vision.pixels import channel_sum, group_medians, nan_median
+from kamivision.vision.pixels import channel_sum, group_medians, nan_median, norm3
 
 from ..boards import random_kami_board
 
@@ -55,6 +55,18 @@ def test_group_medians_are_numpys_median_of_each_group_exactly():
             if (groups == g).any():
                 expected[g] = np.median(values[groups == g], axis=0)
         assert np.array_equal(group_medians(values, groups, count), expected, equal_nan=True)
+
+
+def test_norm3_is_numpys_norm_exactly():
+    """The distance of each pixel to its cell's median is ``np.linalg.norm``'s, bit for bit,
+    at every scale a Lab difference takes and beyond."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        rows = int(rng.integers(0, 5000))
+        diff = (rng.standard_normal((rows, 3)) * 10.0 ** rng.uniform(-3, 4)).astype(np.float32)
+        diff[rng.random((rows, 3)) < 0.05] = 0.0
+        assert np.array_equal(norm3(diff), np.linalg.norm(diff, axis=1))
+        assert np.array_equal(norm3(diff.astype(np.float64)), np.linalg.norm(diff.astype(np.float64), axis=1))
 
 
 def test_channel_sum_is_numpys_float_sum_exactly():
