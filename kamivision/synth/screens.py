@@ -1,5 +1,5 @@
-"""Phone screens and the proportions of KAMI 2's layout on them, shared by the renderer
-(which draws them) and the reader (which expects them).
+"""Phone screens and the proportions of KAMI 2's layout on them, for the renderer alone
+(the reader finds the layout by looking at the picture, and never imports this table).
 
 All proportions are fractions of the screen width, measured on real screenshots
 (``docs/recognition.md``): on 16:9 phones the board starts at the top of the screen and
@@ -165,3 +165,19 @@ def random_device(rng) -> Device:
             int(rng.integers(0, 4)),
             strip,
         )
+
+
+def button_slots(device: Device, buttons) -> list[tuple[float, float, float, float]]:
+    """The button block's slots, left to right and top to bottom: a row of four, or 2 x 2."""
+    bx, by, bw, bh = buttons
+    if device.style == "classic":
+        return [(bx + k * bw / 4, by, bw / 4, bh) for k in range(4)]
+    hw, hh = bw / 2, bh / 2
+    return [(bx, by, hw, hh), (bx + hw, by, hw, hh), (bx, by + hh, hw, hh), (bx + hw, by + hh, hw, hh)]
+
+
+def counter_slot(device: Device) -> int:
+    """The counter's slot: the device's, or the game's own (second of a row, last of 2 x 2)."""
+    if device.counter >= 0:
+        return device.counter
+    return 1 if device.style == "classic" else 3
