@@ -1,5 +1,6 @@
-"""Phone screens and the proportions of KAMI 2's layout on them, for the renderer alone
-(the reader finds the layout by looking at the picture, and never imports this table).
+"""Phone screens and the proportions of KAMI 2's layout on them, for drawing screens (the
+renderer, ``kamivision render`` and the benchmarks); the reader finds the layout by looking
+at the picture, and never imports this table.
 
 All proportions are fractions of the screen width, measured on real screenshots
 (``docs/recognition.md``): on 16:9 phones the board starts at the top of the screen and

@@ -36,13 +36,14 @@ def nan_median(values: np.ndarray) -> np.ndarray:
 
 
 def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
-    """Per-group median of each column of ``values`` (groups without values get NaN; a
-    group with a NaN in a column gets NaN there): ``np.median`` of each group, value for
-    value, from one partition per group, without its checks and dispatch, which were half
-    of its time here (34 ms of a real screenshot's read against 18 ms)."""
+    """Per-group median of each column of ``values``, for groups 0 to ``count`` - 1
+    (groups without values get NaN; a group with a NaN in a column gets NaN there):
+    ``np.median`` of each group, value for value, from one partition per group, without its
+    checks and dispatch, which were 40 % of its time here (34 ms of a real screenshot's
+    read against 20 ms)."""
     order = np.argsort(groups, kind="stable")
     values = values[order]
-    sizes = np.bincount(groups, minlength=count)
+    sizes = np.bincount(groups, minlength=count)[:count]  # any group past count sorts last
     bounds = np.concatenate(([0], np.cumsum(sizes)))
     out = np.full((count, values.shape[1]), np.nan, np.float32)
     floating = np.issubdtype(values.dtype, np.floating)
