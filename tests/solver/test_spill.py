@@ -4,6 +4,7 @@ to disk is in ``test_core.py``, with the other ways a full memory is handed over
 
 import ctypes
 import os
+import platform
 
 import pytest
 
@@ -95,15 +96,9 @@ def _in_the_heap(address: int) -> bool:
     return False
 
 
-def _glibc() -> bool:
-    try:
-        return os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
-    except (ValueError, OSError, AttributeError):
-        return False
-
-
 @pytest.mark.skipif(
-    not (_glibc() and os.path.exists("/proc/self/maps")), reason="glibc's threshold, seen in Linux's map of the process"
+    platform.libc_ver()[0] != "glibc" or not os.path.exists("/proc/self/maps"),
+    reason="glibc's threshold, seen in Linux's map of the process",
 )
 def test_after_a_sweep_near_its_budget_large_blocks_come_from_the_heap_again():
     """Near its budget the sweep makes glibc map every block of 128 kB or more on its own,
