@@ -15,9 +15,10 @@ The digits are read from what shows:
 * each glyph must look like a digit's part: thin strokes, measured to the background that
   shows (the bulb's glass cut by the icon is as solid as ever), narrower than tall;
 * each digit template (the faces of :mod:`~kamivision.vision.digits`) is drawn at the
-  digits' height at every column where it covers what shows of the glyph, and compared
-  with what shows alone: a normalised cross-correlation over the pixels that are not
-  hidden, and must reach :data:`COVERED_MATCH`;
+  digits' height (from a digit whose top and bottom the icon does not touch; taller too
+  where it touches every digit's) at every column where it covers what shows of the
+  glyph, and compared with what shows alone: a normalised cross-correlation over the
+  pixels that are not hidden, and must reach :data:`COVERED_MATCH`;
 * the confidence is the margin over the best other digit, as for a glyph in plain view.
   A digit that another matches almost as well once the hidden pixels are left out (a 9
   whose left side is hidden is as much a 7) has no margin, and the counter is unsure;
@@ -48,9 +49,9 @@ from .digits import digit_masks, margin_confidence, read_glyph
 
 #: A digit is read only if at most this share of it, as matched, is hidden: more of it
 #: must show than not.  What tells it from the other digits is the margin's to judge
-#: (``benchmarks/counter.py --icon``, seeds 1-16, 16,000 counters: 1,284 right with this,
-#: 1,054 with 0.35, and the same 12 wrong, none of them read through this module's
-#: matching).
+#: (``benchmarks/counter.py --icon``, seeds 1-16, 16,000 counters: 1,287 right with this,
+#: 1,054 with 0.35, and the same 12 wrong either way, 11 of them read without this
+#: module's matching).
 MAX_HIDDEN = 0.5
 #: A glyph is read only if the best digit matches what shows of it at least this well
 #: (normalised cross-correlation): digits do, at 0.87 to 0.99 on the screens of
