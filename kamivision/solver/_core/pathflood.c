@@ -9,6 +9,7 @@
  * at least `need`, which is all a search at a threshold asks. */
 
 #define PF_MAXLEVEL 64
+#define PF_UNKNOWN INT32_MIN
 
 typedef struct {
     int16_t region[MAXN]; /* compact number -> representative */
@@ -19,6 +20,9 @@ typedef struct {
     int alike_at[MAXN + 1];
     int16_t rank[MAXN];   /* u's place among the regions of its color, from 0 */
     uint8_t *split;       /* alike entries: b(u, w), 0 while unknown */
+    int32_t *off;         /* the same entries: w's row at level k + 1 - b(u, w) is at
+                           * (k + 1) * m * mw + off from `reach`; PF_UNKNOWN while b is */
+    size_t cap_off;
     word *adjc;           /* m * mw: each region's neighbors, compact */
     word *reach;          /* (PF_MAXLEVEL + 1) * m * mw */
     size_t cap_near, cap_alike;
@@ -47,6 +51,7 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->near);
     free(pf->alike);
     free(pf->split);
+    free(pf->off);
     free(pf->seen);
     free(pf->stack);
     free(pf->splits);
@@ -105,33 +110,41 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
                 const word *r = last + (size_t)pf->near[i] * mw;
                 for (int w = 0; w < mw; w++) grown[w] |= r[w];
             }
-            for (int w = 0; w < mw; w++) out[w] = mine[w] | grown[w];
+            /* The row is gathered in `acc`, not in `out`: stores to `out`, which might be
+             * a row read below as far as the compiler knows, made each OR a round trip
+             * through memory (the loop's time, in perf). */
+            word acc[MAXW];
+            for (int w = 0; w < mw; w++) acc[w] = mine[w] | grown[w];
             /* b(u, w) <= k once some neighbor of w is in `grown` (a neighbor x of u with
              * A(x, y) <= k for a neighbor y of w). */
-            for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
-                int v = pf->alike[i];
-                if (!pf->split[i]) {
-                    const word *a = pf->adjc + (size_t)v * mw;
+            const int16_t *alike = pf->alike;
+            int32_t *off = pf->off;
+            const word *adjc = pf->adjc;
+            const word *base = reach + (size_t)(k + 1) * level; /* rows at level k + 1 - b: base + off */
+            for (int i = pf->alike_at[u], end = pf->alike_at[u + 1]; i < end; i++) {
+                int32_t o = off[i];
+                if (o == PF_UNKNOWN) {
+                    int v = alike[i];
+                    const word *a = adjc + (size_t)v * mw;
                     word meet = 0;
                     for (int w = 0; w < mw; w++) meet |= a[w] & grown[w];
-                    if (meet) {
-                        /* b is symmetric, as A is (a walk read backwards has the same
-                         * count): b(v, u) is found with it, and v does not look for it.
-                         * v's list is its color's regions but v, in order: u's place in
-                         * it is u's rank, less one when v comes before u. */
-                        pf->split[i] = (uint8_t)k;
-                        pf->split[pf->alike_at[v] + pf->rank[u] - (pf->rank[v] < pf->rank[u])] = (uint8_t)k;
-                    }
+                    if (!meet) continue;
+                    /* b is symmetric, as A is (a walk read backwards has the same count):
+                     * b(v, u) is found with it, and v does not look for it.  v's list is
+                     * its color's regions but v, in order: u's place in it is u's rank,
+                     * less one when v comes before u. */
+                    int j = pf->alike_at[v] + pf->rank[u] - (pf->rank[v] < pf->rank[u]);
+                    pf->split[i] = pf->split[j] = (uint8_t)k;
+                    o = off[i] = (int32_t)(v * mw) - (int32_t)(k * level);
+                    off[j] = (int32_t)(u * mw) - (int32_t)(k * level);
                 }
-                int b = pf->split[i];
-                if (b) {
-                    const word *r = reach + (size_t)(k + 1 - b) * level + (size_t)v * mw;
-                    for (int w = 0; w < mw; w++) out[w] |= r[w];
-                }
+                const word *r = base + o;
+                for (int w = 0; w < mw; w++) acc[w] |= r[w];
             }
-            word all = out[mw - 1] ^ full_last, moved = 0;
-            for (int w = 0; w < mw - 1; w++) all |= ~out[w];
-            for (int w = 0; w < mw; w++) moved |= out[w] ^ mine[w];
+            for (int w = 0; w < mw; w++) out[w] = acc[w];
+            word all = acc[mw - 1] ^ full_last, moved = 0;
+            for (int w = 0; w < mw - 1; w++) all |= ~acc[w];
+            for (int w = 0; w < mw; w++) moved |= acc[w] ^ mine[w];
             changed |= moved;
             if (!all) {
                 full[u] = 1;
@@ -163,15 +176,27 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     size_t room = (size_t)m * m;
     if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->split) < 0)
         return -1;
-    int16_t first[256], next_of[MAXN], ranks[256]; /* each color's regions, as linked lists */
-    memset(first, -1, sizeof(first));
-    memset(ranks, 0, sizeof(ranks));
-    for (int u = m - 1; u >= 0; u--) {
-        int c = s->color[pf->region[u]];
-        next_of[u] = first[c];
-        first[c] = (int16_t)u;
+    if (room > pf->cap_off) {
+        int32_t *o = realloc(pf->off, sizeof(int32_t) * room * 2);
+        if (!o) return -1;
+        pf->off = o;
+        pf->cap_off = room * 2;
     }
-    for (int u = 0; u < m; u++) pf->rank[u] = ranks[s->color[pf->region[u]]]++;
+    /* Each color's regions in order, one list after another: color c's from start[c],
+     * count[c] of them; u is at its rank in its color's. */
+    int count[256], start[256];
+    int16_t bycolor[MAXN];
+    memset(count, 0, sizeof(count));
+    for (int u = 0; u < m; u++) pf->rank[u] = (int16_t)count[s->color[pf->region[u]]]++;
+    for (int c = 0, at = 0; c < 256; c++) {
+        start[c] = at;
+        at += count[c];
+    }
+    for (int u = 0; u < m; u++) {
+        int c = s->color[pf->region[u]];
+        bycolor[start[c] + pf->rank[u]] = (int16_t)u;
+    }
+    int16_t *alike = pf->alike;
     size_t nn = 0, na = 0;
     memset(pf->adjc, 0, sizeof(word) * m * mw);
     for (int u = 0; u < m; u++) {
@@ -187,13 +212,15 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
                 pf->adjc[(size_t)u * mw + (v >> 6)] |= (word)1 << (v & 63);
             }
         }
+        /* u's color's regions but u, in order. */
         pf->alike_at[u] = (int)na;
-        for (int v = first[s->color[r]]; v >= 0; v = next_of[v]) {
-            if (v == u) continue;
-            pf->split[na] = 0;
-            pf->alike[na++] = (int16_t)v;
-        }
+        int c = s->color[r], before = pf->rank[u], after = count[c] - before - 1;
+        memcpy(alike + na, bycolor + start[c], sizeof(int16_t) * before);
+        memcpy(alike + na + before, bycolor + start[c] + before + 1, sizeof(int16_t) * after);
+        na += (size_t)(before + after);
     }
+    memset(pf->split, 0, na);
+    for (size_t i = 0; i < na; i++) pf->off[i] = PF_UNKNOWN;
     pf->near_at[m] = (int)nn;
     pf->alike_at[m] = (int)na;
     /* The levels, with the width known to the compiler for the usual boards (KAMI 2's
