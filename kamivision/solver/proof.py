@@ -35,12 +35,10 @@ if TYPE_CHECKING:
 #: it was RACE_MARGIN times as fast.  Under RACE_FROM, a sweep's time is mostly its fixed
 #: costs; past RACE_UNTIL, a race would hold the next bound back by as long again, and the
 #: next threshold takes an hour or more whichever way (Threegrid4's "within 12"); a near
-#: tie says nothing (Bud6's "within 13": 4.0 s with it, 4.2 s without; "within 14": 212 s
-#: and 201 s, before the bound's levels were made faster).  Since then, Bud6's "within 13"
-#: takes 2.2 s with it and 3.1 s without, "within 14" 126.5 s and 171.7 s: with a margin
-#: of 1.5 the race kept it off, and Bud6's proof took 171.4 s; with 1.25, 130.3 s (the
-#: 10 s tables of the Journey and KAMI 1 the same, docs/measurements.md, 2026-11-30).
-#: The bound is admissible either way: the answer is the same.
+#: tie says nothing, but 1.4 times does (Bud6's "within 13": 2.2 s with it, 3.1 s
+#: without; "within 14" 126.5 s and 171.7 s, so Bud6's proof takes 130.3 s with this
+#: margin, 171.4 s with 1.5; docs/measurements.md, 2026-11-30).  The bound is admissible
+#: either way: the answer is the same.
 RACE_FROM, RACE_UNTIL, RACE_MARGIN = 0.5, 30.0, 1.25
 
 

@@ -19,10 +19,9 @@ typedef struct {
     int16_t *alike;       /* m lists of the other regions of u's color, likewise by alike_at */
     int alike_at[MAXN + 1];
     int16_t rank[MAXN];   /* u's place among the regions of its color, from 0 */
-    uint8_t *split;       /* alike entries: b(u, w), 0 while unknown */
-    int32_t *off;         /* the same entries: w's row at level k + 1 - b(u, w) is at
-                           * (k + 1) * m * mw + off from `reach`; PF_UNKNOWN while b is */
-    size_t cap_off;
+    int32_t *off;         /* alike entries: w's row at level k + 1 - b(u, w) is at
+                           * (k + 1) * m * mw + off from `reach`, so off = w * mw -
+                           * b(u, w) * m * mw; PF_UNKNOWN while b(u, w) is unknown */
     word *adjc;           /* m * mw: each region's neighbors, compact */
     word *reach;          /* (PF_MAXLEVEL + 1) * m * mw */
     size_t cap_near, cap_alike;
@@ -50,21 +49,20 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->adjc);
     free(pf->near);
     free(pf->alike);
-    free(pf->split);
     free(pf->off);
     free(pf->seen);
     free(pf->stack);
     free(pf->splits);
 }
 
-static int pf_grow(int16_t **list, size_t *cap, size_t want, uint8_t **also) {
+static int pf_grow(int16_t **list, size_t *cap, size_t want, int32_t **also) {
     if (want <= *cap) return 0;
     size_t cap2 = want * 2;
     int16_t *l = realloc(*list, cap2 * sizeof(int16_t));
     if (!l) return -1;
     *list = l;
     if (also) {
-        uint8_t *a = realloc(*also, cap2);
+        int32_t *a = realloc(*also, cap2 * sizeof(int32_t));
         if (!a) return -1;
         *also = a;
     }
@@ -134,7 +132,6 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
                      * its color's regions but v, in order: u's place in it is u's rank,
                      * less one when v comes before u. */
                     int j = pf->alike_at[v] + pf->rank[u] - (pf->rank[v] < pf->rank[u]);
-                    pf->split[i] = pf->split[j] = (uint8_t)k;
                     o = off[i] = (int32_t)(v * mw) - (int32_t)(k * level);
                     off[j] = (int32_t)(u * mw) - (int32_t)(k * level);
                 }
@@ -174,14 +171,8 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     int mw = (m + 63) >> 6;
     /* Neighbors and same-colored regions, compact (room for m * m of each, once). */
     size_t room = (size_t)m * m;
-    if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->split) < 0)
+    if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->off) < 0)
         return -1;
-    if (room > pf->cap_off) {
-        int32_t *o = realloc(pf->off, sizeof(int32_t) * room * 2);
-        if (!o) return -1;
-        pf->off = o;
-        pf->cap_off = room * 2;
-    }
     /* Each color's regions in order, one list after another: color c's from start[c],
      * count[c] of them; u is at its rank in its color's. */
     int count[256], start[256];
@@ -219,7 +210,6 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
         memcpy(alike + na + before, bycolor + start[c] + before + 1, sizeof(int16_t) * after);
         na += (size_t)(before + after);
     }
-    memset(pf->split, 0, na);
     for (size_t i = 0; i < na; i++) pf->off[i] = PF_UNKNOWN;
     pf->near_at[m] = (int)nn;
     pf->alike_at[m] = (int)na;
@@ -295,9 +285,12 @@ static inline const word *pf_row(const PathFlood *pf, int u, int a) {
  * cleared and read (pf->values). */
 static void pf_split_sets(PathFlood *pf, int u, int top, int mw) {
     uint64_t values = 0;
+    int32_t level = pf->m * mw;
     for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
-        int w = pf->alike[i], b = pf->split[i];
-        if (!b || b > top) continue;
+        int w = pf->alike[i];
+        if (pf->off[i] == PF_UNKNOWN) continue;
+        int b = (w * mw - pf->off[i]) / level; /* b(u, w), from where its row is found */
+        if (b > top) continue;
         word *by = pf->splits + ((size_t)u * (top + 1) + b) * mw;
         if (!(values >> b & 1)) {
             values |= (uint64_t)1 << b;
