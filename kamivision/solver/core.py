@@ -206,11 +206,12 @@ def choose_orientation(g: Graph) -> int:
     return _core.choose_orientation(g.colors, g.adjacency, g.words)
 
 
-def path_flood(g: Graph, need: int = -1) -> int:
+def path_flood(g: Graph, need: int = -1, final: bool = False) -> int:
     """The path-flood bound of the island's coloring ``g`` (the compiled twin of
     :func:`~kamivision.solver.pathflood.path_flood_bound`); with ``need`` >= 0, ``need``
-    as soon as the bound is known to reach it."""
-    return _core.path_flood(g.colors, g.adjacency, g.words, need)
+    as soon as the bound is known to reach it; with ``final``, one more when the color
+    the board ends in needs it (as the searches take it)."""
+    return _core.path_flood(g.colors, g.adjacency, g.words, need, final)
 
 
 def path_flood_pairs(g: Graph) -> list[list[int]]:

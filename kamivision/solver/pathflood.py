@@ -59,16 +59,90 @@ from ..graph import bits
 from .state import Contracted
 
 
-def path_flood_bound(state: Contracted, goal: Optional[int] = None, need: Optional[int] = None) -> int:
+def path_flood_bound(
+    state: Contracted, goal: Optional[int] = None, need: Optional[int] = None, final: bool = False
+) -> int:
     """The largest ``L(u, v)`` over the state's pairs of regions (see the module's
     docstring), with ``goal`` the color the board must end in, if any.  With ``need``,
     stop as soon as the answer is known to be at least ``need`` and return ``need``
-    (or the exact value when below it).  The regions must be connected (an island)."""
+    (or the exact value when below it).  With ``final``, one more when the color the
+    board ends in needs it (:func:`final_color_needs_one_more`).  The regions must be
+    connected (an island)."""
     reps = list(bits(state.reps))
     if len(reps) == 1:
         return int(goal is not None and state.color[reps[0]] != goal)
     reach = _levels(state, reps, need)
-    return need if reach is None else len(reach) - 2
+    if reach is None:
+        return need
+    bound = len(reach) - 2
+    if final and (need is None or bound < need) and final_color_needs_one_more(state, reps, reach, goal):
+        bound += 1
+    return bound
+
+
+#: At most this many critical pairs are looked at for the final color (as in the core).
+FINAL_PAIRS = 64
+
+
+def final_color_needs_one_more(state: Contracted, reps: list[int], reach: list[list[int]], goal: Optional[int]) -> bool:
+    """Whether the color the board ends in needs one move more than the bound of the
+    levels ``reach`` (complete: ``top = len(reach) - 1``, the bound ``top - 1``).
+
+    Ending in color ``k``, a path needs ``flood_k(P) = prints(k P) - 1`` moves of its
+    own: it is printed on a canvas of color ``k``.  The lifting argument of the module's
+    docstring holds for it word for word (recolor ``x`` first, then follow the moves
+    after), and one region of color ``k`` has ``flood_k = 0``; so the least, over the
+    colors ``k`` the board may end in, of the largest ``L_k(u, v)`` (the least
+    ``flood_k`` over ``u``-``v`` walks) is admissible, and with the colors other than
+    ``k`` (each move removes at most one) too.  With ``A_k(u, v)`` the least
+    ``prints(k P)``, the recurrence's first place is the canvas:
+
+        A_k(u, v) = A(u, v) when u or v has color k (the canvas's print reaches it),
+        else min(1 + A(u, v), min over w of color k of B(u, w) + A(w, v)),
+        B(u, w) = min over y next to w of A(u, y)
+
+    (the canvas's print reaches the walk's first place ``w`` of color ``k``; the
+    stretch before it is a walk from ``u`` to a neighbor of ``w``).  ``A_k <= A + 1``,
+    so the bound rises, by one, only when every color ``k`` wanted has a critical pair
+    (``A(u, v) = top``) whose ``A_k`` is ``top + 1``, or needs ``top`` moves for its
+    other colors anyway.  Any subset of the critical pairs gives a sound answer; the
+    first :data:`FINAL_PAIRS` that could still hold a color are looked at, in order.
+    The compiled twin is ``pf_final_color`` (``_core/pathflood.c``)."""
+    top = len(reach) - 1
+    if top < 2:
+        return False
+    n = len(reps)
+    color = [state.color[r] for r in reps]
+    index = {r: i for i, r in enumerate(reps)}
+    near = [sum(1 << index[j] for j in bits(state.adj[r])) for r in reps]
+    present = set(color)
+    if goal is not None:
+        want = {goal} if len(present - {goal}) < top else set()
+    else:
+        want = set(present) if len(present) - 1 < top else set()
+    if not want:
+        return True
+    held: set[int] = set()
+    looked = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            if looked == FINAL_PAIRS:
+                return False
+            if reach[top - 1][u] >> v & 1:
+                continue  # A(u, v) < top
+            holds = want - held - {color[u], color[v]}
+            if not holds:
+                continue
+            looked += 1
+            for w in range(n):
+                # B(u, w): the least a with a neighbor of w in u's set at level a.
+                b = next((a for a in range(1, top) if near[w] & reach[a][u]), None)
+                if b is not None and reach[top - b][v] >> w & 1:
+                    holds.discard(color[w])
+            held |= holds
+            if held == want:
+                return True
+    return False
 
 
 def pair_prints(state: Contracted) -> list[list[int]]:

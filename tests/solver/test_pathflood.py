@@ -107,6 +107,26 @@ def test_the_bound_never_passes_the_optimum_and_never_falls_below_the_pair_bound
     assert above >= 8
 
 
+def test_the_final_color_never_passes_the_optimum_and_raises_the_bound_on_some():
+    """On 600 small islands: the bound with the final color is at most the breadth-first
+    optimum, and on a quarter of them, with a goal color, at most the optimum that ends in
+    it; it is one above the bound without on some islands (else it would add nothing).
+    (The slow check of the search with the bound covers 2 to 5 colors on 2,000 boards.)"""
+    rng = random.Random(12)
+    raised = 0
+    for i, (graph, state) in enumerate(_islands(rng, 600, rows=(2, 4), columns=(2, 3), colors=(2, 4))):
+        optimum = island_bfs_optimum(graph.colors, graph.adjacency, limit=8)
+        plain, bound = path_flood_bound(state), path_flood_bound(state, final=True)
+        assert optimum is None or bound <= optimum, (graph.colors, graph.adjacency)
+        assert bound - plain in (0, 1)
+        raised += bound > plain
+        if i % 4 == 0:
+            goal = rng.randrange(max(graph.colors) + 2)  # sometimes a color not on the island
+            optimum = island_bfs_optimum(graph.colors, graph.adjacency, limit=8, goal=goal)
+            assert optimum is None or path_flood_bound(state, goal=goal, final=True) <= optimum, (graph.colors, goal)
+    assert raised >= 60
+
+
 def _least_over_paths(state, u: int, v: int) -> int:
     """The least strange-printer count over the simple paths from region ``u`` to ``v``
     (representatives), every path tried."""
@@ -172,18 +192,26 @@ def test_regions_not_connected_are_refused():
 )
 def test_the_compiled_bound_equals_the_python_one(seed, count, rows, columns, colors, widths):
     """On small islands, and on islands of 65 to 330 regions: the compiled levels are
-    specialised for sets of one, two and three words (64, 128, 192 regions), generic beyond."""
+    specialised for sets of one, two and three words (64, 128, 192 regions), generic beyond.
+    The same with the final color, which raises the bound on some of them."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     seen = set()
+    raised = 0
     for graph, state in _islands(random.Random(seed), count, rows=rows, columns=columns, colors=colors):
         packed = core.graph(bytes(graph.colors), graph.adjacency)
         expected = path_flood_bound(state)
         assert core.path_flood(packed) == expected
         for need in range(expected + 2):
             assert core.path_flood(packed, need) == min(need, expected)
+        final = path_flood_bound(state, final=True)
+        assert core.path_flood(packed, -1, True) == final
+        for need in range(final + 2):
+            assert core.path_flood(packed, need, True) == min(need, final)
+        raised += final > expected
         seen.add((len(graph.colors) + 63) // 64)
     assert widths <= seen
+    assert raised
 
 
 def test_the_compiled_search_with_the_bound_finds_the_optimum():

@@ -169,8 +169,13 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
         if (flood && g + h <= within) {
             /* FLOOD_PASSES: only whether it passes `within` (the check stops there). */
             int pb2 = path_flood(x->s, W, flood == FLOOD_PASSES ? within - g + 1 : -1, x->pf);
+            x->flood = pb2; /* the corridor's, without the final color */
+            /* One more for the color the board ends in, looked for where it tells: at
+             * `within` + 1 when only passing is asked (else it would not prune). */
+            if (pb2 >= 0 && pb2 + 1 > h && (flood == FLOOD_EXACT || g + pb2 + 1 > within) &&
+                pf_final_color(x->pf, x->s, goal))
+                pb2++;
             if (pb2 > h) h = pb2;
-            x->flood = pb2;
         }
     }
     *npresent = present;

@@ -17,7 +17,8 @@
  *     each returns (status, path, expanded, bound); path is None, a list of
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
- *   path_flood(colors, adjacency, words[, need]): the path-flood bound of that coloring.
+ *   path_flood(colors, adjacency, words[, need[, final]]): the path-flood bound of that coloring
+ *     (with `final`, one more when the color the board ends in needs it: pf_final_color).
  *   path_flood_pairs(colors, adjacency, words): A(u, v) of every pair, m * m bytes.
  *   path_flood_corridor(colors, adjacency, words): that bound and the regions whose move
  *     can lower it (pf_corridor, a bitset as little-endian bytes), or None.
@@ -227,8 +228,8 @@ static PyObject *pair_table(const PathFlood *pf) {
  * NULL, its corridor in K (*given: whether there is one), and when `pairs` is not NULL the
  * pairs' table (pair_table) in it; -2 when out of memory, -1 when the regions are not
  * connected (a Python error is set for both; *pairs may also be NULL with the error set). */
-static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, word *K, int *given,
-                    PyObject **pairs) {
+static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, int final, word *K,
+                    int *given, PyObject **pairs) {
     Island is = {n, W, (const word *)adjacency, -1, 0, NULL, 1};
     State *s = malloc(sizeof(State));
     PathFlood *pf = malloc(sizeof(PathFlood));
@@ -237,6 +238,7 @@ static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int 
     if (ok) {
         contract(&is, colors, s);
         bound = path_flood(s, W, need, pf);
+        if (final && bound >= 0 && (need < 0 || bound < need) && pf_final_color(pf, s, -1)) bound++;
         if (K) *given = bound >= 0 && pf_corridor(pf, K, W);
         if (pairs && bound >= 0) *pairs = pair_table(pf);
     }
@@ -253,10 +255,10 @@ static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int 
 static PyObject *core_path_flood(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
-    int W, need = -1;
-    if (!PyArg_ParseTuple(args, "y#y#i|i", &colors, &n, &adjacency, &adj_len, &W, &need)) return NULL;
+    int W, need = -1, final = 0;
+    if (!PyArg_ParseTuple(args, "y#y#i|ip", &colors, &n, &adjacency, &adj_len, &W, &need, &final)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
-    int bound = flood_of(colors, (int)n, adjacency, W, need, NULL, NULL, NULL);
+    int bound = flood_of(colors, (int)n, adjacency, W, need, final, NULL, NULL, NULL);
     return bound < 0 ? NULL : PyLong_FromLong(bound);
 }
 
@@ -269,7 +271,7 @@ static PyObject *core_path_flood_corridor(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
     word K[MAXW];
-    int bound = flood_of(colors, (int)n, adjacency, W, -1, K, &given, NULL);
+    int bound = flood_of(colors, (int)n, adjacency, W, -1, 0, K, &given, NULL);
     if (bound < 0) return NULL;
     if (!given) return Py_BuildValue("(iO)", bound, Py_None);
     return Py_BuildValue("(iy#)", bound, (const char *)K, (Py_ssize_t)(sizeof(word) * W));
@@ -286,7 +288,7 @@ static PyObject *core_path_flood_pairs(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
     PyObject *table = NULL;
-    return flood_of(colors, (int)n, adjacency, W, -1, NULL, NULL, &table) < 0 ? NULL : table;
+    return flood_of(colors, (int)n, adjacency, W, -1, 0, NULL, NULL, &table) < 0 ? NULL : table;
 }
 
 static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {

@@ -280,6 +280,112 @@ static inline const word *pf_row(const PathFlood *pf, int u, int a) {
     return pf->reach + (size_t)a * pf->m * pf->mw + (size_t)u * pf->mw;
 }
 
+/* The final color (issue 50): whether the state needs top moves, one more than the bound
+ * of the last evaluation (complete, top - 1), because of the color it must end in.
+ *
+ * Ending in color k, a path needs flood_k(P) = prints(k P) - 1 moves of its own: print it
+ * on a canvas of color k.  The lifting argument of the module's docstring holds for it
+ * word for word (recolor x first, then follow the moves after), and one region of color k
+ * has flood_k = 0, so min over k of the largest L_k(u, v) = min over walks of flood_k is
+ * admissible; with the goal, k is the goal.  With A_k(u, v) the least prints(k P) over
+ * u-v walks, the recurrence's first place is the canvas:
+ *   A_k(u, v) = A(u, v) when u or v has color k (the canvas's print reaches it),
+ *   else min(1 + A(u, v), min over w of color k of B(u, w) + A(w, v)),
+ *   B(u, w) = min over y next to w of A(u, y)
+ * (the canvas's print reaches the walk's first place w of color k; the stretch from u to
+ * the place before w is a walk to a neighbor of w).  Since A_k <= A + 1, the bound rises
+ * only when every color k the board may end in has a critical pair (A(u, v) = top)
+ * whose A_k is top + 1, or needs top moves anyway (colors other than k: each move removes
+ * at most one).  For a critical pair, the w with B(u, w) + A(w, v) <= top are those with
+ * B(u, w) <= a and A(w, v) <= top - a for some a: the neighbors of u's set at level a,
+ * met with v's set at level top - a (A is symmetric); a color with such a w is reached
+ * through it, the others hold.  Any subset of the critical pairs gives a sound answer; at
+ * most PF_FINAL_PAIRS are looked at.  Checked against breadth-first search on random
+ * boards in tests/solver/test_pathflood.py. */
+#define PF_FINAL_PAIRS 64
+
+static int pf_final_color(const PathFlood *pf, const State *s, int goal) {
+    if (!pf->complete) return 0;
+    int m = pf->m, mw = pf->mw, top = pf->top;
+    if (top < 2) return 0;
+    uint8_t col[MAXN];
+    uint64_t present = 0;
+    for (int u = 0; u < m; u++) {
+        int c = s->color[pf->region[u]];
+        if (c >= 64) return 0; /* color sets are one word */
+        col[u] = (uint8_t)c;
+        present |= (uint64_t)1 << c;
+    }
+    if (goal >= 64) return 0;
+    int npresent = __builtin_popcountll(present);
+    /* The colors k the board may end in that still want a critical pair: those whose
+     * other colors number fewer than top. */
+    uint64_t want = 0;
+    if (goal >= 0) {
+        int others = npresent - (int)(present >> goal & 1);
+        if (others < top) want = (uint64_t)1 << goal;
+    } else if (npresent - 1 < top) {
+        want = present;
+    }
+    if (!want) return 1;
+    const word *below = pf->reach + (size_t)(top - 1) * m * mw;
+    /* First, whether every color wanted has a critical pair with neither end of its
+     * color (cheap: the pairs' colors only); else the bound stays. */
+    uint64_t could = 0;
+    for (int u = 0; u < m && could != want; u++) {
+        const word *low = below + (size_t)u * mw;
+        uint64_t ends = 0; /* the colors of u's critical partners */
+        for (int w = u >> 6; w < mw; w++) {
+            word at_top = ~low[w];
+            if (w == u >> 6) at_top &= ~(word)1 << (u & 63) ; /* v > u */
+            if (w == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+            for (; at_top; at_top &= at_top - 1) ends |= (uint64_t)1 << col[(w << 6) | lowbit(at_top)];
+        }
+        if (!ends) continue;
+        uint64_t mine = want & ~((uint64_t)1 << col[u]);
+        /* a color k is possible when some partner's color is not k */
+        could |= (ends & (ends - 1)) ? mine : mine & ~ends;
+    }
+    if (could != want) return 0;
+    uint64_t held = 0;
+    int looked = 0;
+    word near[PF_MAXLEVEL][MAXW]; /* u's: the neighbors of u's set at level a, a < top */
+    for (int u = 0; u < m && looked < PF_FINAL_PAIRS; u++) {
+        const word *low = below + (size_t)u * mw;
+        int made = 0;
+        for (int v = u + 1; v < m && looked < PF_FINAL_PAIRS; v++) {
+            if (low[v >> 6] >> (v & 63) & 1) continue; /* A(u, v) < top */
+            uint64_t holds = want & ~held & ~((uint64_t)1 << col[u]) & ~((uint64_t)1 << col[v]);
+            if (!holds) continue;
+            looked++;
+            if (!made) { /* B(u, w) <= a: w is next to u's set at level a */
+                made = 1;
+                for (int a = 1; a < top; a++) {
+                    const word *now = pf_row(pf, u, a), *before = pf_row(pf, u, a - 1);
+                    for (int w = 0; w < mw; w++) near[a][w] = a > 1 ? near[a - 1][w] : 0;
+                    for (int w = 0; w < mw; w++)
+                        for (word ys = now[w] & ~before[w]; ys; ys &= ys - 1) {
+                            const word *ny = pf->adjc + (size_t)((w << 6) | lowbit(ys)) * mw;
+                            for (int z = 0; z < mw; z++) near[a][z] |= ny[z];
+                        }
+                }
+            }
+            /* The w reached: B(u, w) <= a and A(w, v) <= top - a for some a. */
+            word reached[MAXW];
+            for (int w = 0; w < mw; w++) reached[w] = 0;
+            for (int a = 1; a < top; a++) {
+                const word *to_v = pf_row(pf, v, top - a);
+                for (int w = 0; w < mw; w++) reached[w] |= near[a][w] & to_v[w];
+            }
+            for (int w = 0; w < mw; w++)
+                for (word ws = reached[w]; ws; ws &= ws - 1) holds &= ~((uint64_t)1 << col[(w << 6) | lowbit(ws)]);
+            held |= holds;
+            if (held == want) return 1;
+        }
+    }
+    return 0;
+}
+
 /* u's splits by their value, as sets (a split found after u's set was full is over
  * top), made the first time a trace reaches u: only the sets of the values taken are
  * cleared and read (pf->values). */
