@@ -286,8 +286,9 @@ static inline const word *pf_row(const PathFlood *pf, int u, int a) {
  * Ending in color k, a path needs flood_k(P) = prints(k P) - 1 moves of its own: print it
  * on a canvas of color k.  The lifting argument of the module's docstring holds for it
  * word for word (recolor x first, then follow the moves after), and one region of color k
- * has flood_k = 0, so min over k of the largest L_k(u, v) = min over walks of flood_k is
- * admissible; with the goal, k is the goal.  With A_k(u, v) the least prints(k P) over
+ * has flood_k = 0; so with L_k(u, v) the least flood_k over u-v walks, the least over the
+ * colors k the board may end in of the largest L_k is admissible (with the goal, k is the
+ * goal).  With A_k(u, v) the least prints(k P) over
  * u-v walks, the recurrence's first place is the canvas:
  *   A_k(u, v) = A(u, v) when u or v has color k (the canvas's print reaches it),
  *   else min(1 + A(u, v), min over w of color k of B(u, w) + A(w, v)),
@@ -337,7 +338,7 @@ static int pf_final_color(const PathFlood *pf, const State *s, int goal) {
         uint64_t ends = 0; /* the colors of u's critical partners */
         for (int w = u >> 6; w < mw; w++) {
             word at_top = ~low[w];
-            if (w == u >> 6) at_top &= ~(word)1 << (u & 63) ; /* v > u */
+            if (w == u >> 6) at_top &= ~(word)1 << (u & 63); /* v > u */
             if (w == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
             for (; at_top; at_top &= at_top - 1) ends |= (uint64_t)1 << col[(w << 6) | lowbit(at_top)];
         }
