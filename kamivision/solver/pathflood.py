@@ -177,11 +177,11 @@ def _levels(state: Contracted, reps: list[int], need: Optional[int]) -> Optional
     split = [dict.fromkeys(alike[u], None) for u in range(n)]
     k = 1
     while True:
-        if need is not None and k - 1 >= need:
-            return None
         last = reach[k]
         if all(r == everyone for r in last):
             return reach
+        if need is not None and k >= need:
+            return None  # level ``need`` is not full: the bound is at least ``need``
         # b(u, w) <= k: some x next to u and y next to w with A(x, y) <= k.
         for u in range(n):
             for w, b in split[u].items():

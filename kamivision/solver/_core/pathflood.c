@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
             pf->top = k;
             return k - 1;
         }
-        if (need >= 0 && k - 1 >= need) return need;
+        if (need >= 0 && k >= need) return need; /* level `need` is not full: top > need */
         if (k >= PF_MAXLEVEL) return k - 1; /* a lower bound still: every pair needs more */
         const word *last = reach + (size_t)k * level;
         word *next = reach + (size_t)(k + 1) * level;
