@@ -4,7 +4,8 @@ translucent bar with one of its icons over or beside the digits.
 
 Used by ``benchmarks/counter.py`` (the reader's digits, right, unsure or wrong by height)
 and ``scripts/train_digits.py`` (the small-digit classifier's training glyphs), each with
-its own seeds.
+its own seeds; the covered-digit tests draw fixed counters through the same steps
+(:func:`button_picture`, :func:`under_bar`, :func:`photographed`).
 
 Tested in tests/vision/test_digits.py.
 """
@@ -70,27 +71,58 @@ def draw_counter(rng: np.random.Generator, face: Optional[Face] = None, icon: bo
     face = face or _font
     size = int(rng.integers(14, 31))
     side = int(size / 0.42 * rng.uniform(0.9, 1.4))
-    bw, bh = 4 * side, int(side * rng.uniform(0.8, 1.6))
+    bh = int(side * rng.uniform(0.8, 1.6))
     value = int(rng.integers(1, 21))
-    picture = Image.new("RGB", (bw, bh), DARK)
-    draw = ImageDraw.Draw(picture)
-    for x in (side, 2 * side, 3 * side):
-        draw.line([(x, 0), (x, bh)], fill=(200, 196, 188), width=2)
     centre = (1.5 * side + rng.uniform(-1, 1), bh / 2 + rng.uniform(-1, 1))
-    draw.text(centre, str(value), fill=INK, font=face(size), anchor="mm")
-    box = ImageDraw.Draw(Image.new("L", (bw, bh))).textbbox(centre, str(value), font=face(size), anchor="mm")
+    picture, box = button_picture(str(value), face(size), side, bh, centre)
     bar = None
     if icon:
         picture, bar = _bar_and_icon(picture, box, rng)
-    rgb = np.asarray(picture)
     sigma = float(rng.uniform(0.0, 0.8))
+    scale = float(rng.uniform(0.5, 1.0))
+    quality = int(rng.integers(60, 96))
+    return photographed(picture, value, box, side, bar, sigma, scale, quality)
+
+
+def button_picture(text: str, font: ImageFont.FreeTypeFont, side: int, height: int, centre: tuple) -> tuple:
+    """Four dark buttons ``side`` pixels wide and ``height`` high with ``text`` centred at
+    ``centre`` (in the second): the picture, and the text's box."""
+    picture = Image.new("RGB", (4 * side, height), DARK)
+    draw = ImageDraw.Draw(picture)
+    for x in (side, 2 * side, 3 * side):
+        draw.line([(x, 0), (x, height)], fill=(200, 196, 188), width=2)
+    draw.text(centre, text, fill=INK, font=font, anchor="mm")
+    return picture, draw.textbbox(centre, text, font=font, anchor="mm")
+
+
+def under_bar(picture: Image.Image, bar: Bar) -> Image.Image:
+    """The picture as a translucent bar ``bar`` shows it (each channel ``slope * value +
+    offset``)."""
+    under = np.asarray(picture, np.float32) * bar.slope + np.asarray(bar.offset, np.float32)
+    return Image.fromarray(np.clip(under + 0.5, 0, 255).astype(np.uint8))
+
+
+def photographed(
+    picture: Image.Image,
+    value: int,
+    box: tuple,
+    side: int,
+    bar: Optional[Bar],
+    sigma: float,
+    scale: float,
+    quality: int,
+) -> Counter:
+    """The counter as a screenshot shows it: ``picture`` (buttons ``side`` wide, the digits
+    of ``value`` in ``box``, under ``bar`` if any) blurred by ``sigma`` (none at 0.2 or
+    less), scaled by ``scale`` and saved as JPEG at ``quality``; the bar undone as the
+    reader undoes it."""
+    rgb = np.asarray(picture)
     if sigma > 0.2:
         rgb = cv2.GaussianBlur(rgb, (0, 0), sigma)
-    scale = float(rng.uniform(0.5, 1.0))
-    w, h = round(bw * scale), round(bh * scale)
+    w, h = round(picture.width * scale), round(picture.height * scale)
     rgb = cv2.resize(rgb, (w, h), interpolation=cv2.INTER_AREA)
     buf = io.BytesIO()
-    Image.fromarray(rgb).save(buf, format="JPEG", quality=int(rng.integers(60, 96)))
+    Image.fromarray(rgb).save(buf, format="JPEG", quality=quality)
     rgb = np.asarray(Image.open(buf).convert("RGB"))
     over = None
     if bar is not None:
@@ -104,8 +136,8 @@ def _bar_and_icon(picture: Image.Image, box: tuple, rng: np.random.Generator) ->
     """The picture under a translucent bar, with an outline icon drawn near the digits'
     box; and the bar's map."""
     darkness, tint = float(rng.uniform(0.2, 0.8)), float(rng.choice([0.0, rng.uniform(0.0, 40.0)]))
-    under = np.asarray(picture, np.float32) * (1.0 - darkness) + tint * darkness
-    picture = Image.fromarray(np.clip(under + 0.5, 0, 255).astype(np.uint8))
+    bar = Bar(0, 1.0 - darkness, (tint * darkness,) * 3)
+    picture = under_bar(picture, bar)
     x0, y0, x1, y1 = box
     r = (y1 - y0) * float(rng.uniform(0.25, 0.6))
     cx = (x0 + x1) / 2 + float(rng.uniform(-1, 1)) * ((x1 - x0) / 2 + r)
@@ -120,4 +152,4 @@ def _bar_and_icon(picture: Image.Image, box: tuple, rng: np.random.Generator) ->
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(gray,) * 3, width=width)
     else:
         draw.rectangle([cx - 0.8 * r, cy - 0.8 * r, cx + 0.8 * r, cy + 0.8 * r], outline=(gray,) * 3, width=width)
-    return picture, Bar(0, 1.0 - darkness, (tint * darkness,) * 3)
+    return picture, bar

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from kamivision.synth.counters import DARK, INK, Counter
+from kamivision.synth.counters import Counter, button_picture, photographed, under_bar
 from kamivision.synth.render import _font
 from kamivision.vision.bar import Bar, overbright, undo_bar
 from kamivision.vision.buttons import find_buttons
@@ -145,23 +144,11 @@ def _counter_under_an_icon(text: str, size: int, icon) -> Counter:
     buttons 92 pixels wide, under a bar letting 72 % of the light through, with
     ``icon(draw)`` drawn over it; blurred, scaled by 0.857 and saved as JPEG at 95, as
     ``benchmarks/counter.py --icon`` draws its counters."""
-    picture = Image.new("RGB", (368, 131), DARK)
-    draw = ImageDraw.Draw(picture)
-    for x in (92, 184, 276):
-        draw.line([(x, 0), (x, 131)], fill=(200, 196, 188), width=2)
-    draw.text((137.733, 65.964), text, fill=INK, font=_font(size), anchor="mm")
-    box = draw.textbbox((137.733, 65.964), text, font=_font(size), anchor="mm")
+    picture, box = button_picture(text, _font(size), 92, 131, (137.733, 65.964))
     bar = Bar(0, 0.7208, (0.0, 0.0, 0.0))
-    picture = Image.fromarray(np.clip(np.asarray(picture, np.float32) * bar.slope + 0.5, 0, 255).astype(np.uint8))
+    picture = under_bar(picture, bar)
     icon(ImageDraw.Draw(picture))
-    rgb = cv2.resize(cv2.GaussianBlur(np.asarray(picture), (0, 0), 0.7877), (315, 112), interpolation=cv2.INTER_AREA)
-    buf = io.BytesIO()
-    Image.fromarray(rgb).save(buf, format="JPEG", quality=95)
-    rgb = np.asarray(Image.open(buf).convert("RGB"))
-    separators = tuple(x * 315 / 368 for x in (92, 184, 276))
-    return Counter(
-        undo_bar(rgb, bar), int(text), round((box[3] - box[1]) * 315 / 368), separators, bar, overbright(rgb, bar)
-    )
+    return photographed(picture, int(text), box, 92, bar, sigma=0.7877, scale=315 / 368, quality=95)
 
 
 def test_a_digit_whose_top_shows_gives_the_digits_height_where_the_icon_touches_another():
