@@ -213,7 +213,9 @@ def board_from_dict(obj: Any, origin: str = "<board>") -> Board:
 
     if not isinstance(obj, dict):
         raise fail(f"expected a JSON object, found {type(obj).__name__}")
-    fmt = obj.get("format")
+    if "format" not in obj:
+        raise fail(f'no "format" field, expected {FORMAT!r} (not a board file?)')
+    fmt = obj["format"]
     if fmt != FORMAT:
         raise fail(f"format is {fmt!r}, expected {FORMAT!r}")
     lattice = obj.get("lattice")

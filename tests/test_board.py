@@ -97,6 +97,15 @@ def test_bad_boards_name_the_problem(changes, message):
         board_from_dict(board_obj(**changes), "in.json")
 
 
+def test_an_object_without_a_format_is_said_to_be_no_board_file():
+    obj = board_obj()
+    del obj["format"]
+    with pytest.raises(
+        BoardFileError, match="^in.json: no \"format\" field, expected 'kamivision.board/1' \\(not a board file\\?\\)$"
+    ):
+        board_from_dict(obj, "in.json")
+
+
 def test_bad_files_name_the_file(tmp_path):
     with pytest.raises(BoardFileError, match="no such file"):
         read_board(tmp_path / "missing.json")

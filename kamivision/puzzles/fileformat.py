@@ -44,6 +44,8 @@ def header(obj: Any, fmt: str, origin: str, kind: str) -> tuple[Fail, int, int]:
 
     if not isinstance(obj, dict):
         raise fail(f"a {kind} file must be a JSON object")
+    if "format" not in obj:
+        raise fail(f'no "format" field, expected {fmt!r} (not a {kind} file?)')
     if obj.get("format") != fmt:
         raise fail(f"format is {obj.get('format')!r}, expected {fmt!r}")
     sizes = []

@@ -224,6 +224,12 @@ def test_bad_files_get_one_line_naming_the_problem(change, message):
     assert text.startswith("levels/a.json: ") and message in text and "\n" not in text
 
 
+def test_an_object_without_a_format_is_said_to_be_no_puzzle_file():
+    with pytest.raises(BoardFileError) as raised:
+        safezone_from_dict({"rows": 2, "columns": 3, "cells": [[2, 4, 1], [1, 1, 1]]}, "a.json")
+    assert str(raised.value).startswith("a.json: no \"format\" field, expected 'kamivision.safezone/1' (not a ")
+
+
 def test_a_file_round_trips_and_keeps_blocks_on_zones(tmp_path):
     board = level([[6, 4, 0], [1, 2, 2]], par=3, optimal=None, name="x")
     again = safezone_from_dict(safezone_to_dict(board))
