@@ -201,13 +201,13 @@ def decode_image(source: Path | bytes, name: str) -> np.ndarray:
     from PIL import Image, ImageOps
 
     max_pixels, max_side = MAX_PIXELS, MAX_SIDE  # read when called: tests lower them
-    too_large = ImageError(f"{name}: image is too large (more than {max_pixels:,} pixels)")
+    too_large = f"too large for a screenshot (more than {max_pixels:,} pixels): take a screenshot, or scale it down"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as im:
                 if im.width * im.height > max_pixels:
-                    raise too_large
+                    raise ImageError(f"{name}: image is {im.width}x{im.height}, {too_large}")
                 if max(im.size) > max_side:
                     raise ImageError(
                         f"{name}: image is {im.width}x{im.height}, larger than any phone's screenshot "
@@ -221,7 +221,7 @@ def decode_image(source: Path | bytes, name: str) -> np.ndarray:
     except ImageError:
         raise
     except Image.DecompressionBombError:  # Pillow's own, far larger, limit
-        raise too_large from None
+        raise ImageError(f"{name}: image is {too_large}") from None
     except (OSError, SyntaxError, ValueError) as error:
         reason = str(error).split("\n")[0] or type(error).__name__
         if "cannot identify image file" in reason:
