@@ -12,10 +12,13 @@ packs it once.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Callable, Optional, Sequence
+
+from . import symmetry
 
 try:
     from . import _core
@@ -148,6 +151,7 @@ def sweep(
     path_flood: bool = False,
     spill_dir: Optional[str] = None,
     max_disk: int = 0,
+    symmetry: bool = True,
 ) -> Answer:
     """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
@@ -163,15 +167,28 @@ def sweep(
     (unlinked at once) when the states pass ``max_bytes``, up to ``max_disk`` bytes, and
     are read back, their duplicates merged, when their turn comes (``_core/spill.c``): the
     same states are expanded, so the answer is the same, and ``MEMORY`` comes only when
-    the disk's share is full too."""
+    the disk's share is full too.
+
+    ``symmetry`` (without ``paths``): of the states that the island's symmetries map onto
+    each other, one is stored (:mod:`~kamivision.solver.symmetry`); the answer is the
+    same, with fewer states on a symmetric board.  ``symmetry=False`` stores them all."""
+    found = _symmetry(g) if symmetry and not paths else None
     (status, path, expanded, bound), disk = _core.sweep(
         g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
         threads=threads, orientation=orientation, commute=int(commute), path_flood=int(path_flood),
-        spill_dir=spill_dir, max_disk=max_disk,
+        spill_dir=spill_dir, max_disk=max_disk, symmetry=found.encode() if found else b"",
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
     return Answer(Status(status), path, expanded, bound, disk)
+
+
+@functools.lru_cache(maxsize=8)
+def _symmetry(g: Graph) -> symmetry.Symmetry:
+    """The island's symmetries, found once for the sweeps of its thresholds."""
+    step = 8 * g.words
+    adjacency = [int.from_bytes(g.adjacency[i : i + step], "little") for i in range(0, len(g.adjacency), step)]
+    return symmetry.find(g.colors, adjacency)
 
 
 def pivot_astar(

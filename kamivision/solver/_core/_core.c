@@ -23,6 +23,7 @@
  *   astar.c    the A* (with anytime dives and its depth-first phase)
  *   layer.c    the sweep's states of one region count
  *   spill.c    those states on disk when memory is full (delayed duplicate detection)
+ *   symmetry.c symmetric states stored once, in the sweep
  *   sweep.c    the last threshold swept by region count
  *   pivot.c    the fixed-pivot (Flood-It) A*
  *   glue.c     the Python functions
@@ -54,6 +55,7 @@
 #include "astar.c"
 #include "layer.c"
 #include "spill.c"
+#include "symmetry.c"
 #include "sweep.c"
 #include "pivot.c"
 #include "glue.c"

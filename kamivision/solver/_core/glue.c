@@ -9,7 +9,7 @@
  *   astar(colors, adjacency, words, *, goal, limit, max_nodes, max_seconds, max_bytes,
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
- *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk); its
+ *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry); its
  *         progress calls take two more arguments: the region count it is at and the one it
  *         started from; it returns the answer below and the most bytes it held on disk
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
@@ -17,6 +17,7 @@
  *     each returns (status, path, expanded, bound); path is None, a list of
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
+ *   symmetric_image(colors, symmetry): the image of that coloring the sweep stores.
  *   path_flood(colors, adjacency, words[, need[, final]]): the path-flood bound of that coloring
  *     (with `final`, one more when the color the board ends in needs it: pf_final_color).
  *   path_flood_pairs(colors, adjacency, words): A(u, v) of every pair, m * m bytes.
@@ -141,7 +142,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
                             "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", "spill_dir",
-                            "max_disk", NULL};
+                            "max_disk", "symmetry", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
@@ -150,9 +151,12 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
     a.paths = a.threads = a.commute = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizL", names, &colors, &n, &adjacency, &adj_len, &a.W,
-                                     &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
-                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood, &a.spill_dir, &a.max_disk))
+    const uint8_t *sym_blob = NULL;
+    Py_ssize_t sym_len = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#", names, &colors, &n, &adjacency, &adj_len,
+                                     &a.W, &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
+                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood,
+                                     &a.spill_dir, &a.max_disk, &sym_blob, &sym_len))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
     if (a.T < 0 || a.T >= MAXF - 2) {
@@ -165,9 +169,18 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.poll = poll_python;
     a.poll_ctx = &calls;
     a.at = calls.at;
+    Symmetry sym;
+    if (sym_blob && sym_len) {
+        if (symmetry_read(&sym, sym_blob, (size_t)sym_len, (int)n) < 0) {
+            PyErr_SetString(PyExc_ValueError, "symmetry malformed (or out of memory)");
+            return NULL;
+        }
+        a.sym = &sym;
+    }
     Result res; /* about 1.6 kB: its path's arrays */
     long long disk = 0;
     sweep_run(&a, &res, &disk);
+    if (a.sym) symmetry_free(&sym);
     PyObject *out = answer(&res, 0);
     return out ? Py_BuildValue("(NL)", out, disk) : NULL;
 }
@@ -302,11 +315,37 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     return PyLong_FromLong(choice);
 }
 
+/* symmetric_image(colors, symmetry): the colors of the image the sweep stores for the
+ * state with these region colors (sym_canon), as bytes; the tests check it against the
+ * group. */
+static PyObject *core_symmetric_image(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *blob;
+    Py_ssize_t n, len;
+    if (!PyArg_ParseTuple(args, "y#y#", &colors, &n, &blob, &len)) return NULL;
+    if (n < 1 || n > MAXN) {
+        PyErr_SetString(PyExc_ValueError, "1 to 512 regions");
+        return NULL;
+    }
+    Symmetry sym;
+    if (symmetry_read(&sym, blob, (size_t)len, (int)n) < 0) {
+        PyErr_SetString(PyExc_ValueError, "symmetry malformed (or out of memory)");
+        return NULL;
+    }
+    KeyShape ks = key_shape(colors, (int)n);
+    uint8_t key[MAXN], col[MAXN];
+    key_pack(&ks, colors, key);
+    sym_canon(&sym, &ks, key, col);
+    symmetry_free(&sym);
+    key_unpack(&ks, key, col);
+    return PyBytes_FromStringAndSize((const char *)col, n);
+}
+
 #define KEYWORDS (METH_VARARGS | METH_KEYWORDS)
 
 static PyMethodDef methods[] = {
     {"astar", (PyCFunction)(void (*)(void))core_astar, KEYWORDS, "A* over one island (see solver/core.py)."},
     {"sweep", (PyCFunction)(void (*)(void))core_sweep, KEYWORDS, "A threshold swept by region count (see solver/core.py)."},
+    {"symmetric_image", core_symmetric_image, METH_VARARGS, "The image of a coloring the sweep stores (symmetry.c)."},
     {"pivot_astar", (PyCFunction)(void (*)(void))core_pivot_astar, KEYWORDS, "A* for fixed-pivot boards (see solver/core.py)."},
     {"path_flood", core_path_flood, METH_VARARGS, "The path-flood bound of a coloring (see solver/core.py)."},
     {"path_flood_corridor", core_path_flood_corridor, METH_VARARGS, "The path-flood bound and its corridor (see solver/core.py)."},

@@ -42,7 +42,21 @@
  * A state reached by both orders of two commuting moves is now made once; the states
  * expanded can only be fewer (those reached only by skipped orders whose other order is
  * cut by the bounds), never a needed one.  tests/solver/test_core.py checks the sweep against
- * breadth-first search on random small boards. */
+ * breadth-first search on random small boards.
+ *
+ * Symmetric states are stored once, without `paths` (symmetry.c): a child's key may be
+ * replaced by that of an image of it under an automorphism of the island that keeps its
+ * first coloring, which is reached in as many moves and has as many left, and has as
+ * many regions (so the order by region count holds).  The sweep then searches the graph
+ * whose nodes are the keys stored and whose edges are "a move, then the image".  A child
+ * whose key was replaced keeps LM_ALL, so the commuting rule above holds on that graph:
+ * take, of its shortest solutions within T, the one whose moves (each named in the state
+ * it is made from) come first in lexicographic order.  Were its next move m' skipped at a
+ * state Q, Q would keep a move m, reached only by m from its parent P with its key
+ * unchanged, m' before m, the two commuting; then P, m' (then its image Q'), the image
+ * of m, and the rest of the solution (from the same key, as the image of the image is
+ * the image) is a solution as short that comes earlier.  tests/solver/test_symmetry.py
+ * checks it against breadth-first search on symmetric boards. */
 
 /* The sweep in chunks of parents, shared by threads as the A*'s batches are: working out
  * a parent's children (its bounds, its moves, their keys and bounds) only reads the layer
@@ -84,6 +98,7 @@ typedef struct {
     int R, stride;
     const int *T; /* lowered by the main thread as it finds solutions */
     int commute;  /* skip commuting moves taken in the other order (see above) */
+    const Symmetry *sym; /* NULL, or symmetric children stored as one (keys only) */
     size_t first; /* the chunk's first parent in L */
     int n, next;  /* its parents; the next one to take */
     int nomem, stop;
@@ -102,6 +117,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     const uint8_t *pk = L->keys + k * (size_t)stride;
     int g = L->gh[2 * k], h = L->gh[2 * k + 1];
     State *s = x->s;
+    uint8_t col[MAXN];
     j->expand = 0;
     j->nkids = 0;
     j->goal_r = -1;
@@ -174,6 +190,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         SweepKid *kid = &j->kids[j->nkids];
         uint8_t *ck = j->keys + (size_t)j->nkids * stride;
         child_key(ks, ck, pk, s->members[r], c, W);
+        if (ch->sym && sym_canon(ch->sym, ks, ck, col)) name = LM_ALL; /* another image: see above */
         if (stride > kb) {
             memcpy(ck + kb, pk + kb, 3 * (size_t)g);
             put_move(ck + kb + 3 * g, r, c);
@@ -397,7 +414,7 @@ static int sweep_from_disk(Sweeper *sw, int R) {
  * reports.  With a folder in `spill_dir`, layers that do not fit in max_bytes go to disk
  * there (spill.c), up to `max_disk` bytes; *disk gets the most they took. */
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
-                 int threads, int commute, Limits *lim, long long *expanded, long long max_bytes,
+                 int threads, int commute, const Symmetry *sym, Limits *lim, long long *expanded, long long max_bytes,
                  const char *spill_dir, long long max_disk, long long *disk, int *full, int *fail, Path *path,
                  int *at) {
     int n = is->n, W = is->W, T = *T_io;
@@ -428,6 +445,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
         sw.chunks[i].stride = stride;
         sw.chunks[i].T = &sw.T;
         sw.chunks[i].commute = commute;
+        sw.chunks[i].sym = sym && symmetry_on(sym) && stride == kb ? sym : NULL;
         sw.chunks[i].helper = &sw.bt->wx;
     }
     contract(is, colors, sw.mx.s);
@@ -515,6 +533,7 @@ typedef struct {
     const char *spill_dir; /* NULL: stop when max_bytes is full; else layers go to disk there */
     long long max_disk;    /* bytes they may take there */
     int paths, shown, threads, orientation, commute, path_flood;
+    const Symmetry *sym;   /* NULL, or the island's symmetries (symmetry.c) */
     PollFn poll;
     void *poll_ctx;
     int *at; /* NULL, or two ints: the region count being expanded and the first (sweep) */
@@ -536,7 +555,7 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
     limits_for_path_flood(&lim, a->path_flood);
     long long expanded = 0;
     int full = 0, fail = FAIL_NONE;
-    int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, &lim, &expanded,
+    int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, a->sym, &lim, &expanded,
                       a->max_bytes, a->spill_dir, a->max_disk, disk, &full, &fail, &res->path, a->at);
     res->fail = found == SWEEP_FAILED ? fail : FAIL_NONE;
     res->expanded = expanded;
