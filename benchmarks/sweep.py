@@ -5,6 +5,7 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --threads 1,2
     python benchmarks/sweep.py LEVEL.json --threshold 13 --max-gb 14
     python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
+    python benchmarks/sweep.py LEVEL.json --no-symmetry  # symmetric states stored each
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
     python benchmarks/sweep.py LEVEL.json --max-gb 0.05 --spill-gb 20   # layers to disk past 50 MB
 
@@ -36,6 +37,7 @@ def run_one(
     path_flood: bool = False,
     max_seconds: float | None = None,
     spill_gb: float = 0.0,
+    symmetry: bool = True,
 ) -> dict:
     import tempfile
 
@@ -69,6 +71,7 @@ def run_one(
         max_seconds=max_seconds,
         spill_dir=tempfile.gettempdir() if spill_gb > 0 else None,
         max_disk=int(spill_gb * 2**30),
+        symmetry=symmetry,
     )
     seconds = time.perf_counter() - started
     expanded, status = result.expanded, result.status
@@ -93,6 +96,7 @@ def main() -> int:
     parser.add_argument("--max-gb", type=float, default=14.0, help="memory the sweep may use")
     parser.add_argument("--no-winding", action="store_true", help="sweep without the winding bound")
     parser.add_argument("--no-commute", action="store_true", help="take commuting moves in both orders")
+    parser.add_argument("--no-symmetry", action="store_true", help="store symmetric states each")
     parser.add_argument(
         "--path-flood", default="off", help="off, on, or off,on: with the path-flood bound and its corridor"
     )
@@ -114,6 +118,7 @@ def main() -> int:
                     args.path_flood == "on",
                     args.max_seconds,
                     args.spill_gb,
+                    not args.no_symmetry,
                 )
             )
         )
@@ -145,6 +150,8 @@ def main() -> int:
                 command.append("--no-winding")
             if args.no_commute:
                 command.append("--no-commute")
+            if args.no_symmetry:
+                command.append("--no-symmetry")
             if args.max_seconds is not None:
                 command += ["--max-seconds", str(args.max_seconds)]
             if args.spill_gb:
