@@ -62,7 +62,7 @@ class Symmetry:
     def encode(self) -> bytes:
         """The core's form: 32-bit little-endian words; the number of twin sets, each as
         its size and regions; the number of pairs, each as its size and both sides; the
-        dimension, each basis vector as two words (low first)."""
+        dimension, each basis vector in as many words as the pairs need (low first)."""
         words = [len(self.twins)]
         for twin in self.twins:
             words += [len(twin), *twin]
@@ -71,7 +71,7 @@ class Symmetry:
             words += [len(first), *first, *second]
         words.append(len(self.basis))
         for vector in self.basis:
-            words += [vector & 0xFFFFFFFF, vector >> 32]
+            words += [vector >> (32 * h) & 0xFFFFFFFF for h in range((len(self.pairs) + 31) // 32)]
         return b"".join(w.to_bytes(4, "little") for w in words)
 
 
@@ -119,8 +119,6 @@ def _swaps(labels, neighbors, sets):
                 return (), ()  # v has three or more places to go
             partner[v] = w
     moved = [v for v in range(m) if partner[v] > v]
-    if len(moved) > 64:
-        return (), ()
     moved.sort(key=lambda v: min(sets[v][0], sets[partner[v]][0]))
     pairs = []
     for v in moved:

@@ -161,6 +161,27 @@ def test_the_image_stored_is_one_of_the_state_and_the_same_for_all_its_images():
     assert checked > 300 and coupled > 10
 
 
+def test_a_mirror_that_swaps_hundreds_of_regions_is_used():
+    """A 25 x 20 checkerboard is the same upside down: 480 of its 500 regions move, in 240
+    pairs (more than one word of bits), and the stored image is the same for both sides."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    island = _island(make_board([[(r + c) % 2 for c in range(20)] for r in range(25)], lattice="square"))
+    found = symmetry.find(island.colors, island.adjacency)
+    assert len(found.pairs) == 240 and len(found.basis) == 1
+    rng = random.Random(4)
+    for _ in range(20):
+        colors = bytes(rng.randrange(3) for _ in island.colors)
+        orbit = _orbit(colors, found)
+        assert len(orbit) == 2
+        assert {core._core.symmetric_image(y, found.encode()) for y in orbit} == {min(orbit, key=_read_by_pairs(found))}
+
+
+def _read_by_pairs(found: symmetry.Symmetry):
+    """The order the core's image is least in: each pair's first side, pair by pair."""
+    return lambda colors: [colors[r] for first, _ in found.pairs for r in first]
+
+
 def test_a_malformed_symmetry_is_refused_by_the_core():
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")

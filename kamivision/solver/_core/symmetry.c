@@ -13,11 +13,14 @@
  * Any image would be sound; this one is the same for every state of the set (the least
  * of their common set of images), so symmetric states meet in one key. */
 
+#define SYM_PAIRS (MAXN / 2) /* pairs at most: each moves two regions or more */
+#define SYM_PW (SYM_PAIRS / 64)
+
 typedef struct {
     int ntw, np, dim;
     int *tw_at, *tw_size; /* twin set i: reg[tw_at[i] .. + tw_size[i]) */
     int *p_at, *p_size;   /* pair j: reg[p_at[j] ..) then reg[p_at[j] + p_size[j] ..) */
-    uint64_t basis[64];
+    uint64_t basis[64][SYM_PW]; /* bitsets over the pairs */
     int *reg;
 } Symmetry;
 
@@ -63,7 +66,7 @@ static int symmetry_read(Symmetry *y, const uint8_t *blob, size_t len, int n) {
         }
     }
     NEXT(k);
-    if (k > 64) goto bad;
+    if (k > SYM_PAIRS) goto bad;
     y->np = (int)k;
     y->p_at = malloc(2 * (k + 1) * sizeof(int));
     if (!y->p_at) goto bad;
@@ -80,15 +83,18 @@ static int symmetry_read(Symmetry *y, const uint8_t *blob, size_t len, int n) {
         }
     }
     NEXT(k);
-    if (k > 64) goto bad;
+    if (k > 64 || (k && !y->np)) goto bad;
     y->dim = (int)k;
+    int halves = (y->np + 31) / 32; /* 32-bit words a vector takes */
     for (uint32_t i = 0; i < k; i++) {
-        uint32_t lo, hi;
-        NEXT(lo);
-        NEXT(hi);
-        uint64_t b = (uint64_t)hi << 32 | lo;
-        if (!b || (y->np < 64 && b >> y->np)) goto bad;
-        y->basis[i] = b;
+        uint64_t any = 0;
+        for (int h = 0; h < halves; h++) {
+            NEXT(v);
+            if (h == halves - 1 && y->np % 32 && v >> (y->np % 32)) goto bad; /* past the last pair */
+            y->basis[i][h / 2] |= (uint64_t)v << (32 * (h % 2));
+            any |= v;
+        }
+        if (!any) goto bad;
     }
     if (at != nw) goto bad;
 #undef NEXT
@@ -120,26 +126,28 @@ static int sym_canon(const Symmetry *y, const KeyShape *ks, uint8_t *key, uint8_
         }
     }
     if (y->dim) {
-        uint64_t B[64], x = 0;
-        int d = y->dim;
-        memcpy(B, y->basis, d * sizeof(uint64_t));
+        uint64_t B[64][SYM_PW], x[SYM_PW] = {0};
+        int d = y->dim, pw = (y->np + 63) / 64;
+        memcpy(B, y->basis, d * sizeof B[0]);
         for (int j = 0; j < y->np && d; j++) {
             const int *a = y->reg + y->p_at[j], *b = a + y->p_size[j];
-            int i = 0, size = y->p_size[j];
+            int i = 0, size = y->p_size[j], jw = j >> 6;
             while (i < size && col[a[i]] == col[b[i]]) i++;
             if (i == size) continue; /* the same either way */
-            uint64_t bit = (uint64_t)1 << j, want = col[b[i]] < col[a[i]];
+            uint64_t bit = (uint64_t)1 << (j & 63), want = col[b[i]] < col[a[i]];
             int t = 0;
-            while (t < d && !(B[t] & bit)) t++;
+            while (t < d && !(B[t][jw] & bit)) t++;
             if (t == d) continue; /* fixed by the pairs before */
-            if ((x >> j & 1) != want) x ^= B[t];
-            uint64_t bt = B[t];
+            if ((x[jw] >> (j & 63) & 1) != want)
+                for (int w = 0; w < pw; w++) x[w] ^= B[t][w];
             for (int s = 0; s < d; s++)
-                if (s != t && (B[s] & bit)) B[s] ^= bt;
-            B[t] = B[--d];
+                if (s != t && (B[s][jw] & bit))
+                    for (int w = 0; w < pw; w++) B[s][w] ^= B[t][w];
+            d--;
+            memcpy(B[t], B[d], sizeof B[t]);
         }
-        for (int j = 0; x; j++, x >>= 1) {
-            if (!(x & 1)) continue;
+        for (int j = 0; j < y->np; j++) {
+            if (!(x[j >> 6] >> (j & 63) & 1)) continue;
             int *a = y->reg + y->p_at[j], *b = a + y->p_size[j];
             for (int i = 0; i < y->p_size[j]; i++) {
                 uint8_t c = col[a[i]];
