@@ -112,17 +112,18 @@ def test_a_group_with_three_places_for_a_region_is_left_out():
     assert not symmetry.find(colors, adjacency)
 
 
-def _orbit(colors: bytes, found: symmetry.Symmetry, most: int = 3000) -> set[bytes] | None:
-    """Every image of the coloring under the group the symmetries generate (None past
-    ``most``)."""
+def _orbit(colors: bytes, found: symmetry.Symmetry, region: int = 0, most: int = 3000):
+    """Every image of the coloring under the group the symmetries generate, with where
+    the automorphism that makes it takes ``region``: a set of (colors, region), or None
+    past ``most``."""
     moves = list(_permutations_of(found, len(colors)))
     for twin in found.twins:  # with the swap of its first two, a turn generates the set's group
         moves.append([twin[(twin.index(r) + 1) % len(twin)] if r in twin else r for r in range(len(colors))])
-    seen, todo = {colors}, [colors]
+    seen, todo = {(colors, region)}, [(colors, region)]
     while todo:
-        x = todo.pop()
-        for image in moves:
-            y = bytes(x[image[r]] for r in range(len(x)))
+        x, t = todo.pop()
+        for image in moves:  # the color of image[r] goes to r: image[r] is mapped to r
+            y = (bytes(x[image[r]] for r in range(len(x))), image.index(t))
             if y not in seen:
                 seen.add(y)
                 todo.append(y)
@@ -133,8 +134,9 @@ def _orbit(colors: bytes, found: symmetry.Symmetry, most: int = 3000) -> set[byt
 
 def test_the_image_stored_is_one_of_the_state_and_the_same_for_all_its_images():
     """For random colorings of symmetric islands (drawn in a mirror, turned half a turn,
-    with their twins): the core's image is an image of the
-    coloring under the group, and every image of the coloring has the same one."""
+    with their twins): the core's image is an image of the coloring under the group,
+    every image of the coloring has the same one, and the region the core says a given
+    region goes to is where an automorphism that makes the image takes it."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(3)
@@ -151,12 +153,13 @@ def test_the_image_stored_is_one_of_the_state_and_the_same_for_all_its_images():
         blob = found.encode()
         for _ in range(20):
             colors = bytes(rng.choice(sorted(set(island.colors))) for _ in island.colors)
-            orbit = _orbit(colors, found)
+            region = rng.randrange(len(colors))
+            orbit = _orbit(colors, found, region)
             if orbit is None:
                 continue
-            stored = core._core.symmetric_image(colors, blob)
-            assert stored in orbit
-            assert {core._core.symmetric_image(y, blob) for y in orbit} == {stored}
+            stored, goes = core._core.symmetric_image(colors, blob, region)
+            assert (stored, goes) in orbit
+            assert {core._core.symmetric_image(y, blob, 0)[0] for y, _ in orbit} == {stored}
             checked += 1
     assert checked > 300 and coupled > 10
 
@@ -172,9 +175,10 @@ def test_a_mirror_that_swaps_hundreds_of_regions_is_used():
     rng = random.Random(4)
     for _ in range(20):
         colors = bytes(rng.randrange(3) for _ in island.colors)
-        orbit = _orbit(colors, found)
+        orbit = {y for y, _ in _orbit(colors, found)}
         assert len(orbit) == 2
-        assert {core._core.symmetric_image(y, found.encode()) for y in orbit} == {min(orbit, key=_read_by_pairs(found))}
+        stored = min(orbit, key=_read_by_pairs(found))
+        assert {core._core.symmetric_image(y, found.encode(), 0)[0] for y in orbit} == {stored}
 
 
 def _read_by_pairs(found: symmetry.Symmetry):
@@ -229,3 +233,32 @@ def test_the_sweep_with_symmetry_equals_exhaustive_search_on_symmetric_boards():
             fewer += answers[0].expanded < answers[1].expanded
         checked += 1
     assert checked >= 1000 and fewer >= checked // 3
+
+
+@pytest.mark.slow
+def test_the_sweep_with_symmetry_equals_the_sweep_without_on_larger_symmetric_boards():
+    """On symmetric boards of 6 to 40 regions (past breadth-first search), the sweep with
+    symmetry and commuting moves in one order finds the optimum that the sweep with
+    neither finds (itself checked against breadth-first search in test_core), and nothing
+    one move shorter."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(5)
+    checked = 0
+    while checked < 150:
+        board = _symmetric_board(
+            rng, rng.randint(4, 7), rng.randint(4, 8), rng.choice([3, 4, 5]), rng.choice(["mirror", "turn"])
+        )
+        island = _island(board)
+        if not 6 <= len(island) <= 40:
+            continue
+        g = core.graph(island.colors, island.adjacency)
+        goal = rng.choice([None, *sorted(set(island.colors))])
+        for target in range(1, 30):  # the optimum, by the plain sweep
+            plain = core.sweep(g, within=target, goal=goal, paths=False, symmetry=False, commute=False)
+            if plain.status != core.Status.NONE:
+                break
+        assert plain.status == core.Status.FOUND
+        assert core.sweep(g, within=target, goal=goal, paths=False).bound == target, board
+        assert core.sweep(g, within=target - 1, goal=goal, paths=False).status == core.Status.NONE, board
+        checked += 1

@@ -17,7 +17,8 @@
  *     each returns (status, path, expanded, bound); path is None, a list of
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
- *   symmetric_image(colors, symmetry): the image of that coloring the sweep stores.
+ *   symmetric_image(colors, symmetry, region): the image of that coloring the sweep
+ *     stores, and where the automorphism taken maps the region.
  *   path_flood(colors, adjacency, words[, need[, final]]): the path-flood bound of that coloring
  *     (with `final`, one more when the color the board ends in needs it: pf_final_color).
  *   path_flood_pairs(colors, adjacency, words): A(u, v) of every pair, m * m bytes.
@@ -315,13 +316,14 @@ static PyObject *core_choose_orientation(PyObject *self, PyObject *args) {
     return PyLong_FromLong(choice);
 }
 
-/* symmetric_image(colors, symmetry): the colors of the image the sweep stores for the
- * state with these region colors (sym_canon), as bytes; the tests check it against the
- * group. */
+/* symmetric_image(colors, symmetry, region): the colors of the image the sweep stores for
+ * the state with these region colors (sym_canon), as bytes, and the region that the
+ * automorphism taken maps `region` to; the tests check both against the group. */
 static PyObject *core_symmetric_image(PyObject *self, PyObject *args) {
     const uint8_t *colors, *blob;
     Py_ssize_t n, len;
-    if (!PyArg_ParseTuple(args, "y#y#", &colors, &n, &blob, &len)) return NULL;
+    int region;
+    if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &blob, &len, &region)) return NULL;
     if (n < 1 || n > MAXN) {
         PyErr_SetString(PyExc_ValueError, "1 to 512 regions");
         return NULL;
@@ -331,13 +333,18 @@ static PyObject *core_symmetric_image(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "symmetry malformed (or out of memory)");
         return NULL;
     }
+    if (region < 0 || region >= n) {
+        symmetry_free(&sym);
+        PyErr_SetString(PyExc_ValueError, "region out of range");
+        return NULL;
+    }
     KeyShape ks = key_shape(colors, (int)n);
     uint8_t key[MAXN], col[MAXN];
     key_pack(&ks, colors, key);
-    sym_canon(&sym, &ks, key, col);
+    sym_canon(&sym, &ks, key, col, &region);
     symmetry_free(&sym);
     key_unpack(&ks, key, col);
-    return PyBytes_FromStringAndSize((const char *)col, n);
+    return Py_BuildValue("(y#i)", (const char *)col, n, region);
 }
 
 #define KEYWORDS (METH_VARARGS | METH_KEYWORDS)

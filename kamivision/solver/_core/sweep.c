@@ -45,18 +45,28 @@
  * breadth-first search on random small boards.
  *
  * Symmetric states are stored once, without `paths` (symmetry.c): a child's key may be
- * replaced by that of an image of it under an automorphism of the island that keeps its
- * first coloring, which is reached in as many moves and has as many left, and has as
+ * replaced by that of an image of it under an automorphism s of the island that keeps
+ * its first coloring, which is reached in as many moves, has as many left, and has as
  * many regions (so the order by region count holds).  The sweep then searches the graph
- * whose nodes are the keys stored and whose edges are "a move, then the image".  A child
- * whose key was replaced keeps LM_ALL, so the commuting rule above holds on that graph:
- * take, of its shortest solutions within T, the one whose moves (each named in the state
- * it is made from) come first in lexicographic order.  Were its next move m' skipped at a
- * state Q, Q would keep a move m, reached only by m from its parent P with its key
- * unchanged, m' before m, the two commuting; then P, m' (then its image Q'), the image
- * of m, and the rest of the solution (from the same key, as the image of the image is
- * the image) is a solution as short that comes earlier.  tests/solver/test_symmetry.py
- * checks it against breadth-first search on symmetric boards. */
+ * whose nodes are the keys stored and whose edges are "a move, then the image".  Two
+ * changes keep the commuting rule right on that graph:
+ * - a move is named by the member of its region whose orbit under the group comes first
+ *   (sym_name_region; with no symmetry, its lowest region, as above), and a child whose
+ *   key was replaced keeps the image of that name under s, a member of the image of the
+ *   region the move made, so N[M] is found as before;
+ * - moves are compared by rank (move_rank): the name's region replaced by the lowest of
+ *   its orbit, then the color.  A move and its image under any automorphism have the
+ *   same rank, and a move is skipped only when its rank is lower (ties are taken).
+ * Take, of the shortest solutions within T on that graph, one whose sequence of ranks
+ * comes first in lexicographic order.  Were its next move m' skipped at a key Q, Q would
+ * keep a move M: the way in from its parent P by the solution's own move m, Q being the
+ * image under s of P after m, M the image of m's name; m' ranked below M, and missing
+ * N[M].  Then the preimage of m' under s commutes with m at P, and P, that preimage (its
+ * image then), the image of m there, and the rest of the solution from the same key is a
+ * solution as short whose ranks come first: the first differs, by the rank of m' (which
+ * is that of its preimage) against that of m (which is that of M).
+ * tests/solver/test_symmetry.py checks it against breadth-first search on symmetric
+ * boards, and the image and its name against the group. */
 
 /* The sweep in chunks of parents, shared by threads as the A*'s batches are: working out
  * a parent's children (its bounds, its moves, their keys and bounds) only reads the layer
@@ -133,6 +143,8 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     /* At T, a move outside the path-flood bound's corridor makes a child over T. */
     int narrow = g + h == T && x->flood == h && flood_corridor(is, x, h);
     int last = ch->commute ? L->lm[k] : LM_ALL;
+    const Symmetry *sym = ch->sym;
+    int named = -1, rn = -1; /* the region whose name region rn was worked out */
     word near[MAXW]; /* N[M]: the region the last move made, and its neighbors */
     if (last != LM_ALL) {
         int m = s->rep_of[last >> 5];
@@ -152,8 +164,12 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             }
             continue;
         }
-        uint16_t name = move_name(r, c);
-        if (last != LM_ALL && name < last) { /* made in the other order, unless it touches N[M] */
+        if (sym && r != named) { /* its member whose orbit comes first (see above) */
+            named = r;
+            rn = sym_name_region(sym, s->members[r], W);
+        }
+        uint16_t name = move_name(sym ? rn : r, c);
+        if (last != LM_ALL && move_rank(sym, name) < move_rank(sym, last)) { /* made in the other order, unless it touches N[M] */
             word touch = 0;
             for (int w = 0; w < W; w++) touch |= merged[w] & near[w];
             if (!touch) continue;
@@ -190,7 +206,10 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         SweepKid *kid = &j->kids[j->nkids];
         uint8_t *ck = j->keys + (size_t)j->nkids * stride;
         child_key(ks, ck, pk, s->members[r], c, W);
-        if (ch->sym && sym_canon(ch->sym, ks, ck, col)) name = LM_ALL; /* another image: see above */
+        if (sym) { /* the image stored, and its move's name there */
+            int t = rn;
+            if (sym_canon(sym, ks, ck, col, &t)) name = move_name(t, c);
+        }
         if (stride > kb) {
             memcpy(ck + kb, pk + kb, 3 * (size_t)g);
             put_move(ck + kb + 3 * g, r, c);

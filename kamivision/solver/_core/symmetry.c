@@ -22,13 +22,28 @@ typedef struct {
     int *p_at, *p_size;   /* pair j: reg[p_at[j] ..) then reg[p_at[j] + p_size[j] ..) */
     uint64_t basis[64][SYM_PW]; /* bitsets over the pairs */
     int *reg;
+    int *first; /* n: the lowest region of each region's orbit under the group */
 } Symmetry;
 
 static void symmetry_free(Symmetry *y) {
+    free(y->first);
     free(y->tw_at);
     free(y->p_at);
     free(y->reg);
     memset(y, 0, sizeof *y);
+}
+
+/* Union-find over the regions, each set's root its lowest region. */
+static int orbit_root(int *up, int i) {
+    while (up[i] != i) i = up[i] = up[up[i]];
+    return i;
+}
+
+static void orbit_join(int *up, int a, int b) {
+    a = orbit_root(up, a);
+    b = orbit_root(up, b);
+    if (a < b) up[b] = a;
+    else up[a] = b;
 }
 
 /* Read the encoded form (symmetry.py's Symmetry.encode) for n regions: 0, or -1 when it
@@ -98,6 +113,17 @@ static int symmetry_read(Symmetry *y, const uint8_t *blob, size_t len, int n) {
     }
     if (at != nw) goto bad;
 #undef NEXT
+    /* The orbits: the twin sets, and the regions matched across each pair, joined (every
+     * pair is swapped by some element of the group). */
+    y->first = malloc((n ? n : 1) * sizeof(int));
+    if (!y->first) goto bad;
+    for (int i = 0; i < n; i++) y->first[i] = i;
+    for (int i = 0; i < y->ntw; i++)
+        for (int a = 1; a < y->tw_size[i]; a++) orbit_join(y->first, y->reg[y->tw_at[i]], y->reg[y->tw_at[i] + a]);
+    for (int j = 0; j < y->np; j++)
+        for (int a = 0; a < y->p_size[j]; a++)
+            orbit_join(y->first, y->reg[y->p_at[j] + a], y->reg[y->p_at[j] + y->p_size[j] + a]);
+    for (int i = 0; i < n; i++) y->first[i] = orbit_root(y->first, i);
     free(w);
     return 0;
 bad:
@@ -108,22 +134,32 @@ bad:
 
 static int symmetry_on(const Symmetry *y) { return y->ntw > 0 || y->dim > 0; }
 
-/* Replace the key by its set's chosen image (see above); 1 when that changed it.  col:
- * room for n colors. */
-static int sym_canon(const Symmetry *y, const KeyShape *ks, uint8_t *key, uint8_t *col) {
+/* Replace the key by its set's chosen image (see above); 1 when that changed it, and
+ * then *region is the region that the automorphism used maps *region to.  col: room for n
+ * colors. */
+static int sym_canon(const Symmetry *y, const KeyShape *ks, uint8_t *key, uint8_t *col, int *region) {
     key_unpack(ks, key, col);
-    int changed = 0; /* a color moved (the key may still read the same) */
-    for (int i = 0; i < y->ntw; i++) { /* insertion sort of the set's colors */
+    int changed = 0, t = *region; /* changed: a color moved (the key may still read the same) */
+    for (int i = 0; i < y->ntw; i++) { /* the set's colors sorted (stable), t followed */
         const int *m = y->reg + y->tw_at[i];
-        for (int a = 1; a < y->tw_size[i]; a++) {
-            uint8_t c = col[m[a]];
+        int size = y->tw_size[i], moved = -1;
+        uint8_t c[MAXN];
+        int from[MAXN];
+        for (int a = 0; a < size; a++) {
             int b = a;
-            for (; b > 0 && col[m[b - 1]] > c; b--) col[m[b]] = col[m[b - 1]];
-            if (b != a) {
-                col[m[b]] = c;
-                changed = 1;
+            for (; b > 0 && c[b - 1] > col[m[a]]; b--) {
+                c[b] = c[b - 1];
+                from[b] = from[b - 1];
             }
+            c[b] = col[m[a]];
+            from[b] = a;
         }
+        for (int a = 0; a < size; a++) {
+            if (from[a] != a) changed = 1;
+            if (t == m[from[a]] && moved < 0) moved = m[a];
+            col[m[a]] = c[a];
+        }
+        if (moved >= 0) t = moved;
     }
     if (y->dim) {
         uint64_t B[64][SYM_PW], x[SYM_PW] = {0};
@@ -135,16 +171,16 @@ static int sym_canon(const Symmetry *y, const KeyShape *ks, uint8_t *key, uint8_
             while (i < size && col[a[i]] == col[b[i]]) i++;
             if (i == size) continue; /* the same either way */
             uint64_t bit = (uint64_t)1 << (j & 63), want = col[b[i]] < col[a[i]];
-            int t = 0;
-            while (t < d && !(B[t][jw] & bit)) t++;
-            if (t == d) continue; /* fixed by the pairs before */
+            int e = 0; /* a basis vector that swaps pair j */
+            while (e < d && !(B[e][jw] & bit)) e++;
+            if (e == d) continue; /* fixed by the pairs before */
             if ((x[jw] >> (j & 63) & 1) != want)
-                for (int w = 0; w < pw; w++) x[w] ^= B[t][w];
+                for (int w = 0; w < pw; w++) x[w] ^= B[e][w];
             for (int s = 0; s < d; s++)
-                if (s != t && (B[s][jw] & bit))
-                    for (int w = 0; w < pw; w++) B[s][w] ^= B[t][w];
+                if (s != e && (B[s][jw] & bit))
+                    for (int w = 0; w < pw; w++) B[s][w] ^= B[e][w];
             d--;
-            memcpy(B[t], B[d], sizeof B[t]);
+            memcpy(B[e], B[d], sizeof B[e]);
         }
         for (int j = 0; j < y->np; j++) {
             if (!(x[j >> 6] >> (j & 63) & 1)) continue;
@@ -153,6 +189,8 @@ static int sym_canon(const Symmetry *y, const KeyShape *ks, uint8_t *key, uint8_
                 uint8_t c = col[a[i]];
                 col[a[i]] = col[b[i]];
                 col[b[i]] = c;
+                if (t == a[i]) t = b[i];
+                else if (t == b[i]) t = a[i];
             }
             changed = 1;
         }
@@ -161,5 +199,28 @@ static int sym_canon(const Symmetry *y, const KeyShape *ks, uint8_t *key, uint8_
     uint8_t was[MAXN];
     memcpy(was, key, ks->bytes);
     key_pack(ks, col, key);
-    return memcmp(was, key, ks->bytes) != 0;
+    if (!memcmp(was, key, ks->bytes)) return 0;
+    *region = t;
+    return 1;
+}
+
+/* The member of a region (its original regions) whose orbit's lowest region is lowest,
+ * the lowest such: the region a move on it is named by (with no symmetry, the lowest). */
+static int sym_name_region(const Symmetry *y, const word *members, int W) {
+    int best = -1, key = 1 << 30;
+    for (int w = 0; w < W; w++)
+        for (word z = members[w]; z; z &= z - 1) {
+            int x = (w << 6) | lowbit(z);
+            if (y->first[x] < key) { /* members come in rising order: ties keep the lowest */
+                key = y->first[x];
+                best = x;
+            }
+        }
+    return best;
+}
+
+/* A move's rank in the commuting rule: its name's region replaced by the lowest of that
+ * region's orbit, so that the image of a move has its rank (see sweep.c). */
+static inline int move_rank(const Symmetry *y, uint16_t name) {
+    return y && name != LM_ALL ? y->first[name >> 5] * 32 + (name & 31) : name;
 }
