@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Callable, Optional, Sequence
 
-from . import symmetry
+from .symmetry import Symmetry
+from .symmetry import find as find_symmetry
 
 try:
     from . import _core
@@ -184,11 +185,11 @@ def sweep(
 
 
 @functools.lru_cache(maxsize=8)
-def _symmetry(g: Graph) -> symmetry.Symmetry:
+def _symmetry(g: Graph) -> Symmetry:
     """The island's symmetries, found once for the sweeps of its thresholds."""
     step = 8 * g.words
     adjacency = [int.from_bytes(g.adjacency[i : i + step], "little") for i in range(0, len(g.adjacency), step)]
-    return symmetry.find(g.colors, adjacency)
+    return find_symmetry(g.colors, adjacency)
 
 
 def pivot_astar(

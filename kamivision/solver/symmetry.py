@@ -157,7 +157,10 @@ def automorphisms(labels: Sequence, neighbors: Sequence[Sequence[int]]) -> list[
                 order.append(w)
     if len(order) != m:
         raise ValueError("the graph is not connected")
-    placed = [set(u for u in neighbors[v] if order.index(u) < i) for i, v in enumerate(order)] if m < 2000 else None
+    position = [0] * m
+    for i, v in enumerate(order):
+        position[v] = i
+    placed = [[u for u in neighbors[v] if position[u] < i] for i, v in enumerate(order)]  # mapped before v
     image = [-1] * m
     used = [False] * m
     found: list[list[int]] = []

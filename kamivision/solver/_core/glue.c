@@ -11,7 +11,9 @@
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
  *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry); its
  *         progress calls take two more arguments: the region count it is at and the one it
- *         started from; it returns the answer below and the most bytes it held on disk
+ *         started from; it returns the answer below and the most bytes it held on disk.
+ *         `symmetry` (bytes, symmetry.py's encoding) is trusted to be automorphisms of the
+ *         island: only its indices are checked (core.sweep passes symmetry.find's)
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
  *               on_full)
  *     each returns (status, path, expanded, bound); path is None, a list of
