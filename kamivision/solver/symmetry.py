@@ -77,7 +77,7 @@ class Symmetry:
 
 def find(colors: Sequence[int], adjacency: Sequence[int]) -> Symmetry:
     """The twins and swaps of the graph of regions with these colors and neighbor bitsets
-    (one connected island)."""
+    (one island; a graph in several parts gets its twins only)."""
     n = len(colors)
     classes: dict[tuple[int, int], list[int]] = {}
     for r in range(n):
@@ -138,9 +138,10 @@ def _swaps(labels, neighbors, sets):
 
 
 def automorphisms(labels: Sequence, neighbors: Sequence[Sequence[int]]) -> list[list[int]] | None:
-    """Every permutation of the nodes (0 to m - 1; ``neighbors`` their sorted lists, the
-    graph connected) that keeps labels and adjacency, as the list of images; None when
-    there are more than :data:`MAX_ELEMENTS` or the search passes :data:`MAX_STEPS`."""
+    """Every permutation of the nodes (0 to m - 1; ``neighbors`` their sorted lists) that
+    keeps labels and adjacency, as the list of images; None when there are more than
+    :data:`MAX_ELEMENTS`, the search passes :data:`MAX_STEPS`, or the graph is not
+    connected."""
     m = len(labels)
     if m == 0:
         return []
@@ -155,8 +156,8 @@ def automorphisms(labels: Sequence, neighbors: Sequence[Sequence[int]]) -> list[
                 seen[w] = True
                 parent[w] = v
                 order.append(w)
-    if len(order) != m:
-        raise ValueError("the graph is not connected")
+    if len(order) != m:  # not one island: left out (the search below maps one component)
+        return None
     position = [0] * m
     for i, v in enumerate(order):
         position[v] = i

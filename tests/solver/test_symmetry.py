@@ -186,6 +186,14 @@ def _read_by_pairs(found: symmetry.Symmetry):
     return lambda colors: [colors[r] for first, _ in found.pairs for r in first]
 
 
+def test_a_graph_in_two_parts_gets_its_twins_and_no_swaps():
+    """Two equal parts, each a region with two twin neighbors: no error, twins only."""
+    colors = bytes([0, 1, 1, 0, 1, 1])
+    adjacency = [0b110, 0b001, 0b001, 0b110000, 0b001000, 0b001000]
+    found = symmetry.find(colors, adjacency)
+    assert found.twins == ((1, 2), (4, 5)) and not found.basis
+
+
 def test_a_malformed_symmetry_is_refused_by_the_core():
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
