@@ -249,11 +249,7 @@ def test_from_a_screenshot_to_the_moves_in_a_real_browser(server, tmp_path, size
         link = driver.find_element(By.ID, "dl-board")
         driver.execute_script("arguments[0].scrollIntoView()", link)
         link.click()
-        end = time.monotonic() + 20
-        while time.monotonic() < end and not list(downloads.glob("*.json")):
-            time.sleep(0.2)
-        (saved,) = downloads.glob("*.json")
-        cells = [v for row in json.loads(saved.read_text())["cells"] for v in row]
+        cells = [v for row in _downloaded_json(downloads)["cells"] for v in row]
         expected = list(truth.colors())
         expected[cell] = new
         assert cells == expected
@@ -604,3 +600,21 @@ def test_chromium_reads_the_manifest_and_a_shared_picture_opens_in_the_page(serv
         assert not problems, problems
     finally:
         driver.quit()
+
+
+def _downloaded_json(folder, seconds: float = 20.0) -> dict:
+    """The one JSON file the browser downloads into ``folder``, once it is whole: Chromium
+    can show the file under its final name before its bytes are in (a CI run read it
+    empty)."""
+    end = time.monotonic() + seconds
+    while True:
+        found = list(folder.glob("*.json"))
+        if len(found) == 1:
+            try:
+                return json.loads(found[0].read_text())
+            except json.JSONDecodeError:
+                if time.monotonic() > end:
+                    raise
+        elif time.monotonic() > end:
+            raise AssertionError(f"{len(found)} JSON files downloaded in {seconds} s: {found}")
+        time.sleep(0.2)
