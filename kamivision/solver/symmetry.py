@@ -39,6 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..graph import bits
+
 #: The automorphisms of the quotient graph listed at most (a larger group is left out).
 MAX_ELEMENTS = 4096
 #: The backtracking search's steps at most, whatever it has found by then.
@@ -88,19 +90,10 @@ def find(colors: Sequence[int], adjacency: Sequence[int]) -> Symmetry:
         for r in members:
             of[r] = i
     labels = [(colors[s[0]], len(s)) for s in sets]
-    neighbors = [sorted({of[x] for x in _bits(adjacency[s[0]])}) for s in sets]
+    neighbors = [sorted({of[x] for x in bits(adjacency[s[0]])}) for s in sets]
     twins = tuple(tuple(s) for s in sets if len(s) > 1)
     pairs, basis = _swaps(labels, neighbors, sets)
     return Symmetry(twins, pairs, basis)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _swaps(labels, neighbors, sets):
@@ -202,7 +195,7 @@ def automorphisms(labels: Sequence, neighbors: Sequence[Sequence[int]]) -> list[
 
 def _refine(labels, neighbors) -> list[int]:
     """Color refinement: classes of nodes that no count of neighbors by class tells apart."""
-    names = {label: i for i, label in enumerate(sorted(set(labels), key=repr))}
+    names = {label: i for i, label in enumerate(sorted(set(labels)))}
     color = [names[label] for label in labels]
     while True:
         signature = [(color[v], tuple(sorted(color[u] for u in neighbors[v]))) for v in range(len(color))]
