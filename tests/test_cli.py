@@ -767,3 +767,28 @@ def test_the_progress_line_fits_the_terminal(monkeypatch):
         assert "bound 11" in visible and "123.4 s" in visible
         assert ("1,234,567 states" in visible) == (columns >= 80)
         assert visible.startswith("searching:") == (columns > 80)
+
+
+def test_the_progress_line_is_drawn_at_most_ten_times_a_second_unless_the_bound_moves(monkeypatch):
+    """The sweeps report every 256 states; drawn each time, one proof wrote 14,643 lines to
+    the terminal.  Counts alone redraw it after REDRAW_SECONDS; a new bound or length at once."""
+    import io
+
+    from kamivision.cli import common
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    now = [0.0]
+    show = common.progress_printer(clock=lambda: now[0])
+    for i in range(1000):  # a thousand reports in half a second, the bound rising at the 650th
+        now[0] = i * 0.0005
+        show({"expanded": 256 * i, "bound": 12 if i < 650 else 13, "found": 15, "seconds": now[0]})
+    draws = terminal.getvalue().split("\r")[1:]
+    # at 0, 0.1, 0.2 and 0.3 s, at 0.325 s for the bound, then 0.425 s
+    assert len(draws) == 6, draws
+    assert all("bound 12" in line for line in draws[:4])
+    assert "bound 13" in draws[4] and f"{256 * 650:,} states" in draws[4] and "bound 13" in draws[5]

@@ -139,17 +139,36 @@ def fail(error: KamiError) -> None:
     raise typer.Exit(1)
 
 
-def progress_printer(unlimited: bool = False):
+#: Seconds between two redraws of the progress line when only its counts moved.
+REDRAW_SECONDS = 0.1
+
+
+def progress_printer(unlimited: bool = False, clock=None):
     """A progress report on one line of the terminal, rewritten in place (None when stderr
     is not a terminal).  The line is cut to the terminal's width: a longer one wraps, and
     each report then leaves a line behind (at 80 columns the line with its tail took 108).
     The tail about Ctrl-C goes first when there is no room for it, then words
-    (:func:`~kamivision.report.progress_line`)."""
+    (:func:`~kamivision.report.progress_line`).
+
+    The sweeps report every 256 states: drawn each time, Bud6's proof wrote 14,643 lines
+    (1.2 MB, 165 a second) to the terminal, a flood over a slow link.  The line is drawn
+    again only :data:`REDRAW_SECONDS` after the last time, or at once when what a player
+    stops on changes (the bound, the moves found, the best so far, memory full).
+    ``clock``: seconds, for the tests (default ``time.monotonic``)."""
     if not sys.stderr.isatty():
         return None
+    import time
+
+    clock = clock or time.monotonic
     tail = " (no limit: Ctrl-C stops with the best)" if unlimited else ""
+    last = {"at": None, "watched": None}
 
     def show(info: dict) -> None:
+        now = clock()
+        watched = tuple(info.get(key) for key in ("bound", "found", "best", "memory_full"))
+        if watched == last["watched"] and last["at"] is not None and now - last["at"] < REDRAW_SECONDS:
+            return
+        last["at"], last["watched"] = now, watched
         width = terminal_width()
         line = progress_line(info, width)
         rewrite_line(line + tail if len(line) + len(tail) <= width else line)
