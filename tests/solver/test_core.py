@@ -462,6 +462,28 @@ def test_the_sweeps_progress_says_how_far_down_its_region_counts_it_is():
     assert not any("down to" in progress_line(info) for info in reports if "regions" not in info)
 
 
+def test_the_sweep_looks_at_the_clock_after_each_chunk_of_parents_expanded_or_not():
+    """With the path-flood bound most parents are evaluated and dropped; looking at the
+    clock and Ctrl-C only every 256 expanded states left 10 s between two looks on KAMI 1's
+    P39 (a 10 s limit overran by 0.9 s).  Now every chunk of 128 parents (SWEEP_CHUNK in
+    _core/sweep.c) ends with a look, so no two reports are 256 expansions apart."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)
+    graph = build_regions(board)
+    island, _ = local_island(graph, graph.islands()[0])
+    packed = core.graph(island.colors, island.adjacency)
+    optimum = len(astar.astar(island, limits.Budget()))
+    counts: list = []
+    answer = core.sweep(
+        packed, within=optimum - 1, paths=False, path_flood=True, progress=lambda *args: counts.append(args[0])
+    )
+    assert answer.status == core.Status.NONE and answer.expanded > 1000
+    gaps = [b - a for a, b in zip(counts, counts[1:])]
+    assert gaps and max(gaps) <= 128, max(gaps)
+    assert gaps.count(0) > 0  # chunks whose parents were all dropped still look
+
+
 def test_no_look_for_a_shorter_solution_when_the_one_threshold_left_is_the_bound(monkeypatch):
     """At the handover, ``improve`` looks for a solution shorter than the known one; when
     the A*'s bound is already one less than its length, a shorter one would have that
