@@ -7,6 +7,7 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
     python benchmarks/sweep.py LEVEL.json --no-symmetry  # symmetric states stored each
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
+    python benchmarks/sweep.py LEVEL.json --path-flood off,shallow   # the bound near the root only
     python benchmarks/sweep.py LEVEL.json --max-gb 0.05 --spill-gb 20   # layers to disk past 50 MB
 
 T is par - 1 unless ``--threshold`` is given: "none within T" then proves par optimal.
@@ -34,7 +35,7 @@ def run_one(
     max_gb: float,
     winding: bool = True,
     commute: bool = True,
-    path_flood: bool = False,
+    path_flood: bool | str = False,
     max_seconds: float | None = None,
     spill_gb: float = 0.0,
     symmetry: bool = True,
@@ -45,6 +46,7 @@ def run_one(
     from kamivision.graph import build_regions
     from kamivision.solver import core
     from kamivision.solver.islands import local_island
+    from kamivision.solver.proof import SHALLOW_DEPTH
 
     if not core.AVAILABLE:
         raise SystemExit("the compiled core is not built: nothing to measure")
@@ -67,7 +69,8 @@ def run_one(
         threads=threads,
         orientation=orient,
         commute=commute,
-        path_flood=path_flood,
+        path_flood=bool(path_flood),
+        flood_depth=SHALLOW_DEPTH if path_flood == "shallow" else None,
         max_seconds=max_seconds,
         spill_dir=tempfile.gettempdir() if spill_gb > 0 else None,
         max_disk=int(spill_gb * 2**30),
@@ -98,7 +101,10 @@ def main() -> int:
     parser.add_argument("--no-commute", action="store_true", help="take commuting moves in both orders")
     parser.add_argument("--no-symmetry", action="store_true", help="store symmetric states each")
     parser.add_argument(
-        "--path-flood", default="off", help="off, on, or off,on: with the path-flood bound and its corridor"
+        "--path-flood",
+        default="off",
+        help="off, on, shallow (at the states with at most proof.SHALLOW_DEPTH moves made, as a race's"
+        " way without takes it), or several with commas: with the path-flood bound and its corridor",
     )
     parser.add_argument("--max-seconds", type=float, help="stop each sweep after this long")
     parser.add_argument("--spill-gb", type=float, default=0.0, help="disk the layers may take past --max-gb")
@@ -115,7 +121,7 @@ def main() -> int:
                     args.max_gb,
                     not args.no_winding,
                     not args.no_commute,
-                    args.path_flood == "on",
+                    {"on": True, "shallow": "shallow"}.get(args.path_flood, False),
                     args.max_seconds,
                     args.spill_gb,
                     not args.no_symmetry,
@@ -124,7 +130,7 @@ def main() -> int:
         )
         return 0
     header = (
-        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>5} {'answer':<14} {'expanded':>12} "
+        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'answer':<14} {'expanded':>12} "
         f"{'seconds':>9} {'peak GB':>8} {'disk GB':>8}"
     )
     print(header)
@@ -164,7 +170,7 @@ def main() -> int:
                 continue
             row = json.loads(done.stdout)
             print(
-                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>5} {row['answer']:<14} "
+                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {row['answer']:<14} "
                 f"{row['expanded']:>12,} {row['seconds']:>9.1f} {row['peak_gb']:>8.2f} {row['disk_gb']:>8.2f}",
                 flush=True,
             )

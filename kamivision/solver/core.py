@@ -153,6 +153,7 @@ def sweep(
     spill_dir: Optional[str] = None,
     max_disk: int = 0,
     symmetry: bool = True,
+    flood_depth: Optional[int] = None,
 ) -> Answer:
     """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
@@ -162,7 +163,8 @@ def sweep(
     which also gets the region count the sweep is at and the one it started from
     (``progress(expanded, bound, seconds, at, of)``: it goes down from ``of`` to 2);
     ``commute=False`` takes commuting moves in both orders (for tests and benchmarks);
-    ``path_flood`` as for :func:`astar`.
+    ``path_flood`` as for :func:`astar`, taken only at the states with at most
+    ``flood_depth`` moves made when that is given.
 
     With ``spill_dir``, a folder, the region counts waiting their turn go to files there
     (unlinked at once) when the states pass ``max_bytes``, up to ``max_disk`` bytes, and
@@ -179,6 +181,7 @@ def sweep(
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
         threads=threads, orientation=orientation, commute=int(commute), path_flood=int(path_flood),
         spill_dir=spill_dir, max_disk=max_disk, symmetry=found.encode() if found else b"",
+        flood_depth=-1 if flood_depth is None else flood_depth,
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
     return Answer(Status(status), path, expanded, bound, disk)

@@ -41,6 +41,15 @@ if TYPE_CHECKING:
 #: either way: the answer is the same.
 RACE_FROM, RACE_UNTIL, RACE_MARGIN = 0.5, 30.0, 1.25
 
+#: In a race, the way "without" still takes the bound at the states with at most this
+#: many moves made: they are few (a few thousand on the hard levels) and root most of the
+#: tree, so it prunes where it costs least.  Threegrid5's "within 13", its proof's last
+#: sweep, takes 76.5 s so against 82.1 s with none (5,131,055 states expanded against
+#: 6,049,370), Threegrid4's "within 10" 0.35 s against 1.97 s and KAMI 1's P37 "within 9"
+#: 2.0 s against 3.7 s; with depth 1, 82.1, 1.31 and 3.5 s; with 3, 95.9, 0.28 and 2.0 s
+#: (``benchmarks/sweep.py --path-flood shallow``; docs/measurements.md, 2026-11-30).
+SHALLOW_DEPTH = 2
+
 
 def prove(
     island: "Island",
@@ -231,7 +240,11 @@ def _sweep(
     """
     folder, disk = spill_folder(budget.settings.max_disk_bytes)
     raced = budget.settings.path_flood is None
-    flood = bool(budget.settings.path_flood)  # with the path-flood bound (the race may change it)
+    # With the path-flood bound at every state (the race may change it): a threshold's
+    # sweep may jump from under RACE_FROM to past RACE_UNTIL, with no race between, and
+    # then the bound everywhere is the safer way (Threegrid4's "within 10" takes 0.28 s
+    # with it, 0.35 s near the root only; "within 11" 48.1 s, and not done at 200 s).
+    flood = budget.settings.path_flood is not False
 
     def run(within: int, paths: bool, with_flood: bool, seconds: Optional[float] = None) -> tuple[Answer, float]:
         limits = core_limits(budget)
@@ -250,7 +263,8 @@ def _sweep(
             shown=proven[0],
             threads=budget.settings.threads,
             orientation=orient,
-            path_flood=with_flood,
+            path_flood=with_flood or raced,
+            flood_depth=None if with_flood else SHALLOW_DEPTH,
             **limits,
         )
         budget.expanded += answer.expanded

@@ -215,10 +215,12 @@ def test_the_compiled_bound_equals_the_python_one(seed, count, rows, columns, co
 
 
 def test_the_compiled_search_with_the_bound_finds_the_optimum():
-    """The A* and the sweep with the bound, against breadth-first search."""
+    """The A* and the sweep with the bound, against breadth-first search; the sweep also
+    with the bound near the root only (``flood_depth``, a race's way without it)."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(4)
+    expanded = dict.fromkeys((None, 0, 1, 2), 0)
     for graph, _ in _islands(rng, 200, rows=(3, 4), columns=(2, 3), colors=(2, 4)):
         optimum = island_bfs_optimum(graph.colors, graph.adjacency, limit=8)
         if optimum is None or optimum == 0:
@@ -226,8 +228,13 @@ def test_the_compiled_search_with_the_bound_finds_the_optimum():
         packed = core.graph(bytes(graph.colors), graph.adjacency)
         found = core.astar(packed, path_flood=True, max_nodes=200_000)
         assert found.status == core.Status.FOUND and len(found.path) == optimum
-        assert core.sweep(packed, within=optimum, path_flood=True).status == core.Status.FOUND
-        assert core.sweep(packed, within=optimum - 1, path_flood=True).status == core.Status.NONE
+        for depth in (None, 0, 1, 2):
+            assert core.sweep(packed, within=optimum, path_flood=True, flood_depth=depth).status == core.Status.FOUND
+            none = core.sweep(packed, within=optimum - 1, path_flood=True, flood_depth=depth)
+            assert none.status == core.Status.NONE
+            expanded[depth] += none.expanded
+    # Taken at fewer depths, it prunes less: it is taken (the counts differ).
+    assert expanded[None] < expanded[0], expanded
 
 
 def _after_moves(rng, graph, state, moves):

@@ -13,10 +13,11 @@ from ..conftest import machine
 
 @pytest.fixture
 def sweeps(monkeypatch):
-    """Every sweep the proof makes, as (within, paths, path_flood, max_seconds, status,
-    seconds),
-    with ``slow[flood]`` seconds added to the sweeps made that way (so the race's winner
-    is known), and races from any time on (RACE_FROM 0)."""
+    """Every sweep the proof makes, as (within, paths, flood, max_seconds, status,
+    seconds, near_root), flood True when it takes the path-flood bound at every state (a race's way
+    without takes it near the root only: SHALLOW_DEPTH), with ``slow[flood]`` seconds
+    added to the sweeps made that way (so the race's winner is known), and races from
+    any time on (RACE_FROM 0); near_root: it takes the bound at depth SHALLOW_DEPTH at most."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     calls, slow = [], {True: 0.0, False: 0.0}
@@ -25,11 +26,11 @@ def sweeps(monkeypatch):
     def sweep(g, **kwargs):
         started = time.perf_counter()
         answer = real(g, **kwargs)
-        time.sleep(slow[kwargs["path_flood"]])
+        flood = kwargs["path_flood"] and kwargs["flood_depth"] is None
+        time.sleep(slow[flood])
         took = time.perf_counter() - started
-        calls.append(
-            (kwargs["within"], kwargs["paths"], kwargs["path_flood"], kwargs["max_seconds"], answer.status, took)
-        )
+        near_root = kwargs["path_flood"] and kwargs["flood_depth"] == proof.SHALLOW_DEPTH
+        calls.append((kwargs["within"], kwargs["paths"], flood, kwargs["max_seconds"], answer.status, took, near_root))
         return answer
 
     monkeypatch.setattr(proof, "sweep", sweep)
@@ -60,6 +61,8 @@ def test_the_race_sweeps_a_threshold_again_the_other_way_and_the_faster_takes_th
         assert again[3] is not None and again[3] <= 2 * before[5] + 0.005  # at most twice as long (and the calls)
         later = [call for call in first[i + 1 :] if call[0] > before[0]]
         assert later and later[0][2] is not slower  # the faster way sweeps the next threshold
+    # The way without takes the bound near the root, and only there.
+    assert all(call[6] != call[2] for call in calls), calls
     last = max(call[0] for call in first)
     assert [call[0] for call in first].count(last) == 1  # the last threshold is not raced
     assert last == len(optimum) - 1 and all(call[4] == core.Status.NONE for call in first)
@@ -73,6 +76,7 @@ def test_without_the_race_every_sweep_is_made_one_way(sweeps):
         assert len(_prove(island, optimum, flood)) == len(optimum)
         withins = [call[0] for call in calls if not call[1]]
         assert calls and {call[2] for call in calls} == {flood} and len(withins) == len(set(withins))
+        assert not any(call[6] for call in calls)  # asked for none, it takes none
 
 
 def test_ctrl_c_in_the_races_second_sweep_stops_the_proof(sweeps, monkeypatch):
@@ -96,16 +100,17 @@ def test_ctrl_c_in_the_races_second_sweep_stops_the_proof(sweeps, monkeypatch):
 def test_a_race_not_won_by_the_margin_keeps_the_way_it_had(sweeps, monkeypatch):
     """The other way takes the next threshold only when it was RACE_MARGIN times as fast
     (a near tie says nothing of the next threshold): with a margin no race can win, every
-    threshold is swept first without the bound, however much faster it is with it."""
+    threshold is swept first with the bound everywhere (the way a race starts from),
+    however much faster it is near the root only."""
     calls, slow = sweeps
-    slow[False] = 0.2
+    slow[True] = 0.2
     monkeypatch.setattr(proof, "RACE_MARGIN", 1e6)
     _, island, optimum = kami_island(1)
     assert len(_prove(island, optimum, None)) == len(optimum)
     first = [call for call in calls if not call[1]]
     raced = [i for i in range(1, len(first)) if first[i][0] == first[i - 1][0]]
-    assert raced and all(first[i][2] for i in raced)  # the races ran, with the bound second
-    assert all(not first[i][2] for i in range(len(first)) if i not in raced)
+    assert raced and not any(first[i][2] for i in raced)  # the races ran, near the root second
+    assert all(first[i][2] for i in range(len(first)) if i not in raced)
 
 
 @pytest.mark.parametrize("where", ["astar", "sweep"])

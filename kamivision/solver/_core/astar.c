@@ -271,7 +271,8 @@ static void astar_run(const AstarArgs *a, Result *res) {
     for (int i = 0; i < n; i++)
         if (colors[i] >= 64) small_colors = 0;
     Winding wd;
-    Island is = {n, W, a->adjacency, goal, small_colors, winding_for(colors, n, a->orientation, &wd), a->path_flood};
+    Island is = {n, W, a->adjacency, goal, small_colors, winding_for(colors, n, a->orientation, &wd), a->path_flood,
+                 MAXF};
     KeyShape ks = key_shape(colors, n);
     Scratch mx;
     int ok = scratch_init(&mx, n, ks.bytes, is.path_flood);

@@ -18,6 +18,7 @@ typedef struct {
     int small_colors; /* every color (and the goal) below 64: color sets fit a word */
     const struct Winding *wind; /* the winding bound's weights, or NULL */
     int path_flood; /* take the path-flood bound (pathflood.c) at the states expanded */
+    int flood_depth; /* the sweep: only at those with at most this many moves made */
 } Island;
 
 typedef struct {

@@ -9,7 +9,8 @@
  *   astar(colors, adjacency, words, *, goal, limit, max_nodes, max_seconds, max_bytes,
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
- *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry); its
+ *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry,
+ *         flood_depth); its
  *         progress calls take two more arguments: the region count it is at and the one it
  *         started from; it returns the answer below and the most bytes it held on disk.
  *         `symmetry` (bytes, symmetry.py's encoding) is trusted to be automorphisms of the
@@ -145,7 +146,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
                             "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", "spill_dir",
-                            "max_disk", "symmetry", NULL};
+                            "max_disk", "symmetry", "flood_depth", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
@@ -154,12 +155,13 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
     a.paths = a.threads = a.commute = 1;
+    a.flood_depth = -1;
     const uint8_t *sym_blob = NULL;
     Py_ssize_t sym_len = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#", names, &colors, &n, &adjacency, &adj_len,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#i", names, &colors, &n, &adjacency, &adj_len,
                                      &a.W, &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
                                      &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood,
-                                     &a.spill_dir, &a.max_disk, &sym_blob, &sym_len))
+                                     &a.spill_dir, &a.max_disk, &sym_blob, &sym_len, &a.flood_depth))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
     if (a.T < 0 || a.T >= MAXF - 2) {

@@ -135,7 +135,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     if (g + h > T) return 0;
     key_unpack(ks, pk, x->colors);
     int npresent;
-    h = state_bound(is, x, g, h, T, is->path_flood ? FLOOD_PASSES : FLOOD_NO, &npresent);
+    h = state_bound(is, x, g, h, T, is->path_flood && g <= is->flood_depth ? FLOOD_PASSES : FLOOD_NO, &npresent);
     j->h = h;
     if (g + h > T) return 0;
     j->expand = 1;
@@ -562,6 +562,7 @@ typedef struct {
     const char *spill_dir; /* NULL: stop when max_bytes is full; else layers go to disk there */
     long long max_disk;    /* bytes they may take there */
     int paths, shown, threads, orientation, commute, path_flood;
+    int flood_depth;       /* path_flood at the states with at most this many moves made; < 0: all */
     const Symmetry *sym;   /* NULL, or the island's symmetries (symmetry.c) */
     PollFn poll;
     void *poll_ctx;
@@ -578,7 +579,8 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
     for (int i = 0; i < n; i++)
         if (a->colors[i] >= 64) small_colors = 0;
     Winding wd;
-    Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd), a->path_flood};
+    Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd), a->path_flood,
+                 a->flood_depth < 0 ? MAXF : a->flood_depth};
     KeyShape ks = key_shape(a->colors, n);
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
     limits_for_path_flood(&lim, a->path_flood);
