@@ -44,7 +44,7 @@ RACE_FROM, RACE_UNTIL, RACE_MARGIN = 0.5, 30.0, 1.25
 #: In a race, the way "without" still takes the bound at the states with at most this
 #: many moves made: they are few (a few thousand on the hard levels) and root most of the
 #: tree, so it prunes where it costs least.  Threegrid5's "within 13", its proof's last
-#: sweep, takes 76.5 s so against 82.1 s with none (5,131,055 states expanded against
+#: sweep, takes 76.5 s against 82.1 s with none (5,131,055 states expanded against
 #: 6,049,370), Threegrid4's "within 10" 0.35 s against 1.97 s and KAMI 1's P37 "within 9"
 #: 2.0 s against 3.7 s; with depth 1, 82.1, 1.31 and 3.5 s; with 3, 95.9, 0.28 and 2.0 s
 #: (``benchmarks/sweep.py --path-flood shallow``; docs/measurements.md, 2026-11-30).
