@@ -25,9 +25,10 @@ static Limits limits_start(double max_seconds, long long max_nodes, PollFn poll,
     return (Limits){now(), max_seconds, max_nodes, -1, poll, ctx, 0, 4096};
 }
 
-/* Expansions with the path-flood bound cost up to 400 us each (Threegrid5's sweep): 4096
- * of them took 1.7 s between two looks at Ctrl-C and the clock; 256 take a tenth of a
- * second, and a look (the clock, a progress call) costs microseconds. */
+/* Expansions with the path-flood bound cost up to 400 us each (Threegrid5): 4096 of them
+ * took 1.7 s between two looks at Ctrl-C and the clock; 256 take a tenth of a second, and
+ * a look (the clock, a progress call) costs microseconds.  For the A*s; the sweep looks
+ * after each chunk of parents instead (sweep.c). */
 static void limits_for_path_flood(Limits *lim, int path_flood) {
     if (path_flood) lim->every = 256;
 }

@@ -370,11 +370,8 @@ static int sweep_layer(Sweeper *sw, Layer *L, int R, int part) {
             if (!j->expand || g + j->h > sw->T) continue;
             (*sw->expanded)++;
             if ((*sw->expanded & 4095) == 0 && !sweep_fits(sw, R, part ? layer_used(L) : 0)) return EXPAND_FULL;
-            int over = over_limits(sw->lim, *sw->expanded, sw->shown, NULL);
-            if (over) {
-                if (over < 0) sw->fail = FAIL_CALLBACK;
-                return EXPAND_LIMIT;
-            }
+            /* The node limit here; the clock and Ctrl-C after the chunk (below). */
+            if (sw->lim->max_nodes >= 0 && *sw->expanded > sw->lim->max_nodes) return EXPAND_LIMIT;
             int ng = g + 1;
             for (int q = 0; q < j->nkids; q++) {
                 const SweepKid *kid = &j->kids[q];
@@ -400,11 +397,11 @@ static int sweep_layer(Sweeper *sw, Layer *L, int R, int part) {
                 }
             }
         }
-        /* The clock, Ctrl-C and the progress report are looked at after each chunk too,
+        /* The clock, Ctrl-C and the progress report are looked at after each chunk,
          * whether its parents were expanded or not: with the path-flood bound most are
-         * evaluated and dropped, and counting the expanded ones alone left 10.3 s between
-         * two looks in KAMI 1's P39 "within 12" (10,240 expansions), which overran a 10 s
-         * limit; a chunk there takes up to half a second, and a look microseconds. */
+         * evaluated and dropped, and a look every 256 expanded (as the A* does) left 10.3 s
+         * between two looks in KAMI 1's P39 "within 12" (10,240 expansions), which overran
+         * a 10 s limit; a chunk there takes up to half a second, and a look microseconds. */
         int over = limits_now(sw->lim, *sw->expanded, sw->shown, NULL);
         if (over) {
             if (over < 0) sw->fail = FAIL_CALLBACK;
@@ -583,7 +580,6 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
                  a->flood_depth < 0 ? MAXF : a->flood_depth};
     KeyShape ks = key_shape(a->colors, n);
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
-    limits_for_path_flood(&lim, a->path_flood);
     long long expanded = 0;
     int full = 0, fail = FAIL_NONE;
     int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, a->sym, &lim, &expanded,
