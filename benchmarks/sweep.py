@@ -5,6 +5,7 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --threads 1,2
     python benchmarks/sweep.py LEVEL.json --threshold 13 --max-gb 14
     python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
+    python benchmarks/sweep.py LEVEL.json --ways 1,4      # the commuting rule at states with so many ways in
     python benchmarks/sweep.py LEVEL.json --no-symmetry  # symmetric states stored each
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
     python benchmarks/sweep.py LEVEL.json --path-flood off,shallow   # the bound near the root only
@@ -34,7 +35,7 @@ def run_one(
     threads: int,
     max_gb: float,
     winding: bool = True,
-    commute: bool = True,
+    commute: bool | int = True,
     path_flood: bool | str = False,
     max_seconds: float | None = None,
     spill_gb: float = 0.0,
@@ -88,6 +89,7 @@ def run_one(
         seconds=seconds,
         peak_gb=peak,
         disk_gb=result.disk / 2**30,
+        stored=result.stored,
     )
 
 
@@ -99,6 +101,12 @@ def main() -> int:
     parser.add_argument("--max-gb", type=float, default=14.0, help="memory the sweep may use")
     parser.add_argument("--no-winding", action="store_true", help="sweep without the winding bound")
     parser.add_argument("--no-commute", action="store_true", help="take commuting moves in both orders")
+    parser.add_argument(
+        "--ways",
+        default="all",
+        help="the commuting rule at states reached by at most this many moves (1: the rule before"
+        " 2026-11-30; all: as many as the core keeps), or several with commas",
+    )
     parser.add_argument("--no-symmetry", action="store_true", help="store symmetric states each")
     parser.add_argument(
         "--path-flood",
@@ -120,7 +128,7 @@ def main() -> int:
                     threads[0],
                     args.max_gb,
                     not args.no_winding,
-                    not args.no_commute,
+                    False if args.no_commute else True if args.ways == "all" else int(args.ways),
                     {"on": True, "shallow": "shallow"}.get(args.path_flood, False),
                     args.max_seconds,
                     args.spill_gb,
@@ -130,14 +138,14 @@ def main() -> int:
         )
         return 0
     header = (
-        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'answer':<14} {'expanded':>12} "
-        f"{'seconds':>9} {'peak GB':>8} {'disk GB':>8}"
+        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'ways':>4} {'answer':<14} "
+        f"{'expanded':>12} {'stored':>12} {'seconds':>9} {'peak GB':>8} {'disk GB':>8}"
     )
     print(header)
     print("-" * len(header))
     floods = args.path_flood.split(",")
     for path in args.levels:
-        for count, flood in [(c, f) for c in threads for f in floods]:
+        for count, flood, ways in [(c, f, w) for c in threads for f in floods for w in args.ways.split(",")]:
             command = [
                 sys.executable,
                 __file__,
@@ -149,6 +157,8 @@ def main() -> int:
                 str(args.max_gb),
                 "--path-flood",
                 flood,
+                "--ways",
+                ways,
             ]
             if args.threshold is not None:
                 command += ["--threshold", str(args.threshold)]
@@ -170,8 +180,9 @@ def main() -> int:
                 continue
             row = json.loads(done.stdout)
             print(
-                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {row['answer']:<14} "
-                f"{row['expanded']:>12,} {row['seconds']:>9.1f} {row['peak_gb']:>8.2f} {row['disk_gb']:>8.2f}",
+                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {ways:>4} "
+                f"{row['answer']:<14} {row['expanded']:>12,} {row['stored']:>12,} {row['seconds']:>9.1f} "
+                f"{row['peak_gb']:>8.2f} {row['disk_gb']:>8.2f}",
                 flush=True,
             )
     return 0

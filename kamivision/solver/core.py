@@ -16,7 +16,7 @@ import functools
 import math
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union
 
 from .symmetry import Symmetry
 from .symmetry import find as find_symmetry
@@ -54,13 +54,15 @@ class Answer:
     """What a search of the core returns.  ``path``: ``None``, or the moves found, as
     ``(region, color)`` pairs (a list of colors for :func:`pivot_astar`); ``bound``:
     the lower bound proven (for :func:`sweep`: the length of the solution found);
-    ``disk``: for :func:`sweep`, the most bytes its states took on disk."""
+    ``disk``: for :func:`sweep`, the most bytes its states took on disk; ``stored``: for
+    :func:`sweep`, the states it stored (each is evaluated when its turn comes)."""
 
     status: Status
     path: Optional[list]
     expanded: int
     bound: int
     disk: int = 0
+    stored: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +150,7 @@ def sweep(
     shown: int = 0,
     threads: int = 1,
     orientation: int = -1,
-    commute: bool = True,
+    commute: Union[bool, int] = True,
     path_flood: bool = False,
     spill_dir: Optional[str] = None,
     max_disk: int = 0,
@@ -162,7 +164,10 @@ def sweep(
     ``shown`` is the bound given to ``progress`` (the sweep proves nothing until it ends),
     which also gets the region count the sweep is at and the one it started from
     (``progress(expanded, bound, seconds, at, of)``: it goes down from ``of`` to 2);
-    ``commute=False`` takes commuting moves in both orders (for tests and benchmarks);
+    ``commute=False`` takes commuting moves in both orders, and ``commute=k`` (an int)
+    skips them only at states reached with their least ``g`` by at most k different
+    moves (``_core/sweep.c``; 1 is the rule before it kept several; for tests and
+    benchmarks); ``True``: at states reached by as many as the core keeps;
     ``path_flood`` as for :func:`astar`, taken only at the states with at most
     ``flood_depth`` moves made when that is given.
 
@@ -176,15 +181,15 @@ def sweep(
     each other, one is stored (:mod:`~kamivision.solver.symmetry`); the answer is the
     same, with fewer states on a symmetric board.  ``symmetry=False`` stores them all."""
     found = _symmetry(g) if symmetry and not paths else None
-    (status, path, expanded, bound), disk = _core.sweep(
+    (status, path, expanded, bound), disk, stored = _core.sweep(
         g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
-        threads=threads, orientation=orientation, commute=int(commute), path_flood=int(path_flood),
+        threads=threads, orientation=orientation, commute=-1 if commute is True else int(commute), path_flood=int(path_flood),
         spill_dir=spill_dir, max_disk=max_disk, symmetry=found.encode() if found else b"",
         flood_depth=-1 if flood_depth is None else flood_depth,
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
-    return Answer(Status(status), path, expanded, bound, disk)
+    return Answer(Status(status), path, expanded, bound, disk, stored)
 
 
 @functools.lru_cache(maxsize=8)

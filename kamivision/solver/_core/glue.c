@@ -12,7 +12,9 @@
  *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry,
  *         flood_depth); its
  *         progress calls take two more arguments: the region count it is at and the one it
- *         started from; it returns the answer below and the most bytes it held on disk.
+ *         started from; it returns the answer below, the most bytes it held on disk and the
+ *         states it stored.  `commute`: the commuting rule for states with at most that many
+ *         ways in kept (0: off; -1: all the core keeps, LM_KEEP).
  *         `symmetry` (bytes, symmetry.py's encoding) is trusted to be automorphisms of the
  *         island: only its indices are checked (core.sweep passes symmetry.find's)
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
@@ -154,7 +156,8 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.T = a.goal = a.orientation = -1;
     a.max_nodes = a.max_bytes = -1;
     a.max_seconds = -1.0;
-    a.paths = a.threads = a.commute = 1;
+    a.paths = a.threads = 1;
+    a.commute = -1;
     a.flood_depth = -1;
     const uint8_t *sym_blob = NULL;
     Py_ssize_t sym_len = 0;
@@ -183,11 +186,11 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
         a.sym = &sym;
     }
     Result res; /* about 1.6 kB: its path's arrays */
-    long long disk = 0;
-    sweep_run(&a, &res, &disk);
+    long long disk = 0, stored = 0;
+    sweep_run(&a, &res, &disk, &stored);
     if (a.sym) symmetry_free(&sym);
     PyObject *out = answer(&res, 0);
-    return out ? Py_BuildValue("(NL)", out, disk) : NULL;
+    return out ? Py_BuildValue("(NLL)", out, disk, stored) : NULL;
 }
 
 static PyObject *core_pivot_astar(PyObject *self, PyObject *args, PyObject *kw) {

@@ -8,7 +8,9 @@
 #define LAYER_TAG 28 /* index bits in a table entry; the top 4 are the tag */
 #define LAYER_MAX ((1u << LAYER_TAG) - 2)
 
-#define LM_ALL 0xFFFF /* no move kept: all moves are taken */
+#define LM_ALL 0xFFFF  /* no move kept: all moves are taken */
+#define LM_NONE 0xFFFE /* an unused place for a kept move */
+#define LM_KEEP 4      /* moves kept a state; one more different, and it keeps LM_ALL */
 
 /* A move's name for the order of commuting moves: its region, then its color.  A color
  * of 32 or more has no name: its child keeps LM_ALL, and takes every move. */
@@ -19,7 +21,7 @@ typedef struct {
     size_t count, cap;
     uint8_t *keys;
     uint8_t *gh;     /* g, h of each state */
-    uint16_t *lm;    /* the move that reached it (see move_name), or LM_ALL */
+    uint16_t *lm;    /* LM_KEEP each: the moves that reached it (move_name), the rest LM_NONE; or LM_ALL first */
     uint32_t *table; /* tag << LAYER_TAG | (index + 1); 0 = empty */
     size_t tcap;     /* power of two */
 } Layer;
@@ -31,7 +33,7 @@ static int layer_init(Layer *ly, int n, int stride) {
     ly->cap = 1024;
     ly->keys = malloc(ly->cap * (size_t)stride);
     ly->gh = malloc(ly->cap * 2);
-    ly->lm = malloc(ly->cap * sizeof(uint16_t));
+    ly->lm = malloc(ly->cap * LM_KEEP * sizeof(uint16_t));
     ly->tcap = 2048;
     ly->table = calloc(ly->tcap, sizeof(uint32_t));
     return ly->keys && ly->gh && ly->lm && ly->table;
@@ -46,7 +48,7 @@ static void layer_free(Layer *ly) {
 
 /* Memory the layer touches (its arenas' unused capacity is never written). */
 static size_t layer_used(const Layer *ly) {
-    return ly->count * ((size_t)ly->stride + 2 + sizeof(uint16_t)) + ly->tcap * sizeof(uint32_t);
+    return ly->count * ((size_t)ly->stride + 2 + LM_KEEP * sizeof(uint16_t)) + ly->tcap * sizeof(uint32_t);
 }
 
 static inline uint32_t layer_tag(uint64_t h) { return (uint32_t)(h >> 60) << LAYER_TAG; }
@@ -98,7 +100,7 @@ static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot,
         uint8_t *gh = realloc(ly->gh, cap * 2);
         if (!gh) return -1;
         ly->gh = gh;
-        uint16_t *lms = realloc(ly->lm, cap * sizeof(uint16_t));
+        uint16_t *lms = realloc(ly->lm, cap * LM_KEEP * sizeof(uint16_t));
         if (!lms) return -1;
         ly->lm = lms;
         ly->cap = cap;
@@ -107,7 +109,8 @@ static int64_t layer_add(Layer *ly, const uint8_t *key, uint64_t h, size_t slot,
     memcpy(ly->keys + k * ly->stride, key, ly->stride);
     ly->gh[2 * k] = (uint8_t)g;
     ly->gh[2 * k + 1] = (uint8_t)hb;
-    ly->lm[k] = lm;
+    ly->lm[k * LM_KEEP] = lm;
+    for (int i = 1; i < LM_KEEP; i++) ly->lm[k * LM_KEEP + i] = LM_NONE;
     ly->table[slot] = layer_tag(h) | (uint32_t)(k + 1);
     if (ly->count * 8 > ly->tcap * 5 && !layer_grow_table(ly)) return -1; /* load at most 5/8 */
     return (int64_t)k;
@@ -126,18 +129,29 @@ static size_t layers_used(const Layers *ly, int n) {
 }
 
 /* Another way to the state at `old` of C: with g moves, bound hb, last move lm, and (when
- * C keeps moves, `moves` not NULL) those g moves.  The state keeps its least g, the move
- * that reached it with that g (LM_ALL when two different moves did) and the largest bound
- * (each is admissible, so their largest is too). */
+ * C keeps moves, `moves` not NULL) those g moves.  The state keeps its least g, the moves
+ * that reached it with that g (up to LM_KEEP different ones; LM_ALL past them, or when one
+ * way was LM_ALL) and the largest bound (each is admissible, so their largest is too). */
 static void layer_merge(Layer *C, int64_t old, int g, int hb, uint16_t lm, const uint8_t *moves) {
     uint8_t *gh = &C->gh[2 * old];
+    uint16_t *kept = &C->lm[old * LM_KEEP];
     if (hb > gh[1]) gh[1] = (uint8_t)hb;
     if (gh[0] < g) return;
     if (gh[0] == g) {
-        if (C->lm[old] != lm) C->lm[old] = LM_ALL;
+        if (kept[0] == LM_ALL) return;
+        for (int i = 0; i < LM_KEEP && lm != LM_ALL; i++) {
+            if (kept[i] == lm) return;
+            if (kept[i] == LM_NONE) {
+                kept[i] = lm;
+                return;
+            }
+        }
+        kept[0] = LM_ALL;
+        for (int i = 1; i < LM_KEEP; i++) kept[i] = LM_NONE;
         return;
     }
     gh[0] = (uint8_t)g;
-    C->lm[old] = lm;
+    kept[0] = lm;
+    for (int i = 1; i < LM_KEEP; i++) kept[i] = LM_NONE;
     if (moves) memcpy(C->keys + (size_t)old * C->stride + C->n, moves, 3 * (size_t)g);
 }

@@ -3,9 +3,10 @@
  * When the layers in memory pass the sweep's memory, those waiting their turn (fewer
  * regions than the one being expanded) are appended to one file each and freed.  A
  * state may then be in a layer's file several times, and in memory once more, each copy
- * with the g, bound and last move of the ways to it seen before that copy was written.
+ * with the g, bound and last moves of the ways to it seen before that copy was written.
  * When the layer's turn comes, every copy is read back and merged (layer_merge: least g,
- * the move that reached it with that g or LM_ALL, largest bound) before any state of it
+ * the moves that reached it with that g, or LM_ALL past LM_KEEP of them, largest bound:
+ * none of these depends on the order the ways come in) before any state of it
  * is expanded: exactly what the layer would hold had it stayed in memory, since all ways
  * to its states come from layers with more regions, all expanded by then.  So the sweep
  * expands the same states with the same g, bounds and kept moves either way, and its
@@ -19,11 +20,13 @@
  * nothing is left behind, even when the process is killed.
  *
  * A record: the state's stride bytes (key, then moves when kept), g, bound, and the
- * last move's name (two bytes, low first). */
+ * names of the moves kept (LM_KEEP of two bytes, in the machine's order: the file lives
+ * only as long as the sweep). */
 
 /* Parts a layer is read in, at most: each reads the whole file, and a layer that needs
  * more has too little memory to be worth it (the sweep stops as when memory is full). */
 #define SPILL_PARTS_MAX 64
+#define SPILL_TAIL (2 + 2 * LM_KEEP) /* after each key on disk: g, h and the moves kept */
 
 typedef struct {
     const char *dir;  /* where the files go; NULL: no spilling */
@@ -44,7 +47,7 @@ static void spill_close(Spill *sp, int r, int stride) {
     if (!sp->file[r]) return;
     fclose(sp->file[r]);
     sp->file[r] = NULL;
-    sp->used -= sp->count[r] * (stride + 4);
+    sp->used -= sp->count[r] * (stride + SPILL_TAIL);
     sp->count[r] = 0;
 }
 
@@ -75,13 +78,14 @@ static int spill_layer(Spill *sp, Layers *ly, int r) {
     Layer *L = &ly->layer[r];
     if (!ly->live[r]) return 1; /* nothing in memory */
     int stride = L->stride;
-    long long bytes = (long long)L->count * (stride + 4);
+    long long bytes = (long long)L->count * (stride + SPILL_TAIL);
     if (!sp->dir || sp->used + bytes > sp->budget) return 0;
     if (L->count && !sp->file[r] && !(sp->file[r] = spill_open(sp))) return 0;
     FILE *f = sp->file[r];
     for (size_t k = 0; k < L->count; k++) {
-        uint8_t tail[4] = {L->gh[2 * k], L->gh[2 * k + 1], (uint8_t)(L->lm[k] & 0xFF), (uint8_t)(L->lm[k] >> 8)};
-        if (fwrite(L->keys + k * (size_t)stride, stride, 1, f) != 1 || fwrite(tail, 4, 1, f) != 1) return 0;
+        uint8_t tail[SPILL_TAIL] = {L->gh[2 * k], L->gh[2 * k + 1]};
+        memcpy(tail + 2, L->lm + k * LM_KEEP, LM_KEEP * sizeof(uint16_t));
+        if (fwrite(L->keys + k * (size_t)stride, stride, 1, f) != 1 || fwrite(tail, SPILL_TAIL, 1, f) != 1) return 0;
     }
     sp->count[r] += (long long)L->count;
     sp->used += bytes;
@@ -109,7 +113,7 @@ static int spill_below(Spill *sp, Layers *ly, int R, int n, size_t extra, long l
 /* The parts layer r's file is read in, for `part_bytes` of memory a part; 0 when it
  * would take more than SPILL_PARTS_MAX. */
 static int spill_parts(const Spill *sp, int r, int stride, long long part_bytes) {
-    long long need = sp->count[r] * (stride + 12); /* a state in memory: layer_used's, table at 5/8 */
+    long long need = sp->count[r] * (stride + 10 + 2 * LM_KEEP); /* a state in memory: layer_used's, table at 5/8 */
     if (part_bytes <= 0) return need ? 0 : 1;
     long long p = (need + part_bytes - 1) / part_bytes;
     return p < 1 ? 1 : p > SPILL_PARTS_MAX ? 0 : (int)p;
@@ -120,29 +124,30 @@ static int spill_parts(const Spill *sp, int r, int stride, long long part_bytes)
 static int spill_read(Spill *sp, int r, Layer *L, int p, int P) {
     FILE *f = sp->file[r];
     int stride = L->stride, kb = L->n;
-    uint8_t *rec = malloc(stride + 4);
+    uint8_t *rec = malloc(stride + SPILL_TAIL);
     if (!rec || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) {
         free(rec);
         return 0;
     }
     int ok = 1;
     for (long long i = 0; i < sp->count[r]; i++) {
-        if (fread(rec, stride + 4, 1, f) != 1) {
+        if (fread(rec, stride + SPILL_TAIL, 1, f) != 1) {
             ok = 0;
             break;
         }
         uint64_t h = hash_key(rec, kb);
         if ((int)((h >> 32) % (uint64_t)P) != p) continue;
         int g = rec[stride], hb = rec[stride + 1];
-        uint16_t lm = (uint16_t)(rec[stride + 2] | rec[stride + 3] << 8);
+        uint16_t lm[LM_KEEP];
+        memcpy(lm, rec + stride + 2, sizeof(lm));
         size_t slot;
         int64_t old = layer_find(L, rec, h, &slot);
-        if (old >= 0) {
-            layer_merge(L, old, g, hb, lm, stride > kb ? rec + kb : NULL);
-        } else if (layer_add(L, rec, h, slot, g, hb, lm) < 0) {
+        if (old < 0 && (old = layer_add(L, rec, h, slot, g, hb, lm[0])) < 0) {
             ok = 0;
             break;
         }
+        for (int i = 0; i < LM_KEEP && (i == 0 || lm[i] != LM_NONE); i++) /* each way in, as it came */
+            layer_merge(L, old, g, hb, lm[i], stride > kb ? rec + kb : NULL);
     }
     free(rec);
     if (ok && fseek(f, 0, SEEK_END) != 0) ok = 0; /* later spills append */

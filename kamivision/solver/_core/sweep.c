@@ -19,11 +19,13 @@
  * is within T.  A solution found lowers T to one less than its length, so the one
  * returned is the shortest within the first T.
  *
- * Moves that commute are taken in one order only.  Each stored state keeps the move that
- * reached it (LM_ALL when it was reached with its least g by two different moves, and at
- * the root).  Let m = (r, c) be that move, M the region it made and N[M] that region with
- * its neighbors.  A move m' = (r', c') that makes the set S' one region is skipped when
- * S' misses N[M] and (r', c') comes before (r, c) (region first, then color):
+ * Moves that commute are taken in one order only.  Each stored state keeps the moves that
+ * reached it with its least g, up to LM_KEEP different ones (LM_ALL past them, when a
+ * way in kept LM_ALL, and at the root: all moves are taken then).  For a kept move
+ * m = (r, c), let M be the region it made and N[M] that region with its neighbors.  A move
+ * m' = (r', c') that makes the set S' one region is skipped when, for every kept move m,
+ * S' misses N[M] and (r', c') comes before (r, c) (region first, then color); so, of the
+ * ways in, each skips m' on its own (below, for the one a solution takes):
  * - m and m' commute: S' misses M and M's neighbors, which were the neighbors of the
  *   regions m merged, so before m, r' had the same neighbors with the same colors and m'
  *   merged the same S'; after m', r is still a neighbor of the same regions (none of S'
@@ -34,11 +36,14 @@
  *   moves come first in lexicographic order.  Each of its prefixes is a shortest way to the
  *   state it reaches (else a shorter solution would exist), so that state is stored with
  *   that g, and every one of them has g + h <= T (h is admissible).  Its next move is never
- *   skipped: when the state keeps one move, it is the solution's own last move (the
- *   solution's prefix reaches it with its least g), and were the next move skipped the two
- *   would commute with the later one first, giving a solution as short and earlier in
- *   lexicographic order.  All ways to a state are stored before it is expanded (children
- *   have fewer regions), so its kept move is final when it is expanded.
+ *   skipped: when the state keeps moves, the solution's own last move is one of them (the
+ *   solution's prefix reaches it with its least g), and were the next move skipped it
+ *   would be skipped against that one too: the two would commute, with the later one
+ *   first, giving a solution as short and earlier in lexicographic order.  All ways to a
+ *   state are stored before it is expanded (children have fewer regions), so its kept
+ *   moves are final when it is expanded.  Keeping one move (LM_ALL at a second) is the
+ *   same rule; keeping up to four stores 15 % fewer states on Bud5's proof (1,297,658
+ *   against 1,532,981; benchmarks/sweep.py --ways 1,4).
  * A state reached by both orders of two commuting moves is now made once; the states
  * expanded can only be fewer (those reached only by skipped orders whose other order is
  * cut by the bounds), never a needed one.  tests/solver/test_core.py checks the sweep against
@@ -59,9 +64,9 @@
  *   same rank, and a move is skipped only when its rank is lower (ties are taken).
  * Take, of the shortest solutions within T on that graph, one whose sequence of ranks
  * comes first in lexicographic order.  Were its next move m' skipped at a key Q, Q would
- * keep a move M: the way in from its parent P by the solution's own move m, Q being the
- * image under s of P after m, M the image of m's name; m' ranked below M, and missing
- * N[M].  Then the preimage of m' under s commutes with m at P, and P, that preimage (its
+ * keep among its moves M: the way in from its parent P by the solution's own move m, Q
+ * being the image under s of P after m, M the image of m's name; m' ranked below M, and
+ * missing N[M] (as it does for every move Q keeps).  Then the preimage of m' under s commutes with m at P, and P, that preimage (its
  * image then), the image of m there, and the rest of the solution from the same key is a
  * solution as short whose ranks come first: the first differs, by the rank of m' (which
  * is that of its preimage) against that of m (which is that of M).
@@ -107,7 +112,8 @@ typedef struct {
     const Layer *L;
     int R, stride;
     const int *T; /* lowered by the main thread as it finds solutions */
-    int commute;  /* skip commuting moves taken in the other order (see above) */
+    int commute;  /* skip commuting moves taken in the other order (see above), for states
+                   * kept with at most this many ways in (0: never; up to LM_KEEP) */
     const Symmetry *sym; /* NULL, or symmetric children stored as one (keys only) */
     size_t first; /* the chunk's first parent in L */
     int n, next;  /* its parents; the next one to take */
@@ -142,14 +148,19 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     int ng = g + 1, inherited = h - 1;
     /* At T, a move outside the path-flood bound's corridor makes a child over T. */
     int narrow = g + h == T && x->flood == h && flood_corridor(is, x, h);
-    int last = ch->commute ? L->lm[k] : LM_ALL;
+    const uint16_t *last = L->lm + k * LM_KEEP; /* the moves that reached it (LM_ALL: all are taken) */
+    int nlast = last[0] == LM_ALL ? 0 : 1;
+    while (nlast && nlast < LM_KEEP && last[nlast] != LM_NONE) nlast++;
+    if (nlast > ch->commute) nlast = 0;
     const Symmetry *sym = ch->sym;
     int named = -1, rn = -1; /* the region whose name region rn was worked out */
-    word near[MAXW]; /* N[M]: the region the last move made, and its neighbors */
-    if (last != LM_ALL) {
-        int m = s->rep_of[last >> 5];
-        for (int w = 0; w < W; w++) near[w] = s->adj[m][w];
-        near[m >> 6] |= (word)1 << (m & 63);
+    word near[LM_KEEP][MAXW]; /* N[M] of each: the region the move made, and its neighbors */
+    int rank[LM_KEEP];
+    for (int i = 0; i < nlast; i++) {
+        int m = s->rep_of[last[i] >> 5];
+        for (int w = 0; w < W; w++) near[i][w] = s->adj[m][w];
+        near[i][m >> 6] |= (word)1 << (m & 63);
+        rank[i] = move_rank(sym, last[i]);
     }
     Moves mv;
     moves_begin(&mv, s);
@@ -169,10 +180,15 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             rn = sym_name_region(sym, s->members[r], W);
         }
         uint16_t name = move_name(sym ? rn : r, c);
-        if (last != LM_ALL && move_rank(sym, name) < move_rank(sym, last)) { /* made in the other order, unless it touches N[M] */
-            word touch = 0;
-            for (int w = 0; w < W; w++) touch |= merged[w] & near[w];
-            if (!touch) continue;
+        if (nlast) { /* made in the other order after each way in, unless it touches N[M] */
+            int rk = move_rank(sym, name), i = 0;
+            for (; i < nlast; i++) {
+                if (rk >= rank[i]) break;
+                word touch = 0;
+                for (int w = 0; w < W; w++) touch |= merged[w] & near[i][w];
+                if (touch) break;
+            }
+            if (i == nlast) continue;
         }
         if (narrow && !(x->corridor[r >> 6] >> (r & 63) & 1)) continue;
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
@@ -278,6 +294,7 @@ typedef struct {
     Scratch mx;
     Limits *lim;
     long long *expanded, max_bytes;
+    long long stored; /* states stored (each evaluated when its layer's turn comes) */
     Spill sp;
     uint8_t *best; /* the shortest solution's moves, with `paths` */
     int best_len, fail;
@@ -387,6 +404,8 @@ static int sweep_layer(Sweeper *sw, Layer *L, int R, int part) {
                     layer_merge(C, old, ng, kid->hc, kid->lm, sw->paths ? key + kb : NULL);
                 else if (layer_add(C, key, kid->hash, slot, ng, kid->hc, kid->lm) < 0)
                     return EXPAND_FULL;
+                else
+                    sw->stored++;
             }
             if (j->goal_r >= 0 && ng <= sw->T) {
                 sw->best_len = ng;
@@ -442,7 +461,7 @@ static int sweep_from_disk(Sweeper *sw, int R) {
 static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, int *T_io, int paths, int shown,
                  int threads, int commute, const Symmetry *sym, Limits *lim, long long *expanded, long long max_bytes,
                  const char *spill_dir, long long max_disk, long long *disk, int *full, int *fail, Path *path,
-                 int *at) {
+                 int *at, long long *stored) {
     int n = is->n, W = is->W, T = *T_io;
     Sweeper sw = {.ks = ks, .n = n, .kb = ks->bytes, .paths = paths, .shown = shown, .T = T, .lim = lim,
                   .expanded = expanded, .max_bytes = max_bytes, .best_len = -1, .fail = FAIL_NONE};
@@ -470,7 +489,7 @@ static int sweep(const Island *is, const KeyShape *ks, const uint8_t *colors, in
         sw.chunks[i].ks = ks;
         sw.chunks[i].stride = stride;
         sw.chunks[i].T = &sw.T;
-        sw.chunks[i].commute = commute;
+        sw.chunks[i].commute = commute < 0 || commute > LM_KEEP ? LM_KEEP : commute;
         sw.chunks[i].sym = sym && symmetry_on(sym) && stride == kb ? sym : NULL;
         sw.chunks[i].helper = &sw.bt->wx;
     }
@@ -528,6 +547,7 @@ out:
         result = 1;
     }
     *disk = sw.sp.peak;
+    *stored = sw.stored;
     spill_free(&sw.sp, n, stride);
     if (sw.ly)
         for (int r = 0; r <= n; r++)
@@ -558,7 +578,8 @@ typedef struct {
     long long max_nodes, max_bytes;
     const char *spill_dir; /* NULL: stop when max_bytes is full; else layers go to disk there */
     long long max_disk;    /* bytes they may take there */
-    int paths, shown, threads, orientation, commute, path_flood;
+    int paths, shown, threads, orientation, path_flood;
+    int commute;           /* the commuting rule for states with at most this many ways in (0: off; < 0: LM_KEEP) */
     int flood_depth;       /* path_flood at the states with at most this many moves made; < 0: all */
     const Symmetry *sym;   /* NULL, or the island's symmetries (symmetry.c) */
     PollFn poll;
@@ -570,7 +591,7 @@ typedef struct {
  * length in res->bound, its moves in res->path when `paths`), STATUS_NONE, STATUS_LIMIT,
  * STATUS_INTERRUPTED, or STATUS_MEMORY when its memory (and disk) ran out.  *disk gets
  * the most bytes its layers took on disk. */
-static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
+static void sweep_run(const SweepArgs *a, Result *res, long long *disk, long long *stored) {
     int n = a->n, goal = a->goal, T = a->T;
     int small_colors = goal < 64;
     for (int i = 0; i < n; i++)
@@ -583,7 +604,7 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk) {
     long long expanded = 0;
     int full = 0, fail = FAIL_NONE;
     int found = sweep(&is, &ks, a->colors, &T, a->paths, a->shown, a->threads, a->commute, a->sym, &lim, &expanded,
-                      a->max_bytes, a->spill_dir, a->max_disk, disk, &full, &fail, &res->path, a->at);
+                      a->max_bytes, a->spill_dir, a->max_disk, disk, &full, &fail, &res->path, a->at, stored);
     res->fail = found == SWEEP_FAILED ? fail : FAIL_NONE;
     res->expanded = expanded;
     res->status = found == 1   ? STATUS_FOUND
