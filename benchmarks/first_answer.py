@@ -50,6 +50,11 @@ def main() -> None:
     parser.add_argument("--after", type=float, nargs="+", default=[3.0, 5.0, 10.0])
     parser.add_argument("--only", nargs="+", default=list(HARDEST), help="level names containing these")
     args = parser.parse_args()
+    # Started in the background by a shell script, this process ignores SIGINT, and the
+    # commands it starts would too (an ignored signal stays ignored across exec): each would
+    # run on after its Ctrl-C until the 120 s wait gave up.  A handler of its own is reset
+    # to the default at exec, so the commands take Ctrl-C as a player's terminal sends it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     levels = sorted(p for p in args.folder.glob("*.json") if any(name in p.stem for name in args.only))
     if not levels:
         raise SystemExit(f"{args.folder}: no level matches {args.only}")
