@@ -10,7 +10,7 @@
 
 #define LM_ALL 0xFFFF  /* no move kept: all moves are taken */
 #define LM_NONE 0xFFFE /* an unused place for a kept move */
-#define LM_KEEP 4      /* moves kept a state; one more different, and it keeps LM_ALL */
+#define LM_KEEP 4      /* the moves a state keeps; at one more different, it keeps LM_ALL */
 
 /* A move's name for the order of commuting moves: its region, then its color.  A color
  * of 32 or more has no name: its child keeps LM_ALL, and takes every move. */
@@ -21,7 +21,7 @@ typedef struct {
     size_t count, cap;
     uint8_t *keys;
     uint8_t *gh;     /* g, h of each state */
-    uint16_t *lm;    /* LM_KEEP each: the moves that reached it (move_name), the rest LM_NONE; or LM_ALL first */
+    uint16_t *lm;    /* LM_KEEP a state: the moves that reached it (move_name), then LM_NONE; or LM_ALL */
     uint32_t *table; /* tag << LAYER_TAG | (index + 1); 0 = empty */
     size_t tcap;     /* power of two */
 } Layer;

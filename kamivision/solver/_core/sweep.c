@@ -66,10 +66,11 @@
  * comes first in lexicographic order.  Were its next move m' skipped at a key Q, Q would
  * keep among its moves M: the way in from its parent P by the solution's own move m, Q
  * being the image under s of P after m, M the image of m's name; m' ranked below M, and
- * missing N[M] (as it does for every move Q keeps).  Then the preimage of m' under s commutes with m at P, and P, that preimage (its
- * image then), the image of m there, and the rest of the solution from the same key is a
- * solution as short whose ranks come first: the first differs, by the rank of m' (which
- * is that of its preimage) against that of m (which is that of M).
+ * missing N[M] (as it does for every move Q keeps).  Then the preimage of m' under s
+ * commutes with m at P, and P, that preimage (its image then), the image of m there, and
+ * the rest of the solution from the same key is a solution as short whose ranks come
+ * first: the first differs, by the rank of m' (which is that of its preimage) against
+ * that of m (which is that of M).
  * tests/solver/test_symmetry.py checks it against breadth-first search on symmetric
  * boards, and the image and its name against the group. */
 
