@@ -12,7 +12,7 @@ from kamivision.report import stopped_sentence
 from kamivision.solver import astar, core, limits, proof, solve, state
 from kamivision.solver.islands import local_island
 
-from ..boards import bfs_optimum, kami_island, random_board, random_kami_board, replay
+from ..boards import bfs_optimum, island_bfs_optimum, kami_island, random_board, random_kami_board, replay
 from ..conftest import machine
 
 
@@ -271,6 +271,40 @@ def test_the_sweep_takes_commuting_moves_in_one_order_and_loses_nothing():
             fewer += one[2] < both[2]
         checked += 1
     assert checked >= 100 and fewer > 0
+
+
+@pytest.mark.slow
+def test_the_sweep_equals_exhaustive_search_on_random_region_graphs():
+    """Random connected graphs of 4 to 10 regions (trees, and trees with more edges), 2 to
+    5 colors, neighbors often of one color: the sweep on one thread and two finds the
+    breadth-first optimum at T = optimum, with its moves, and nothing within one less
+    (keys only, with symmetry).  Graphs no board draws put moves next to each other in
+    every way, which the commuting rule's two cases (``_core/sweep.c``) must survive."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(301126)
+    checked = 0
+    for _ in range(600):
+        m = rng.randint(4, 10)
+        edges = {(i, rng.randrange(i)) for i in range(1, m)}
+        extra = rng.choice([0.0, 0.1, 0.3])
+        edges |= {(a, b) for a in range(m) for b in range(a) if rng.random() < extra}
+        adjacency = [0] * m
+        for a, b in edges:
+            adjacency[a] |= 1 << b
+            adjacency[b] |= 1 << a
+        colors = [rng.randrange(rng.randint(2, 5)) for _ in range(m)]
+        if len(set(colors)) == 1:
+            continue
+        optimum = island_bfs_optimum(colors, adjacency, limit=11)
+        packed = core.graph(bytes(colors), adjacency)
+        for threads in (1, 2):
+            found = core.sweep(packed, within=optimum, threads=threads)
+            assert found.status == core.Status.FOUND and len(found.path) == found.bound == optimum, (colors, adjacency)
+            none = core.sweep(packed, within=optimum - 1, paths=False, threads=threads)
+            assert none.status == core.Status.NONE, (colors, adjacency)
+        checked += 1
+    assert checked >= 550
 
 
 @pytest.mark.slow
