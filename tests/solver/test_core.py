@@ -279,7 +279,8 @@ def test_the_sweep_equals_exhaustive_search_on_random_region_graphs():
     5 colors, neighbors often of one color: the sweep on one thread and two finds the
     breadth-first optimum at T = optimum, with its moves, and nothing within one less
     (keys only, with symmetry).  Graphs no board draws put moves next to each other in
-    every way, which the commuting rule's two cases (``_core/sweep.c``) must survive."""
+    every way, which the commuting rule (``_core/sweep.c``) must survive: skipping a move
+    whatever region it taps makes this test fail."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(301126)
