@@ -21,12 +21,12 @@
  *
  * A record: the state's stride bytes (key, then moves when kept), g, bound, and the
  * names of the moves kept (LM_KEEP of two bytes, in the machine's order: the file lives
- * only as long as the sweep). */
+ * only as long as the sweep), then the colors their regions had (LM_KEEP bytes). */
 
 /* Parts a layer is read in, at most: each reads the whole file, and a layer that needs
  * more has too little memory to be worth it (the sweep stops as when memory is full). */
 #define SPILL_PARTS_MAX 64
-#define SPILL_TAIL (2 + 2 * LM_KEEP) /* after each key on disk: g, h and the moves kept */
+#define SPILL_TAIL (2 + 3 * LM_KEEP) /* after each key on disk: g, h, the moves kept and their colors */
 
 typedef struct {
     const char *dir;  /* where the files go; NULL: no spilling */
@@ -85,6 +85,7 @@ static int spill_layer(Spill *sp, Layers *ly, int r) {
     for (size_t k = 0; k < L->count; k++) {
         uint8_t tail[SPILL_TAIL] = {L->gh[2 * k], L->gh[2 * k + 1]};
         memcpy(tail + 2, L->lm + k * LM_KEEP, LM_KEEP * sizeof(uint16_t));
+        memcpy(tail + 2 + 2 * LM_KEEP, L->lc + k * LM_KEEP, LM_KEEP);
         if (fwrite(L->keys + k * (size_t)stride, stride, 1, f) != 1 || fwrite(tail, SPILL_TAIL, 1, f) != 1) return 0;
     }
     sp->count[r] += (long long)L->count;
@@ -113,7 +114,7 @@ static int spill_below(Spill *sp, Layers *ly, int R, int n, size_t extra, long l
 /* The parts layer r's file is read in, for `part_bytes` of memory a part; 0 when it
  * would take more than SPILL_PARTS_MAX. */
 static int spill_parts(const Spill *sp, int r, int stride, long long part_bytes) {
-    long long need = sp->count[r] * (stride + 10 + 2 * LM_KEEP); /* a state in memory: layer_used's, table at 5/8 */
+    long long need = sp->count[r] * (stride + 10 + 3 * LM_KEEP); /* a state in memory: layer_used's, table at 5/8 */
     if (part_bytes <= 0) return need ? 0 : 1;
     long long p = (need + part_bytes - 1) / part_bytes;
     return p < 1 ? 1 : p > SPILL_PARTS_MAX ? 0 : (int)p;
@@ -139,15 +140,17 @@ static int spill_read(Spill *sp, int r, Layer *L, int p, int P) {
         if ((int)((h >> 32) % (uint64_t)P) != p) continue;
         int g = rec[stride], hb = rec[stride + 1];
         uint16_t lm[LM_KEEP];
+        uint8_t lc[LM_KEEP];
         memcpy(lm, rec + stride + 2, sizeof(lm));
+        memcpy(lc, rec + stride + 2 + sizeof(lm), sizeof(lc));
         size_t slot;
         int64_t old = layer_find(L, rec, h, &slot);
-        if (old < 0 && (old = layer_add(L, rec, h, slot, g, hb, lm[0])) < 0) {
+        if (old < 0 && (old = layer_add(L, rec, h, slot, g, hb, lm[0], lc[0])) < 0) {
             ok = 0;
             break;
         }
         for (int i = 0; i < LM_KEEP && (i == 0 || lm[i] != LM_NONE); i++) /* each way in, as it came */
-            layer_merge(L, old, g, hb, lm[i], stride > kb ? rec + kb : NULL);
+            layer_merge(L, old, g, hb, lm[i], lc[i], stride > kb ? rec + kb : NULL);
     }
     free(rec);
     if (ok && fseek(f, 0, SEEK_END) != 0) ok = 0; /* later spills append */
