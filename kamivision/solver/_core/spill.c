@@ -5,12 +5,12 @@
  * state may then be in a layer's file several times, and in memory once more, each copy
  * with the g, bound and last moves of the ways to it seen before that copy was written.
  * When the layer's turn comes, every copy is read back and merged (layer_merge: least g,
- * the moves that reached it with that g, or LM_ALL past LM_KEEP of them, largest bound:
- * none of these depends on the order the ways come in) before any state of it
- * is expanded: exactly what the layer would hold had it stayed in memory, since all ways
- * to its states come from layers with more regions, all expanded by then.  So the sweep
- * expands the same states with the same g, bounds and kept moves either way, and its
- * argument (sweep.c) holds unchanged.
+ * the moves that reached it with that g and their regions' colors before them, or LM_ALL
+ * past LM_KEEP of them, largest bound: none of these depends on the order the ways come
+ * in) before any state of it is expanded: exactly what the layer would hold had it
+ * stayed in memory, since all ways to its states come from layers with more regions, all
+ * expanded by then.  So the sweep expands the same states with the same g, bounds and
+ * kept moves either way, and its argument (sweep.c) holds unchanged.
  *
  * A layer too large to read back whole is read in parts: part p of P holds the states
  * whose hash is p modulo P, so every copy of a state is in the same part, and the

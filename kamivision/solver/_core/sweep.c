@@ -195,7 +195,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             rn = sym_name_region(sym, s->members[r], W);
         }
         uint16_t name = move_name(sym ? rn : r, c);
-        if (nlast) { /* made in the other order after each way in, unless it taps N[M] */
+        if (nlast) { /* made in the other order after each way in (see above) */
             int rk = move_rank(sym, name), i = 0;
             for (; i < nlast && rk < rank[i]; i++)
                 if (near[i][r >> 6] >> (r & 63) & 1 && /* next to M, it commutes with m only as below */
