@@ -184,7 +184,8 @@ def sweep(
     (status, path, expanded, bound), disk, stored = _core.sweep(
         g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
-        threads=threads, orientation=orientation, commute=-1 if commute is True else int(commute), path_flood=int(path_flood),
+        threads=threads, orientation=orientation, commute=-1 if commute is True else int(commute),
+        path_flood=int(path_flood),
         spill_dir=spill_dir, max_disk=max_disk, symmetry=found.encode() if found else b"",
         flood_depth=-1 if flood_depth is None else flood_depth,
         **_limits(max_seconds, max_nodes, max_bytes),

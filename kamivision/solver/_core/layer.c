@@ -16,6 +16,7 @@
 /* A move's name for the order of commuting moves: its region, then its color.  A color
  * of 32 or more has no name: its child keeps LM_ALL, and takes every move. */
 static inline uint16_t move_name(int r, int c) { return c < 32 ? (uint16_t)(r * 32 + c) : LM_ALL; }
+static inline int move_color(uint16_t name) { return name & 31; }
 
 typedef struct {
     int n, stride; /* key bytes; bytes per state */

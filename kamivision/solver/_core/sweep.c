@@ -54,8 +54,8 @@
  *   first, giving a solution as short and earlier in lexicographic order.  All ways to a
  *   state are stored before it is expanded (children have fewer regions), so its kept
  *   moves are final when it is expanded.  Keeping one move (LM_ALL at a second) is the
- *   same rule; keeping up to four stores 15 % fewer states on Bud5's proof (1,297,658
- *   against 1,532,981; benchmarks/sweep.py --ways 1,4).
+ *   same rule; keeping up to four stores 9 % fewer states on Bud5's proof (1,148,307
+ *   against 1,267,004; benchmarks/sweep.py --ways 1,4).
  * A state reached by both orders of two commuting moves is now made once; the states
  * expanded can only be fewer (those reached only by skipped orders whose other order is
  * cut by the bounds), never a needed one.  tests/solver/test_core.py checks the sweep against
@@ -199,7 +199,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             int rk = move_rank(sym, name), i = 0;
             for (; i < nlast && rk < rank[i]; i++)
                 if (near[i][r >> 6] >> (r & 63) & 1 && /* next to M, it commutes with m only as below */
-                    (r == made[i] || c == (last[i] & 31) || was[i] == LC_NONE || c == was[i]))
+                    (r == made[i] || c == move_color(last[i]) || was[i] == LC_NONE || c == was[i]))
                     break;
             if (i == nlast) continue;
         }
