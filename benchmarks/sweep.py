@@ -7,6 +7,7 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py LEVEL.json --no-commute   # commuting moves in both orders
     python benchmarks/sweep.py LEVEL.json --ways 1,4      # the commuting rule at states with so many ways in
     python benchmarks/sweep.py LEVEL.json --no-symmetry  # symmetric states stored each
+    python benchmarks/sweep.py LEVEL.json --leaves on,off  # leaves tapped only at a star, or everywhere
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
     python benchmarks/sweep.py LEVEL.json --path-flood off,shallow   # the bound near the root only
     python benchmarks/sweep.py LEVEL.json --max-gb 0.05 --spill-gb 20   # layers to disk past 50 MB
@@ -40,6 +41,7 @@ def run_one(
     max_seconds: float | None = None,
     spill_gb: float = 0.0,
     symmetry: bool = True,
+    leaves: bool = True,
 ) -> dict:
     import tempfile
 
@@ -76,6 +78,7 @@ def run_one(
         spill_dir=tempfile.gettempdir() if spill_gb > 0 else None,
         max_disk=int(spill_gb * 2**30),
         symmetry=symmetry,
+        leaves=leaves,
     )
     seconds = time.perf_counter() - started
     expanded, status = result.expanded, result.status
@@ -114,6 +117,12 @@ def main() -> int:
         help="off, on, shallow (at the states with at most proof.SHALLOW_DEPTH moves made, as a race's"
         " way without takes it), or several with commas: with the path-flood bound and its corridor",
     )
+    parser.add_argument(
+        "--leaves",
+        default="on",
+        help="on (a leaf tapped only where the rest is one region: the leaf rule of _core/sweep.c),"
+        " off (leaves tapped everywhere, as before 2026-11-30), or both with commas",
+    )
     parser.add_argument("--max-seconds", type=float, help="stop each sweep after this long")
     parser.add_argument("--spill-gb", type=float, default=0.0, help="disk the layers may take past --max-gb")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
@@ -133,19 +142,21 @@ def main() -> int:
                     args.max_seconds,
                     args.spill_gb,
                     not args.no_symmetry,
+                    args.leaves != "off",
                 )
             )
         )
         return 0
     header = (
-        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'ways':>4} {'answer':<14} "
+        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'ways':>4} {'leaves':>6} {'answer':<14} "
         f"{'expanded':>12} {'stored':>12} {'seconds':>9} {'peak GB':>8} {'disk GB':>8}"
     )
     print(header)
     print("-" * len(header))
     floods = args.path_flood.split(",")
+    runs = [(c, f, w, v) for c in threads for f in floods for w in args.ways.split(",") for v in args.leaves.split(",")]
     for path in args.levels:
-        for count, flood, ways in [(c, f, w) for c in threads for f in floods for w in args.ways.split(",")]:
+        for count, flood, ways, leaves in runs:
             command = [
                 sys.executable,
                 __file__,
@@ -159,6 +170,8 @@ def main() -> int:
                 flood,
                 "--ways",
                 ways,
+                "--leaves",
+                leaves,
             ]
             if args.threshold is not None:
                 command += ["--threshold", str(args.threshold)]
@@ -180,7 +193,7 @@ def main() -> int:
                 continue
             row = json.loads(done.stdout)
             print(
-                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {ways:>4} "
+                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {ways:>4} {leaves:>6} "
                 f"{row['answer']:<14} {row['expanded']:>12,} {row['stored']:>12,} {row['seconds']:>9.1f} "
                 f"{row['peak_gb']:>8.2f} {row['disk_gb']:>8.2f}",
                 flush=True,

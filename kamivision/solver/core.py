@@ -156,6 +156,7 @@ def sweep(
     max_disk: int = 0,
     symmetry: bool = True,
     flood_depth: Optional[int] = None,
+    leaves: bool = True,
 ) -> Answer:
     """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
@@ -169,7 +170,9 @@ def sweep(
     moves (``_core/sweep.c``; 1 is the rule before it kept several; for tests and
     benchmarks); ``True``: at states reached by as many as the core keeps;
     ``path_flood`` as for :func:`astar`, taken only at the states with at most
-    ``flood_depth`` moves made when that is given.
+    ``flood_depth`` moves made when that is given.  ``leaves=False`` taps leaves (regions
+    with one neighbor) at every state, not only where the rest is one region (the leaf
+    rule of ``_core/sweep.c``; for tests and benchmarks).
 
     With ``spill_dir``, a folder, the region counts waiting their turn go to files there
     (unlinked at once) when the states pass ``max_bytes``, up to ``max_disk`` bytes, and
@@ -187,7 +190,7 @@ def sweep(
         threads=threads, orientation=orientation, commute=-1 if commute is True else int(commute),
         path_flood=int(path_flood),
         spill_dir=spill_dir, max_disk=max_disk, symmetry=found.encode() if found else b"",
-        flood_depth=-1 if flood_depth is None else flood_depth,
+        flood_depth=-1 if flood_depth is None else flood_depth, leaves=int(leaves),
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
     return Answer(Status(status), path, expanded, bound, disk, stored)

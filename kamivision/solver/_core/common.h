@@ -19,6 +19,7 @@ typedef struct {
     const struct Winding *wind; /* the winding bound's weights, or NULL */
     int path_flood; /* take the path-flood bound (pathflood.c) at the states expanded */
     int flood_depth; /* the sweep: only at those with at most this many moves made */
+    int leaf_rule;   /* the sweep: a leaf is tapped only where the rest is one region (sweep.c) */
 } Island;
 
 typedef struct {

@@ -10,11 +10,12 @@
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
  *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry,
- *         flood_depth); its
+ *         flood_depth, leaves); its
  *         progress calls take two more arguments: the region count it is at and the one it
  *         started from; it returns the answer below, the most bytes it held on disk and the
  *         states it stored.  `commute`: the commuting rule for states with at most that many
- *         ways in kept (0: off; -1: all the core keeps, LM_KEEP).
+ *         ways in kept (0: off; -1: all the core keeps, LM_KEEP).  `leaves`: 0 taps
+ *         leaves everywhere (the leaf rule of sweep.c off; 1 by default).
  *         `symmetry` (bytes, symmetry.py's encoding) is trusted to be automorphisms of the
  *         island: only its indices are checked (core.sweep passes symmetry.find's)
  *   pivot_astar(colors, adjacency, words, *, start, max_nodes, max_seconds, max_bytes, progress,
@@ -148,7 +149,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
                             "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", "spill_dir",
-                            "max_disk", "symmetry", "flood_depth", NULL};
+                            "max_disk", "symmetry", "flood_depth", "leaves", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
@@ -159,12 +160,13 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.paths = a.threads = 1;
     a.commute = -1;
     a.flood_depth = -1;
+    a.leaf_rule = 1;
     const uint8_t *sym_blob = NULL;
     Py_ssize_t sym_len = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#i", names, &colors, &n, &adjacency, &adj_len,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#ii", names, &colors, &n, &adjacency, &adj_len,
                                      &a.W, &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
                                      &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood,
-                                     &a.spill_dir, &a.max_disk, &sym_blob, &sym_len, &a.flood_depth))
+                                     &a.spill_dir, &a.max_disk, &sym_blob, &sym_len, &a.flood_depth, &a.leaf_rule))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
     if (a.T < 0 || a.T >= MAXF - 2) {

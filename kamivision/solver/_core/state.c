@@ -225,6 +225,23 @@ static inline int colors_left_after(const int *counts, int npresent, int color_r
     return left;
 }
 
+/* The state's leaves, its regions with one neighbor, in `leaves` (W words, over
+ * representatives); 1 when it is a star: every region but at most one is a leaf. */
+static int state_leaves(const State *s, int W, word *leaves) {
+    int inner = 0;
+    for (int w = 0; w < W; w++) {
+        leaves[w] = 0;
+        for (word x = s->reps[w]; x; x &= x - 1) {
+            int r = (w << 6) | lowbit(x);
+            if (popcount_w(s->adj[r], W) == 1)
+                leaves[w] |= (word)1 << (r & 63);
+            else
+                inner++;
+        }
+    }
+    return inner <= 1;
+}
+
 /* Regions of each color (counts, cleared first) and how many colors are present. */
 static int count_colors(const State *s, int W, int *counts) {
     int present = 0;

@@ -61,6 +61,38 @@
  * cut by the bounds), never a needed one.  tests/solver/test_core.py checks the sweep against
  * breadth-first search on random small boards.
  *
+ * A leaf is tapped only at a star (the leaf rule, 2026-11-30; Island.leaf_rule).  A leaf
+ * is a region with one neighbor; a star, a state where every region but at most one is a
+ * leaf.  A leaf stays one until it is merged, since its one neighbor is all it touches;
+ * tapping it merges it into that neighbor and changes nothing else.
+ * - From any state, a shortest solution that taps a leaf only at a star exists.  By
+ *   induction on the moves left, it is enough that a state P that is not a star has a
+ *   shortest solution whose first move taps no leaf.  Take a shortest solution from P
+ *   that starts by tapping a leaf l.  Leave that move out, tap the region of l's neighbor
+ *   wherever a later move tapped the region l had joined, and end by tapping l with the
+ *   final color: every later move merges what it merged (l joined nothing but its
+ *   neighbor, and every region has the neighbors it had, l's neighbor one more), so at
+ *   the end all but l is one region of the final color, and this is a solution as short
+ *   (had a later move merged l too, it would be shorter: none was).  Its first move is the
+ *   old second one.  If that taps a leaf of P, do the same again.  Were every move so, the
+ *   solution would tap only P's leaves, each merging a leaf into its neighbor and leaving
+ *   the other regions of P, two or more (P is not a star), apart: no solution.
+ * - With the commuting rule, nothing within T is lost: the argument above holds with
+ *   "the shortest solutions that tap leaves only at stars" for "the shortest solutions",
+ *   once the two orders of the swap are such solutions too.  At a star no move is skipped
+ *   as commuting (skipping there lost states on 102 of test_core's 199 boards).  Elsewhere,
+ *   m' skipped after m: r' was no leaf after m (the rule forbids it), and before m it had
+ *   as many neighbors or more (m only merges), so it is none there; r, tapped by m, had
+ *   a neighbor of color c outside S' (S' holds no region m merged when r' is not in N[M],
+ *   and no region of color c when c' is not c), so after m' it has that neighbor and, if
+ *   it touched S', S' too, and is a leaf only if it was one before m (then that state was
+ *   a star: all its moves touch its center, and none is skipped after m).
+ * Leaves and stars are the same in a state and in its images, so the symmetric sweep
+ * (below) keeps the rule.  tests/solver/test_core.py checks the first point by
+ * breadth-first search on random states, and the rule with the commuting rule against
+ * breadth-first search.  Bud5's
+ * proof expands 577,847 states instead of 695,204 (benchmarks/sweep.py --leaves on,off).
+ *
  * Symmetric states are stored once, without `paths` (symmetry.c): a child's key may be
  * replaced by that of an image of it under an automorphism s of the island that keeps
  * its first coloring, which is reached in as many moves, has as many left, and has as
@@ -162,8 +194,13 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     int ng = g + 1, inherited = h - 1;
     /* At T, a move outside the path-flood bound's corridor makes a child over T. */
     int narrow = g + h == T && x->flood == h && flood_corridor(is, x, h);
+    /* The leaves (regions with one neighbor), not tapped unless the state is a star: all
+     * its regions but one are leaves (see above). */
+    word leaves[MAXW];
+    int tap_leaves = !is->leaf_rule, star = !tap_leaves && state_leaves(s, W, leaves);
+    tap_leaves |= star;
     const uint16_t *last = L->lm + k * LM_KEEP; /* the moves that reached it (LM_ALL: all are taken) */
-    int nlast = last[0] == LM_ALL ? 0 : 1;
+    int nlast = last[0] == LM_ALL || star ? 0 : 1; /* (at a star, both orders: see above) */
     while (nlast && nlast < LM_KEEP && last[nlast] != LM_NONE) nlast++;
     if (nlast > ch->commute) nlast = 0;
     const Symmetry *sym = ch->sym;
@@ -181,6 +218,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     moves_begin(&mv, s);
     while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
         int r = mv.r, c = x->gcolors[mv.k];
+        if (!tap_leaves && leaves[r >> 6] >> (r & 63) & 1) continue;
         const word *merged = x->groups[mv.k];
         if (same_set(merged, s->reps, W)) {
             if (goal < 0 || c == goal) { /* T falls below ng: no later child is wanted */
@@ -595,6 +633,7 @@ typedef struct {
     int paths, shown, threads, orientation, path_flood;
     int commute;           /* the commuting rule for states with at most this many ways in (0: off; < 0: LM_KEEP) */
     int flood_depth;       /* path_flood at the states with at most this many moves made; < 0: all */
+    int leaf_rule;         /* a leaf tapped only at a star (see above) */
     const Symmetry *sym;   /* NULL, or the island's symmetries (symmetry.c) */
     PollFn poll;
     void *poll_ctx;
@@ -612,7 +651,7 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk, long lon
         if (a->colors[i] >= 64) small_colors = 0;
     Winding wd;
     Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd), a->path_flood,
-                 a->flood_depth < 0 ? MAXF : a->flood_depth};
+                 a->flood_depth < 0 ? MAXF : a->flood_depth, a->leaf_rule};
     KeyShape ks = key_shape(a->colors, n);
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
     long long expanded = 0;
