@@ -90,8 +90,8 @@
  * Leaves and stars are the same in a state and in its images, so the symmetric sweep
  * (below) keeps the rule.  tests/solver/test_core.py checks the first point by
  * breadth-first search on random states, and the rule with the commuting rule against
- * breadth-first search.  Bud5's
- * proof expands 577,847 states instead of 695,204 (benchmarks/sweep.py --leaves on,off).
+ * breadth-first search.  Bud5's proof expands 577,847 states instead of 695,204
+ * (benchmarks/sweep.py --leaves on,off).
  *
  * Symmetric states are stored once, without `paths` (symmetry.c): a child's key may be
  * replaced by that of an image of it under an automorphism s of the island that keeps
