@@ -236,18 +236,24 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
  * starts or ends at u or v, through x when the walk leaves S by another member.  If P
  * does not pass through x, its colors are those of P' (S has color c, as each member it
  * keeps), so A(u, v) <= prints(P') = A(u, v) after: it did not fall.  So P passes
- * through x, and prints(P) <= prints(P') + 1 (recolor x on the path first) <= A(u, v):
- * P is a least u-v walk, and x is on it.  A least walk's places are all taken by the
- * trace below: the recurrence of A on the walk's colors either steps (u, then a least
- * x-v walk: A(x, v) = A(u, v) - 1) or splits at the next place w of u's color (a least
- * walk between a neighbor of u and a neighbor of w, of cost b(u, w), then a least w-v
- * walk: b(u, w) + A(w, v) = A(u, v)); each part of a least walk is least for its own
- * ends (else the cheaper part would make a cheaper whole), so the trace, which follows
- * every step and split that meets its pair's A, reaches each place as the first of a
- * pair it takes.  So a move outside the corridor of any one critical pair leaves that
- * pair at top after the move, and the bound at least top - 1, its value before.
- * Checked against the bound after each move on random boards in
- * tests/solver/test_pathflood.py. */
+ * through x, and prints(P) <= prints(P') + 1 <= A(u, v), by P''s printing with one
+ * more stroke, of x's color over x alone, on top: P is a least u-v walk, x is on it
+ * (once: P' may be taken simple), and some least printing of P prints x on its own.
+ * The recurrence of A on a walk's colors, followed along a printing, either steps (u's
+ * stroke shows at u alone: u, then a least x-v walk, A(x, v) = A(u, v) - 1) or splits at
+ * the next place w that u's stroke shows at (a least walk between a neighbor of u and a
+ * neighbor of w, of cost b(u, w), then a least w-v walk: b(u, w) + A(w, v) = A(u, v));
+ * every place is the first of one pair on the way (or the last place of one, u = v), and
+ * each part of a least walk is least for its own ends (else the cheaper part would make
+ * a cheaper whole).  So the trace, which follows every step and split that meets its
+ * pair's A, reaches x as the first place of a pair that can step, or as a last place;
+ * only those places are taken into the corridor (since 2026-11-30: a place taken only
+ * where it splits, its stroke shared, cannot be the move's; Bud5's "within 16" stores
+ * 911,087 states instead of 999,060, Bud6's "within 14" 5,130,349 instead of 5,648,254).
+ * So a move outside the corridor of any one critical pair leaves that pair at top after
+ * the move, and the bound at least top - 1, its value before.  Checked against the bound
+ * after each move on random boards in tests/solver/test_pathflood.py (leaving the last
+ * places out fails four of its tests). */
 
 /* Critical pairs traced: K is the meet of their corridors (each one's lemma holds, so
  * their meet's does).  More pairs make K narrower, so fewer children are kept to be
@@ -431,20 +437,25 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const word *keep, word *seen_
         int32_t top_entry = pf->stack[--n];
         int a = top_entry & 255, at = top_entry >> 8;
         int u = at / m, v = at % m;
-        seen_u[u >> 6] |= (word)1 << (u & 63);
-        word left = 0;
-        for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
-        if (!left) return 1; /* this corridor takes in all of K: it cannot narrow it */
-        if (u == v) continue;
         /* A is symmetric (a walk read backwards has the same count), so the regions x
          * with A(x, v) = k are v's set at level k less level k - 1. */
         const word *nu = pf->adjc + (size_t)u * mw;
-        if (a >= 2) {
+        int alone = u == v; /* u printed on its own here: the last place, or a step */
+        if (u != v && a >= 2) {
             const word *now = pf_row(pf, v, a - 1), *before = pf_row(pf, v, a - 2);
             for (int w = 0; w < mw; w++)
-                for (word bits = nu[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
+                for (word bits = nu[w] & now[w] & ~before[w]; bits; bits &= bits - 1) {
                     PF_PUSH((w << 6) | lowbit(bits), v, a - 1); /* a step: x next to u */
+                    alone = 1;
+                }
         }
+        if (alone) {
+            seen_u[u >> 6] |= (word)1 << (u & 63);
+            word left = 0;
+            for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
+            if (!left) return 1; /* this corridor takes in all of K: it cannot narrow it */
+        }
+        if (u == v) continue;
         /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a split
          * not found before u's set was full is at least A(u, v) + 1, of no use here);
          * then the pairs of a neighbor of u and one of w at b. */
