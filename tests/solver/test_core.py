@@ -278,11 +278,7 @@ def _tap(island, key: bytes, region: int, color: int) -> tuple[bytes, int]:
     with ``color``, and that move's name (the region's representative)."""
     now = state.contract(island, key)
     rep = next(r for r in bits(now.reps) if now.members[r] >> region & 1)
-    merged = now.members[rep]
-    for other in bits(now.adj[rep]):
-        if now.color[other] == color:
-            merged |= now.members[other]
-    return state.key_after(key, merged, color), rep
+    return state.key_after(key, now.members[rep], color), rep
 
 
 def test_the_commuting_rule_skips_only_moves_that_commute():
@@ -303,10 +299,7 @@ def test_the_commuting_rule_skips_only_moves_that_commute():
             if merged == p.reps:
                 continue
             c_r = p.color[r]
-            members = 0
-            for j in bits(merged):
-                members |= p.members[j]
-            key_q = state.key_after(island.colors, members, c)
+            key_q = state.key_after(island.colors, p.members[r], c)
             q = state.contract(island, key_q)
             made = next(x for x in bits(q.reps) if q.members[x] >> r & 1)
             around = q.adj[made] | 1 << made
@@ -379,19 +372,14 @@ def _fewest_merging_moves(island: state.Island, goal, leaf_rule: bool):
     queue = [island.colors]
     for key in queue:
         now = state.contract(island, key)
-        if now.reps & (now.reps - 1) == 0:
-            if goal is None or now.color[now.reps.bit_length() - 1] == goal:
-                return depth[key]
-            continue
+        if astar.is_goal(now, goal):
+            return depth[key]
         leaves = {r for r in bits(now.reps) if now.adj[r] & (now.adj[r] - 1) == 0}
-        star = len(leaves) >= bin(now.reps).count("1") - 1
-        for r, c, merged in state.merging_moves(now):
+        star = len(leaves) >= now.reps.bit_count() - 1
+        for r, c, _ in state.merging_moves(now):
             if leaf_rule and not star and r in leaves:
                 continue
-            members = 0
-            for j in bits(merged):
-                members |= now.members[j]
-            child = state.key_after(key, members, c)
+            child = state.key_after(key, now.members[r], c)  # its neighbors of color c have it
             if child not in depth:
                 depth[child] = depth[key] + 1
                 queue.append(child)
@@ -422,7 +410,7 @@ def test_the_leaf_rule_keeps_every_optimum():
             assert free == ruled, (island, goal)
         now = state.contract(island, island.colors)
         leaves = {r for r in bits(now.reps) if now.adj[r] & (now.adj[r] - 1) == 0}
-        cut += len(leaves) < bin(now.reps).count("1") - 1 and bool(leaves)
+        cut += len(leaves) < now.reps.bit_count() - 1 and bool(leaves)
         checked += 1
     assert checked >= 150 and cut >= 60
 

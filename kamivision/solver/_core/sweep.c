@@ -194,11 +194,11 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     int ng = g + 1, inherited = h - 1;
     /* At T, a move outside the path-flood bound's corridor makes a child over T. */
     int narrow = g + h == T && x->flood == h && flood_corridor(is, x, h);
-    /* The leaves (regions with one neighbor), not tapped unless the state is a star: all
-     * its regions but one are leaves (see above). */
-    word leaves[MAXW];
-    int tap_leaves = !is->leaf_rule, star = !tap_leaves && state_leaves(s, W, leaves);
-    tap_leaves |= star;
+    /* The leaves (regions with one neighbor) not to tap: all of them, unless the state is a
+     * star, every region but one a leaf (see above); none without the rule. */
+    word leaves[MAXW] = {0};
+    int star = is->leaf_rule && state_leaves(s, W, leaves);
+    if (star) memset(leaves, 0, sizeof(leaves));
     const uint16_t *last = L->lm + k * LM_KEEP; /* the moves that reached it (LM_ALL: all are taken) */
     int nlast = last[0] == LM_ALL || star ? 0 : 1; /* (at a star, both orders: see above) */
     while (nlast && nlast < LM_KEEP && last[nlast] != LM_NONE) nlast++;
@@ -218,7 +218,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     moves_begin(&mv, s);
     while (moves_next(&mv, s, W, x->groups, x->gcolors)) {
         int r = mv.r, c = x->gcolors[mv.k];
-        if (!tap_leaves && leaves[r >> 6] >> (r & 63) & 1) continue;
+        if (leaves[r >> 6] >> (r & 63) & 1) continue;
         const word *merged = x->groups[mv.k];
         if (same_set(merged, s->reps, W)) {
             if (goal < 0 || c == goal) { /* T falls below ng: no later child is wanted */
