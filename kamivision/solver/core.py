@@ -253,9 +253,12 @@ def path_flood_pairs(g: Graph) -> list[list[int]]:
     return [list(raw[u * m : (u + 1) * m]) for u in range(m)]
 
 
-def path_flood_corridor(g: Graph) -> tuple[int, Optional[int]]:
-    """The path-flood bound of ``g`` and its corridor: the bitset of regions whose move
-    can lower it (any other move leaves it as it is; the lemma is in ``pathflood.c``), or
-    ``None`` when the core gives none."""
+def path_flood_corridor(g: Graph) -> tuple[int, Optional[list[int]]]:
+    """The path-flood bound of ``g`` and its corridor: for each region, the bitset of the
+    colors its move can take to lower the bound (any other move leaves it as it is; the
+    lemma is in ``pathflood.c``; a color over 63 is read as 63), or ``None`` when the core
+    gives none."""
     bound, corridor = _core.path_flood_corridor(g.colors, g.adjacency, g.words)
-    return bound, None if corridor is None else int.from_bytes(corridor, "little")
+    if corridor is None:
+        return bound, None
+    return bound, [int.from_bytes(corridor[8 * r : 8 * r + 8], "little") for r in range(len(g.colors))]

@@ -43,9 +43,9 @@ set of ``v`` with ``A(u, v) <= k``; since ``D`` grows with ``k``, the split need
 the least ``b(u, w)``.  ``L(u, v) = A(u, v) - 1``.
 
 The compiled search (``_core/pathflood.c``) also finds the bound's *corridor*: the
-regions that lie on a least walk of every one of a few critical pairs (those with the
-largest ``A``), printed there by a stroke of their own.  A move of any other region
-leaves the bound as it was (the lemma, the
+moves of regions that lie on a least walk of every one of a few critical pairs (those
+with the largest ``A``), printed there by a stroke of their own, to a color of a stroke
+under or beside that one.  Any other move leaves the bound as it was (the lemma, the
 argument above read once more, is in ``pf_corridor``'s comment), so a child made by such
 a move inherits the parent's bound instead of one less, without an evaluation of its own.
 ``tests/solver/test_pathflood.py`` checks the lemma against the bound worked out after

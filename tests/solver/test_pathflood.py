@@ -251,37 +251,40 @@ def _after_moves(rng, graph, state, moves):
     return key, state
 
 
-def _check_corridor(key, graph, state) -> tuple[int, int]:
-    """Check the corridor lemma on the state's every merging move: a move of a region
-    outside the corridor leaves the bound where it was.  Returns (moves outside, moves)."""
+def _check_corridor(key, graph, state) -> tuple[int, int, int]:
+    """Check the corridor lemma on the state's every merging move: a move of a region to a
+    color outside its corridor leaves the bound where it was.  Returns (moves outside,
+    moves, moves outside whose region the corridor keeps for another color)."""
     bound, corridor = core.path_flood_corridor(core.graph(key, graph.adjacency))
     assert bound == path_flood_bound(state)
     moves = merging_moves(state)
     if bound == 0:
         assert corridor is None
-        return 0, len(moves)
+        return 0, len(moves), 0
     assert corridor is not None
-    outside = 0
+    outside = by_color = 0
     for rep, color, merged in moves:
-        if not corridor >> rep & 1:
+        if not corridor[rep] >> color & 1:
             outside += 1
+            by_color += corridor[rep] != 0
             assert path_flood_bound(apply_merge(state, rep, color, merged)) >= bound, (key, graph.adjacency, rep, color)
-    return outside, len(moves)
+    return outside, len(moves), by_color
 
 
 def test_a_move_outside_the_corridor_keeps_the_bound():
     """The corridor lemma (``pathflood.c``, ``pf_corridor``) against the bound worked out
     after each move, on 250 islands up to 6 x 6 and on states a few moves into them; the
-    corridor leaves out some moves (else it would prune nothing)."""
+    corridor leaves out some moves (else it would prune nothing), and some of them only
+    for their color (a region it keeps for another)."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(5)
-    outside = total = 0
+    outside = total = by_color = 0
     for graph, state in _islands(rng, 250, rows=(2, 6), columns=(2, 6), colors=(2, 5)):
         key, state = _after_moves(rng, graph, state, rng.randrange(3))
-        o, t = _check_corridor(key, graph, state)
-        outside, total = outside + o, total + t
-    assert total > 2000 and outside > total // 4
+        o, t, c = _check_corridor(key, graph, state)
+        outside, total, by_color = outside + o, total + t, by_color + c
+    assert total > 2000 and outside > total // 4 and by_color > total // 20, (outside, total, by_color)
 
 
 def test_a_corridor_at_the_levels_last_keeps_the_bound():
@@ -296,7 +299,7 @@ def test_a_corridor_at_the_levels_last_keeps_the_bound():
         adjacency = tuple((1 << i - 1 if i else 0) | (1 << i + 1 if i + 1 < n else 0) for i in range(n))
         graph = SimpleNamespace(colors=colors, adjacency=adjacency)
         assert core.path_flood(core.graph(colors, adjacency)) == 63
-        _, moves = _check_corridor(colors, graph, contract(Island(colors, adjacency), colors))
+        _, moves, _ = _check_corridor(colors, graph, contract(Island(colors, adjacency), colors))
         assert moves == n
 
 

@@ -53,7 +53,7 @@ typedef struct { /* one thread's workspace */
     uint8_t gcolors[256];
     PathFlood *pf; /* the path-flood bound's workspace, when the island takes it */
     int flood;     /* the path-flood bound state_bound took in (-1: not taken) */
-    word corridor[MAXW]; /* flood_corridor's: the moves that can lower the path-flood bound */
+    uint64_t corridor[MAXN]; /* flood_corridor's: the moves that can lower the path-flood bound */
 } Scratch;
 
 /* A thread's workspace; the path-flood bound's (2 MB) only when the search takes it in. */
@@ -189,7 +189,7 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
  * back with its bound, or the check stopped at `within`). */
 static int flood_corridor(const Island *is, Scratch *x, int h) {
     if (x->flood < 0 || !x->pf->complete) x->flood = path_flood(x->s, is->W, -1, x->pf);
-    return x->flood == h && pf_corridor(x->pf, x->corridor, is->W);
+    return x->flood == h && pf_corridor(x->pf, x->corridor);
 }
 
 /* Work out one job (reads the store, writes only the job and the workspace); 0, or -1 when
@@ -244,7 +244,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
         /* The child's bound, before its key is built. */
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
-        if (narrow && hc < h && !(x->corridor[r >> 6] >> (r & 63) & 1)) hc = h; /* keeps h */
+        if (narrow && hc < h && !pf_in_corridor(x->corridor, r, c)) hc = h; /* keeps h */
         if (ng + hc >= limit) continue;
         if (ng + hc <= f) {
             int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);

@@ -28,8 +28,9 @@
  *   path_flood(colors, adjacency, words[, need[, final]]): the path-flood bound of that coloring
  *     (with `final`, one more when the color the board ends in needs it: pf_final_color).
  *   path_flood_pairs(colors, adjacency, words): A(u, v) of every pair, m * m bytes.
- *   path_flood_corridor(colors, adjacency, words): that bound and the regions whose move
- *     can lower it (pf_corridor, a bitset as little-endian bytes), or None.
+ *   path_flood_corridor(colors, adjacency, words): that bound and the moves that can lower
+ *     it (pf_corridor: for each region, the bitset of colors, n little-endian uint64), or
+ *     None.
  *
  * colors: bytes, the color of every original region (n <= 64 * MAXW); adjacency: bytes,
  * n * words little-endian uint64 bitsets over the regions. */
@@ -251,7 +252,7 @@ static PyObject *pair_table(const PathFlood *pf) {
  * NULL, its corridor in K (*given: whether there is one), and when `pairs` is not NULL the
  * pairs' table (pair_table) in it; -2 when out of memory, -1 when the regions are not
  * connected (a Python error is set for both; *pairs may also be NULL with the error set). */
-static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, int final, word *K,
+static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int W, int need, int final, uint64_t *K,
                     int *given, PyObject **pairs) {
     Island is = {n, W, (const word *)adjacency, -1, 0, NULL, 1};
     State *s = malloc(sizeof(State));
@@ -262,7 +263,7 @@ static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int 
         contract(&is, colors, s);
         bound = path_flood(s, W, need, pf);
         if (final && bound >= 0 && (need < 0 || bound < need) && pf_final_color(pf, s, -1)) bound++;
-        if (K) *given = bound >= 0 && pf_corridor(pf, K, W);
+        if (K) *given = bound >= 0 && pf_corridor(pf, K);
         if (pairs && bound >= 0) *pairs = pair_table(pf);
     }
     if (pf) pathflood_free(pf);
@@ -286,18 +287,20 @@ static PyObject *core_path_flood(PyObject *self, PyObject *args) {
 }
 
 /* path_flood_corridor(colors, adjacency, words): (the bound, the corridor of pf_corridor
- * as little-endian bytes, or None when there is none to give). */
+ * as n little-endian uint64 color sets, one for each region and none but a
+ * representative's nonzero, or None when there is none to give). */
 static PyObject *core_path_flood_corridor(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     int W, given = 0;
     if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
-    word K[MAXW];
+    uint64_t K[MAXN];
+    memset(K, 0, sizeof(K));
     int bound = flood_of(colors, (int)n, adjacency, W, -1, 0, K, &given, NULL);
     if (bound < 0) return NULL;
     if (!given) return Py_BuildValue("(iO)", bound, Py_None);
-    return Py_BuildValue("(iy#)", bound, (const char *)K, (Py_ssize_t)(sizeof(word) * W));
+    return Py_BuildValue("(iy#)", bound, (const char *)K, (Py_ssize_t)(sizeof(uint64_t) * n));
 }
 
 /* path_flood_pairs(colors, adjacency, words): A(u, v) for every pair of the coloring's

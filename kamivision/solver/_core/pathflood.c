@@ -28,7 +28,12 @@ typedef struct {
     /* The last evaluation, when it ran to the end (complete): levels 1..top are all in
      * reach, and top - 1 is the bound.  pf_corridor works on it. */
     int complete, m, mw, top;
+    uint64_t colbit[MAXN]; /* each region's color as a bit (every bit for a color over 63) */
     word *seen;           /* m * m bits: the pairs a corridor's trace has taken */
+    word *queued;         /* m * m bits: those on its stack */
+    uint64_t *brought;    /* m * m: the colors the trace brought each pair taken (pf_trace) */
+    uint64_t *chain;      /* m * m: pf_chain's colors, once worked out (bit in `known`) */
+    word *known;          /* m * m bits */
     int32_t *stack;       /* room for m * m pairs, each (u * m + v) << 8 | A(u, v) */
     size_t cap_pairs;
     word *splits;         /* for each u and b up to top, the regions w with b(u, w) = b */
@@ -51,6 +56,10 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->alike);
     free(pf->off);
     free(pf->seen);
+    free(pf->queued);
+    free(pf->brought);
+    free(pf->chain);
+    free(pf->known);
     free(pf->stack);
     free(pf->splits);
 }
@@ -178,7 +187,11 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     int count[256], start[256];
     int16_t bycolor[MAXN];
     memset(count, 0, sizeof(count));
-    for (int u = 0; u < m; u++) pf->rank[u] = (int16_t)count[s->color[pf->region[u]]]++;
+    for (int u = 0; u < m; u++) {
+        int c = s->color[pf->region[u]];
+        pf->rank[u] = (int16_t)count[c]++;
+        pf->colbit[u] = c < 64 ? (uint64_t)1 << c : ~(uint64_t)0;
+    }
     for (int c = 0, at = 0; c < 256; c++) {
         start[c] = at;
         at += count[c];
@@ -221,8 +234,8 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     return pf_levels(pf, m, mw, need);
 }
 
-/* The corridor of the last evaluation (issue 50's item 2): the regions x such that a move
- * of x can lower the bound, as a set of representatives in K (W words).  Returns 0 when
+/* The corridor of the last evaluation (issue 50's item 2): the moves (x, c) that can lower
+ * the bound, as K[x] for each representative x, the set of colors c.  Returns 0 when
  * there is none to give (the evaluation stopped early, or out of memory): then any move
  * may lower it.
  *
@@ -236,24 +249,40 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
  * starts or ends at u or v, through x when the walk leaves S by another member.  If P
  * does not pass through x, its colors are those of P' (S has color c, as each member it
  * keeps), so A(u, v) <= prints(P') = A(u, v) after: it did not fall.  So P passes
- * through x, and prints(P) <= prints(P') + 1 <= A(u, v), by P''s printing with one
- * more stroke, of x's color over x alone, on top: P is a least u-v walk, x is on it
- * (once: P' may be taken simple), and some least printing of P prints x on its own.
+ * through x (once: P' may be taken simple), and P with x's place in color c, Pc, prints
+ * as P' does, in at most top - 1 strokes.  Take a least printing of Pc, each stroke cut
+ * to the span of the places it shows at (the strokes are then nested or apart, a later
+ * one inside an earlier).  The stroke s it shows at x has color c, and it shows at some
+ * other place y too: else s in x's color would print P in top - 1.  With one more stroke
+ * over x alone, in x's color, on top, it prints P in top: P is a least u-v walk and this
+ * a least printing of it, x printed on its own.  Cut s to its places but x: either x
+ * stays inside it (s is the stroke under x's), or x is an end of s's span and s, cut,
+ * lies beside x's stroke under the same stroke t (or none), x's stroke's parent.
+ *
  * The recurrence of A on a walk's colors, followed along a printing, either steps (u's
  * stroke shows at u alone: u, then a least x-v walk, A(x, v) = A(u, v) - 1) or splits at
  * the next place w that u's stroke shows at (a least walk between a neighbor of u and a
- * neighbor of w, of cost b(u, w), then a least w-v walk: b(u, w) + A(w, v) = A(u, v));
- * every place is the first of one pair on the way (or the last place of one, u = v), and
- * each part of a least walk is least for its own ends (else the cheaper part would make
- * a cheaper whole).  So the trace, which follows every step and split that meets its
- * pair's A, reaches x as the first place of a pair that can step, or as a last place;
- * only those places are taken into the corridor (since 2026-11-30: a place taken only
- * where it splits, its stroke shared, cannot be the move's; Bud5's "within 16" stores
- * 911,087 states instead of 999,060, Bud6's "within 14" 5,130,349 instead of 5,648,254).
- * So a move outside the corridor of any one critical pair leaves that pair at top after
- * the move, and the bound at least top - 1, its value before.  Checked against the bound
- * after each move on random boards in tests/solver/test_pathflood.py (leaving the last
- * places out fails four of its tests). */
+ * neighbor of w, of cost b(u, w), printed on u's stroke, then a least w-v walk:
+ * b(u, w) + A(w, v) = A(u, v)); every place is the first of one pair on the way (or the
+ * last place of one, u = v), and each part of a least walk is least for its own ends
+ * (else the cheaper part would make a cheaper whole).  So the trace, which follows every
+ * step and split that meets its pair's A, reaches x as the first place of a pair (x, v')
+ * that steps, or as a last place (x = v'): a place taken only where it splits, its stroke
+ * shared, cannot be the move's (since 2026-11-30; Bud5's "within 16" stores 911,087
+ * states instead of 999,060).  The strokes under and beside x's are read off the way
+ * there: the pairs of a stretch printed on u's stroke (of a split, or the whole walk on
+ * the canvas) all end at its last place v', and those on the way to (x, v') in that
+ * stretch, from its first, are the strokes before x's; the stretch's first pair brings
+ * u's color (the stroke under; none on the canvas), each step the color of the stroke it leaves, and the
+ * strokes after x's are those of a way on from a step out of x (pf_chain).  So c is
+ * among the colors a way to (x, v') brings, or those of a way on from it: pf_trace gives
+ * x those, and only those (since 2026-11-30, per color: Threegrid4's "within 11" stores
+ * 721,452 states instead of 1,138,942, in 29.4 s against 32.8 s; Bud5's "within 16"
+ * 750,064 instead of 911,087, in the same time).  So a move outside the corridor of any
+ * one critical pair leaves that pair at top after the move, and the bound at least
+ * top - 1, its value before.  Checked against the bound after each move on random boards
+ * in tests/solver/test_pathflood.py (leaving the last places out fails four of its
+ * tests; so does leaving out either the colors brought or those after). */
 
 /* Critical pairs traced: K is the meet of their corridors (each one's lemma holds, so
  * their meet's does).  More pairs make K narrower, so fewer children are kept to be
@@ -271,12 +300,17 @@ static int pf_room(PathFlood *pf, size_t mm, size_t splits) {
         pf->cap_splits = splits * 2;
     }
     if (mm <= pf->cap_pairs) return 0;
-    size_t cap = mm * 2;
-    word *seen = realloc(pf->seen, sizeof(word) * ((cap + 63) >> 6));
+    size_t cap = mm * 2, bits = sizeof(word) * ((cap + 63) >> 6);
+    word *seen = realloc(pf->seen, bits), *queued = realloc(pf->queued, bits), *known = realloc(pf->known, bits);
     if (seen) pf->seen = seen;
+    if (queued) pf->queued = queued;
+    if (known) pf->known = known;
+    uint64_t *brought = realloc(pf->brought, sizeof(uint64_t) * cap), *chain = realloc(pf->chain, sizeof(uint64_t) * cap);
+    if (brought) pf->brought = brought;
+    if (chain) pf->chain = chain;
     int32_t *stack = realloc(pf->stack, sizeof(int32_t) * cap);
     if (stack) pf->stack = stack;
-    if (!seen || !stack) return -1;
+    if (!seen || !queued || !known || !brought || !chain || !stack) return -1;
     pf->cap_pairs = cap;
     return 0;
 }
@@ -415,69 +449,124 @@ static void pf_split_sets(PathFlood *pf, int u, int top, int mw) {
     pf->built[u] = 1;
 }
 
-/* The trace of one critical pair (u0, v0): the first places of every pair it takes into
- * seen_u; returns 1 as soon as they hold all of keep (then this pair cannot narrow it). */
-static int pf_trace(PathFlood *pf, int u0, int v0, const word *keep, word *seen_u) {
-    int m = pf->m, mw = pf->mw, top = pf->top;
-    size_t mm = (size_t)m * m;
-    memset(pf->seen, 0, sizeof(word) * ((mm + 63) >> 6));
-    for (int w = 0; w < mw; w++) seen_u[w] = 0;
+
+/* The colors of the strokes a least printing of a least p-v walk can show at its top
+ * level, from p on: the first place's, then those after a step (a new stroke) or a split
+ * (the same stroke, shown again at w), over every way the recurrence can go (A(p, v) = a).
+ * Memoized in pf->chain for the corridor's evaluation (it depends on the levels only). */
+static uint64_t pf_chain(PathFlood *pf, int p, int v, int a) {
+    int m = pf->m, mw = pf->mw;
+    size_t at = (size_t)p * m + v;
+    if (pf->known[at >> 6] >> (at & 63) & 1) return pf->chain[at];
+    uint64_t colors = pf->colbit[p];
+    if (p != v) {
+        const word *np = pf->adjc + (size_t)p * mw;
+        if (a >= 2) {
+            const word *now = pf_row(pf, v, a - 1), *before = pf_row(pf, v, a - 2);
+            for (int w = 0; w < mw; w++)
+                for (word bits = np[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
+                    colors |= pf_chain(pf, (w << 6) | lowbit(bits), v, a - 1);
+        }
+        if (!pf->built[p]) pf_split_sets(pf, p, pf->top, mw);
+        uint64_t under = ~(uint64_t)0 >> (64 - a);
+        for (uint64_t bs = pf->values[p] & under; bs; bs &= bs - 1) {
+            int b = lowbit(bs);
+            const word *by = pf->splits + ((size_t)p * (pf->top + 1) + b) * mw;
+            const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
+            for (int w = 0; w < mw; w++)
+                for (word bits = by[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
+                    colors |= pf_chain(pf, (w << 6) | lowbit(bits), v, a - b);
+        }
+    }
+    pf->known[at >> 6] |= (word)1 << (at & 63);
+    pf->chain[at] = colors;
+    return colors;
+}
+
+/* The trace of one critical pair (u0, v0): for each place x the trace prints on its own,
+ * the colors a move of x may take to lower the pair, in may[x] (see pf_corridor).  keep[x]
+ * holds the colors the pairs before kept and `open` counts the places whose keep is not
+ * yet within may; returns 1 as soon as none is (then this pair cannot narrow keep).
+ *
+ * Each pair taken carries the colors its way in brought it (pf->brought): the stroke it
+ * lies on (the split whose inside it is) and the strokes before it on that stroke.  A pair
+ * reached again with more colors is taken again, with all of them. */
+static int pf_trace(PathFlood *pf, int u0, int v0, const uint64_t *keep, uint64_t *may, int open) {
+    int m = pf->m, mw = pf->mw;
+    size_t mm = (size_t)m * m, bits = sizeof(word) * ((mm + 63) >> 6);
+    memset(pf->seen, 0, bits);
+    memset(pf->queued, 0, bits);
+    memset(may, 0, sizeof(uint64_t) * m);
     size_t n = 0;
     /* The stack holds (u * m + v) << 8 | A(u, v). */
-#define PF_PUSH(x_, y_, a_)                                                 \
-    do {                                                                    \
-        size_t at_ = (size_t)(x_) * m + (y_);                               \
-        if (!(pf->seen[at_ >> 6] >> (at_ & 63) & 1)) {                      \
-            pf->seen[at_ >> 6] |= (word)1 << (at_ & 63);                    \
-            pf->stack[n++] = (int32_t)(at_ << 8 | (size_t)(a_));            \
-        }                                                                   \
+#define PF_PUSH(x_, y_, a_, b_)                                                      \
+    do {                                                                             \
+        size_t at_ = (size_t)(x_) * m + (y_);                                        \
+        word bit_ = (word)1 << (at_ & 63);                                           \
+        uint64_t brought_ = (b_);                                                    \
+        if (!(pf->seen[at_ >> 6] & bit_)) {                                          \
+            pf->seen[at_ >> 6] |= bit_;                                              \
+            pf->brought[at_] = brought_;                                             \
+        } else if (brought_ & ~pf->brought[at_]) {                                   \
+            pf->brought[at_] |= brought_;                                            \
+        } else                                                                       \
+            break;                                                                   \
+        if (!(pf->queued[at_ >> 6] & bit_)) {                                        \
+            pf->queued[at_ >> 6] |= bit_;                                            \
+            pf->stack[n++] = (int32_t)(at_ << 8 | (size_t)(a_));                     \
+        }                                                                            \
     } while (0)
-    PF_PUSH(u0, v0, top);
+    PF_PUSH(u0, v0, pf->top, 0);
     while (n) {
         int32_t top_entry = pf->stack[--n];
         int a = top_entry & 255, at = top_entry >> 8;
+        pf->queued[at >> 6] &= ~((word)1 << (at & 63));
+        uint64_t brought = pf->brought[at];
         int u = at / m, v = at % m;
+        uint64_t mine = pf->colbit[u];
         /* A is symmetric (a walk read backwards has the same count), so the regions x
          * with A(x, v) = k are v's set at level k less level k - 1. */
         const word *nu = pf->adjc + (size_t)u * mw;
         int alone = u == v; /* u printed on its own here: the last place, or a step */
+        uint64_t colors = brought; /* the strokes u's may lie on or beside */
         if (u != v && a >= 2) {
             const word *now = pf_row(pf, v, a - 1), *before = pf_row(pf, v, a - 2);
             for (int w = 0; w < mw; w++)
                 for (word bits = nu[w] & now[w] & ~before[w]; bits; bits &= bits - 1) {
-                    PF_PUSH((w << 6) | lowbit(bits), v, a - 1); /* a step: x next to u */
+                    int x = (w << 6) | lowbit(bits);
+                    PF_PUSH(x, v, a - 1, brought | mine); /* a step: x next to u */
                     alone = 1;
+                    if (keep[u] & ~may[u] & ~colors) colors |= pf_chain(pf, x, v, a - 1);
                 }
         }
-        if (alone) {
-            seen_u[u >> 6] |= (word)1 << (u & 63);
-            word left = 0;
-            for (int w = 0; w < mw; w++) left |= keep[w] & ~seen_u[w];
-            if (!left) return 1; /* this corridor takes in all of K: it cannot narrow it */
+        if (alone && (keep[u] & ~may[u] & colors)) {
+            int was_open = (keep[u] & ~may[u]) != 0;
+            may[u] |= colors;
+            if (was_open && !(keep[u] & ~may[u]) && --open == 0) return 1;
         }
         if (u == v) continue;
         /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a split
          * not found before u's set was full is at least A(u, v) + 1, of no use here);
-         * then the pairs of a neighbor of u and one of w at b. */
-        if (!pf->built[u]) pf_split_sets(pf, u, top, mw);
+         * then the pairs of a neighbor of u and one of w at b, on u's stroke. */
+        if (!pf->built[u]) pf_split_sets(pf, u, pf->top, mw);
         /* The values under a: bits 0 to a - 1 (a runs from 2, two regions, up to
          * PF_MAXLEVEL, 64, where 1 << a would be undefined). */
         uint64_t under = ~(uint64_t)0 >> (64 - a);
         for (uint64_t bs = pf->values[u] & under; bs; bs &= bs - 1) {
             int b = lowbit(bs);
-            const word *by = pf->splits + ((size_t)u * (top + 1) + b) * mw;
+            const word *by = pf->splits + ((size_t)u * (pf->top + 1) + b) * mw;
             const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
             for (int ww = 0; ww < mw; ww++) {
                 for (word bits = by[ww] & now[ww] & ~before[ww]; bits; bits &= bits - 1) {
                     int w = (ww << 6) | lowbit(bits);
-                    PF_PUSH(w, v, a - b);
+                    PF_PUSH(w, v, a - b, brought);
                     const word *nw = pf->adjc + (size_t)w * mw;
                     for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
                         int x = pf->near[j];
                         const word *xn = pf_row(pf, x, b), *xb = pf_row(pf, x, b - 1);
                         for (int k = 0; k < mw; k++)
                             for (word ys = nw[k] & xn[k] & ~xb[k]; ys; ys &= ys - 1)
-                                PF_PUSH(x, (k << 6) | lowbit(ys), b);
+                                PF_PUSH(x, (k << 6) | lowbit(ys), b, mine);
                     }
                 }
             }
@@ -487,15 +576,21 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const word *keep, word *seen_
     return 0;
 }
 
-static int pf_corridor(PathFlood *pf, word *K, int W) {
+static int pf_corridor(PathFlood *pf, uint64_t *K) {
     if (!pf->complete) return 0;
     int m = pf->m, mw = pf->mw, top = pf->top;
     if (top < 2 || pf_room(pf, (size_t)m * m, (size_t)m * (top + 1) * mw) < 0) return 0;
     const word *below = pf->reach + (size_t)(top - 1) * m * mw; /* the pairs under top */
     memset(pf->built, 0, (size_t)m);
-    word keep[MAXW], seen_u[MAXW];
-    for (int w = 0; w < mw; w++) keep[w] = ~(word)0;
-    if (m & 63) keep[mw - 1] = ((word)1 << (m & 63)) - 1;
+    memset(pf->known, 0, sizeof(word) * (((size_t)m * m + 63) >> 6));
+    /* keep[x]: the colors of x's moves kept so far, from its neighbors' (the moves). */
+    uint64_t keep[MAXN], may[MAXN];
+    int open = 0;
+    for (int u = 0; u < m; u++) {
+        keep[u] = 0;
+        for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) keep[u] |= pf->colbit[pf->near[i]];
+        open += keep[u] != 0;
+    }
     int traced = 0;
     /* The critical pairs (u0, v0), u0 < v0, A(u0, v0) = top, in order: v0 not in u0's set
      * below top, found a word at a time. */
@@ -507,19 +602,18 @@ static int pf_corridor(PathFlood *pf, word *K, int W) {
             if (w0 == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
             for (; at_top && traced < PF_PAIRS; at_top &= at_top - 1) {
                 traced++;
-                if (!pf_trace(pf, u0, (w0 << 6) | lowbit(at_top), keep, seen_u))
-                    for (int w = 0; w < mw; w++) keep[w] &= seen_u[w];
+                if (pf_trace(pf, u0, (w0 << 6) | lowbit(at_top), keep, may, open)) continue;
+                open = 0;
+                for (int u = 0; u < m; u++) {
+                    keep[u] &= may[u];
+                    open += keep[u] != 0;
+                }
             }
         }
     }
-    for (int w = 0; w < W; w++) K[w] = 0;
-    for (int w = 0; w < mw; w++) {
-        word x = keep[w];
-        while (x) {
-            int r = pf->region[(w << 6) | lowbit(x)];
-            x &= x - 1;
-            K[r >> 6] |= (word)1 << (r & 63);
-        }
-    }
+    for (int u = 0; u < m; u++) K[pf->region[u]] = keep[u];
     return 1;
 }
+
+/* Whether a move of region r (a representative) to color c is in the corridor K. */
+static inline int pf_in_corridor(const uint64_t *K, int r, int c) { return K[r] >> (c < 64 ? c : 63) & 1; }

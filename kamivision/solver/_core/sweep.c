@@ -241,7 +241,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
                     break;
             if (i == nlast) continue;
         }
-        if (narrow && !(x->corridor[r >> 6] >> (r & 63) & 1)) continue;
+        if (narrow && !pf_in_corridor(x->corridor, r, c)) continue;
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
         if (ng + hc > T) continue;
