@@ -53,7 +53,8 @@ typedef struct { /* one thread's workspace */
     uint8_t gcolors[256];
     PathFlood *pf; /* the path-flood bound's workspace, when the island takes it */
     int flood;     /* the path-flood bound state_bound took in (-1: not taken) */
-    uint64_t corridor[MAXN]; /* flood_corridor's: the moves that can lower the path-flood bound */
+    uint64_t corridor[MAXN]; /* flood_corridor's: by representative, the colors its move can
+                              * take to lower the path-flood bound (pf_in_corridor) */
 } Scratch;
 
 /* A thread's workspace; the path-flood bound's (2 MB) only when the search takes it in. */

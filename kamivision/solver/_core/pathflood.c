@@ -608,6 +608,7 @@ static int pf_corridor(PathFlood *pf, uint64_t *K) {
                     keep[u] &= may[u];
                     open += keep[u] != 0;
                 }
+                if (!open) traced = PF_PAIRS; /* no move is left: none can lower the bound */
             }
         }
     }
