@@ -270,10 +270,11 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
  * that steps, or as a last place (x = v'): a place taken only where it splits, its stroke
  * shared, cannot be the move's (since 2026-11-30; Bud5's "within 16" stores 911,087
  * states instead of 999,060).  The strokes under and beside x's are read off the way
- * there: the pairs of a stretch printed on u's stroke (of a split, or the whole walk on
- * the canvas) all end at its last place v', and those on the way to (x, v') in that
- * stretch, from its first, are the strokes before x's; the stretch's first pair brings
- * u's color (the stroke under; none on the canvas), each step the color of the stroke it leaves, and the
+ * there.  The pairs of a stretch printed on one stroke (a split's inside, on u's; or
+ * the whole walk, on the canvas) all end at the stretch's last place v', and the strokes
+ * before x's in it begin at the first places of the pairs on the way from the stretch's
+ * first pair to (x, v').  So the stretch's first pair brings u's color (the stroke under;
+ * none on the canvas), each step brings the color of the stroke it leaves, and the
  * strokes after x's are those of a way on from a step out of x (pf_chain).  So c is
  * among the colors a way to (x, v') brings, or those of a way on from it: pf_trace gives
  * x those, and only those (since 2026-11-30, per color: Threegrid4's "within 11" stores
