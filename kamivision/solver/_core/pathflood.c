@@ -428,10 +428,16 @@ static int pf_final_color(const PathFlood *pf, const State *s, int goal) {
     return 0;
 }
 
+/* u's splits of value b, as a set (made by pf_split_sets). */
+static inline word *pf_splits_of(const PathFlood *pf, int u, int b) {
+    return pf->splits + ((size_t)u * (pf->top + 1) + b) * pf->mw;
+}
+
 /* u's splits by their value, as sets (a split found after u's set was full is over
  * top), made the first time a trace reaches u: only the sets of the values taken are
  * cleared and read (pf->values). */
-static void pf_split_sets(PathFlood *pf, int u, int top, int mw) {
+static void pf_split_sets(PathFlood *pf, int u) {
+    int top = pf->top, mw = pf->mw;
     uint64_t values = 0;
     int32_t level = pf->m * mw;
     for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
@@ -439,7 +445,7 @@ static void pf_split_sets(PathFlood *pf, int u, int top, int mw) {
         if (pf->off[i] == PF_UNKNOWN) continue;
         int b = (w * mw - pf->off[i]) / level; /* b(u, w), from where its row is found */
         if (b > top) continue;
-        word *by = pf->splits + ((size_t)u * (top + 1) + b) * mw;
+        word *by = pf_splits_of(pf, u, b);
         if (!(values >> b & 1)) {
             values |= (uint64_t)1 << b;
             for (int ww = 0; ww < mw; ww++) by[ww] = 0;
@@ -468,11 +474,11 @@ static uint64_t pf_chain(PathFlood *pf, int p, int v, int a) {
                 for (word bits = np[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
                     colors |= pf_chain(pf, (w << 6) | lowbit(bits), v, a - 1);
         }
-        if (!pf->built[p]) pf_split_sets(pf, p, pf->top, mw);
+        if (!pf->built[p]) pf_split_sets(pf, p);
         uint64_t under = ~(uint64_t)0 >> (64 - a);
         for (uint64_t bs = pf->values[p] & under; bs; bs &= bs - 1) {
             int b = lowbit(bs);
-            const word *by = pf->splits + ((size_t)p * (pf->top + 1) + b) * mw;
+            const word *by = pf_splits_of(pf, p, b);
             const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
             for (int w = 0; w < mw; w++)
                 for (word bits = by[w] & now[w] & ~before[w]; bits; bits &= bits - 1)
@@ -549,13 +555,13 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const uint64_t *keep, uint64_
         /* The splits: w of u's color with b(u, w) = b < a and A(w, v) = a - b (a split
          * not found before u's set was full is at least A(u, v) + 1, of no use here);
          * then the pairs of a neighbor of u and one of w at b, on u's stroke. */
-        if (!pf->built[u]) pf_split_sets(pf, u, pf->top, mw);
+        if (!pf->built[u]) pf_split_sets(pf, u);
         /* The values under a: bits 0 to a - 1 (a runs from 2, two regions, up to
          * PF_MAXLEVEL, 64, where 1 << a would be undefined). */
         uint64_t under = ~(uint64_t)0 >> (64 - a);
         for (uint64_t bs = pf->values[u] & under; bs; bs &= bs - 1) {
             int b = lowbit(bs);
-            const word *by = pf->splits + ((size_t)u * (pf->top + 1) + b) * mw;
+            const word *by = pf_splits_of(pf, u, b);
             const word *now = pf_row(pf, v, a - b), *before = pf_row(pf, v, a - b - 1);
             for (int ww = 0; ww < mw; ww++) {
                 for (word bits = by[ww] & now[ww] & ~before[ww]; bits; bits &= bits - 1) {
