@@ -253,12 +253,14 @@ def path_flood_pairs(g: Graph) -> list[list[int]]:
     return [list(raw[u * m : (u + 1) * m]) for u in range(m)]
 
 
-def path_flood_corridor(g: Graph) -> tuple[int, Optional[list[int]]]:
+def path_flood_corridor(g: Graph, asked: Optional[list[int]] = None) -> tuple[int, Optional[list[int]]]:
     """The path-flood bound of ``g`` and its corridor: for each region, the bitset of the
     colors its move can take to lower the bound (any other move leaves it as it is; the
     lemma is in ``pathflood.c``; a color over 63 is read as 63), or ``None`` when the core
-    gives none."""
-    bound, corridor = _core.path_flood_corridor(g.colors, g.adjacency, g.words)
+    gives none.  ``asked``, a bitset of colors for each region (a representative's is
+    read), limits the answer to those moves, as the sweep asks it (default: all)."""
+    extra = () if asked is None else (b"".join(a.to_bytes(8, "little") for a in asked),)
+    bound, corridor = _core.path_flood_corridor(g.colors, g.adjacency, g.words, *extra)
     if corridor is None:
         return bound, None
     return bound, [int.from_bytes(corridor[8 * r : 8 * r + 8], "little") for r in range(len(g.colors))]

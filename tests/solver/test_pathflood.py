@@ -287,6 +287,32 @@ def test_a_move_outside_the_corridor_keeps_the_bound():
     assert total > 2000 and outside > total // 4 and by_color > total // 20, (outside, total, by_color)
 
 
+def test_a_corridor_asked_about_some_moves_answers_as_for_all():
+    """The sweep asks the corridor about the moves its cheaper bounds keep only, and the
+    trace stops once none of them is left: each move asked about gets the answer it gets
+    when every move is asked about, on 250 islands and states a few moves into them."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(7)
+    narrowed = asked_total = 0
+    for graph, state in _islands(rng, 250, rows=(2, 6), columns=(2, 6), colors=(2, 5)):
+        key, state = _after_moves(rng, graph, state, rng.randrange(3))
+        g = core.graph(key, graph.adjacency)
+        _, full = core.path_flood_corridor(g)
+        if full is None:
+            continue
+        for share in (0.1, 0.5):
+            asked = [0] * len(key)
+            for rep, color, _ in merging_moves(state):
+                if rng.random() < share:
+                    asked[rep] |= 1 << color
+            _, some = core.path_flood_corridor(g, asked)
+            assert some == [f & a for f, a in zip(full, asked)], (key, graph.adjacency, asked)
+            asked_total += sum(map(int.bit_count, asked))
+            narrowed += sum((a & ~f).bit_count() for f, a in zip(full, asked))
+    assert narrowed > asked_total // 4, (narrowed, asked_total)
+
+
 def test_a_corridor_at_the_levels_last_keeps_the_bound():
     """A line of regions in two alternating colors whose largest A is 64, the last level
     the compiled levels hold (bound 63): the corridor's trace reads the splits under it

@@ -185,9 +185,9 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
 
 /* For a state about to be expanded with bound h, after state_bound, when the path-flood
  * bound is (or was, when it was worked out) what holds h up: its corridor in x->corridor
- * (pf_corridor), and 1; a child made by a move outside it keeps the bound h, not h - 1.
- * The bound is worked out again when state_bound did not take it in full (the state came
- * back with its bound, or the check stopped at `within`). */
+ * (pf_corridor; on entry, the moves asked about), and 1; a child made by a move outside it
+ * keeps the bound h, not h - 1.  The bound is worked out again when state_bound did not
+ * take it in full (the state came back with its bound, or the check stopped at `within`). */
 static int flood_corridor(const Island *is, Scratch *x, int h) {
     if (x->flood < 0 || !x->pf->complete) x->flood = path_flood(x->s, is->W, -1, x->pf);
     return x->flood == h && pf_corridor(x->pf, x->corridor);
@@ -228,7 +228,11 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     /* Moves outside the corridor keep h.  It decides which children are at f on the
      * state's first two turns only (f = g + h, g + h + 1); later, a child at f has a
      * bound over h by the other bounds, and the corridor is not worked out again. */
-    int narrow = j->flooded == 2 && f <= g + h + 1 && flood_corridor(is, x, h);
+    int narrow = 0;
+    if (j->flooded == 2 && f <= g + h + 1) {
+        memset(x->corridor, 0xFF, sizeof(uint64_t) * is->n); /* every move asked about */
+        narrow = flood_corridor(is, x, h);
+    }
     Moves mv;
     moves_begin(&mv, s);
     while (moves_next(&mv, s, W, x->groups, x->gcolors)) {

@@ -263,7 +263,11 @@ static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int 
         contract(&is, colors, s);
         bound = path_flood(s, W, need, pf);
         if (final && bound >= 0 && (need < 0 || bound < need) && pf_final_color(pf, s, -1)) bound++;
-        if (K) *given = bound >= 0 && pf_corridor(pf, K);
+        if (K) {
+            *given = bound >= 0 && pf_corridor(pf, K);
+            for (int r = 0; r < n; r++)
+                if (s->rep_of[r] != r) K[r] = 0;
+        }
         if (pairs && bound >= 0) *pairs = pair_table(pf);
     }
     if (pf) pathflood_free(pf);
@@ -286,17 +290,25 @@ static PyObject *core_path_flood(PyObject *self, PyObject *args) {
     return bound < 0 ? NULL : PyLong_FromLong(bound);
 }
 
-/* path_flood_corridor(colors, adjacency, words): (the bound, the corridor of pf_corridor
- * as n little-endian uint64 color sets, one for each region and none but a
- * representative's nonzero, or None when there is none to give). */
+/* path_flood_corridor(colors, adjacency, words[, asked]): (the bound, the corridor of
+ * pf_corridor as n little-endian uint64 color sets, one for each region and none but a
+ * representative's nonzero, or None when there is none to give).  `asked`, n such sets,
+ * holds the moves asked about, by representative (default: all). */
 static PyObject *core_path_flood_corridor(PyObject *self, PyObject *args) {
-    const uint8_t *colors, *adjacency;
-    Py_ssize_t n, adj_len;
+    const uint8_t *colors, *adjacency, *asked = NULL;
+    Py_ssize_t n, adj_len, asked_len = 0;
     int W, given = 0;
-    if (!PyArg_ParseTuple(args, "y#y#i", &colors, &n, &adjacency, &adj_len, &W)) return NULL;
+    if (!PyArg_ParseTuple(args, "y#y#i|y#", &colors, &n, &adjacency, &adj_len, &W, &asked, &asked_len)) return NULL;
     if (!check_island(n, adj_len, W)) return NULL;
     uint64_t K[MAXN];
-    memset(K, 0, sizeof(K));
+    if (asked && asked_len != (Py_ssize_t)sizeof(uint64_t) * n) {
+        PyErr_SetString(PyExc_ValueError, "asked: one 8-byte color set for each region");
+        return NULL;
+    }
+    if (asked)
+        memcpy(K, asked, sizeof(uint64_t) * n);
+    else
+        memset(K, 0xFF, sizeof(K));
     int bound = flood_of(colors, (int)n, adjacency, W, -1, 0, K, &given, NULL);
     if (bound < 0) return NULL;
     if (!given) return Py_BuildValue("(iO)", bound, Py_None);

@@ -235,7 +235,8 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
 }
 
 /* The corridor of the last evaluation (issue 50's item 2): the moves (x, c) that can lower
- * the bound, as K[x] for each representative x, the set of colors c.  Returns 0 when
+ * the bound, as K[x] for each representative x, the set of colors c (of those asked about
+ * in K on entry).  Returns 0 when
  * there is none to give (the evaluation stopped early, or out of memory): then any move
  * may lower it.
  *
@@ -583,6 +584,13 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const uint64_t *keep, uint64_
     return 0;
 }
 
+/* A color as a set of colors, as pf_in_corridor reads it (every bit for a color over 63). */
+static inline uint64_t pf_colbit(int c) { return c < 64 ? (uint64_t)1 << c : ~(uint64_t)0; }
+
+/* The corridor of the critical pairs (up to PF_PAIRS of them) in K: on entry, for each
+ * representative, the colors of the moves asked about (every bit: all its moves); on
+ * return those of them that can lower the bound.  Asking about fewer moves gives the same
+ * answer for each of them, sooner: a trace stops once none is left open. */
 static int pf_corridor(PathFlood *pf, uint64_t *K) {
     if (!pf->complete) return 0;
     int m = pf->m, mw = pf->mw, top = pf->top;
@@ -590,13 +598,19 @@ static int pf_corridor(PathFlood *pf, uint64_t *K) {
     const word *below = pf->reach + (size_t)(top - 1) * m * mw; /* the pairs under top */
     memset(pf->built, 0, (size_t)m);
     memset(pf->known, 0, sizeof(word) * (((size_t)m * m + 63) >> 6));
-    /* keep[x]: the colors of x's moves kept so far, from its neighbors' (the moves). */
+    /* keep[x]: the colors of x's moves kept so far, from those asked about among its
+     * neighbors' (the moves). */
     uint64_t keep[MAXN], may[MAXN];
     int open = 0;
     for (int u = 0; u < m; u++) {
-        keep[u] = 0;
-        for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) keep[u] |= pf->colbit[pf->near[i]];
+        uint64_t near = 0;
+        for (int i = pf->near_at[u]; i < pf->near_at[u + 1]; i++) near |= pf->colbit[pf->near[i]];
+        keep[u] = near & K[pf->region[u]];
         open += keep[u] != 0;
+    }
+    if (!open) { /* none asked about: the answer is no move */
+        for (int u = 0; u < m; u++) K[pf->region[u]] = 0;
+        return 1;
     }
     int traced = 0;
     /* The critical pairs (u0, v0), u0 < v0, A(u0, v0) = top, in order: v0 not in u0's set

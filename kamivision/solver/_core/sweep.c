@@ -143,6 +143,14 @@ typedef struct {
     uint8_t lc;  /* the color of the region that move taps, before it */
 } SweepKid;
 
+/* A move of a parent that its cheap bounds keep (sweep_job's first pass). */
+typedef struct {
+    int16_t r, rn; /* the region it taps, and rn, that region's name region (symmetry) */
+    uint8_t c, hc; /* its color, and the child's bound so far */
+    uint16_t name; /* move_name */
+    word merged[MAXW];
+} SweepMove;
+
 typedef struct {
     int expand;         /* within T by its own bounds, when worked out */
     int h;              /* its bound */
@@ -150,6 +158,8 @@ typedef struct {
     int nkids, cap;
     SweepKid *kids;
     uint8_t *keys; /* stride bytes each: the child's key, then its moves with `paths` */
+    int nmoves, cap_moves;
+    SweepMove *moves; /* the first pass's moves */
 } SweepJob;
 
 typedef struct {
@@ -181,7 +191,7 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     State *s = x->s;
     uint8_t col[MAXN];
     j->expand = 0;
-    j->nkids = 0;
+    j->nkids = j->nmoves = 0;
     j->goal_r = -1;
     j->h = h;
     if (g + h > T) return 0;
@@ -192,8 +202,6 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     if (g + h > T) return 0;
     j->expand = 1;
     int ng = g + 1, inherited = h - 1;
-    /* At T, a move outside the path-flood bound's corridor makes a child over T. */
-    int narrow = g + h == T && x->flood == h && flood_corridor(is, x, h);
     /* The leaves (regions with one neighbor) not to tap: all of them, unless the state is a
      * star, every region but one a leaf (see above); none without the rule. */
     word leaves[MAXW] = {0};
@@ -241,7 +249,6 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
                     break;
             if (i == nlast) continue;
         }
-        if (narrow && !pf_in_corridor(x->corridor, r, c)) continue;
         int left = colors_left_after(x->counts, npresent, s->color[r], c, goal);
         int hc = left > inherited ? left : inherited;
         if (ng + hc > T) continue;
@@ -253,11 +260,42 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             if (hd > hc) hc = hd;
             if (ng + hc > T) continue;
         }
+        if (j->nmoves == j->cap_moves) {
+            int cap = j->cap_moves ? 2 * j->cap_moves : 64;
+            SweepMove *moves = realloc(j->moves, cap * sizeof(SweepMove));
+            if (!moves) return -1;
+            j->moves = moves;
+            j->cap_moves = cap;
+        }
+        SweepMove *sm = &j->moves[j->nmoves++];
+        sm->r = (int16_t)r;
+        sm->rn = (int16_t)rn;
+        sm->c = (uint8_t)c;
+        sm->hc = (uint8_t)hc;
+        sm->name = name;
+        memcpy(sm->merged, merged, sizeof(word) * W);
+    }
+    /* At T, a move outside the path-flood bound's corridor makes a child over T.  The
+     * corridor is asked about the moves the cheap bounds above kept only (a tenth of
+     * them on Bud5), so its trace can stop once none of them is left in it, and it is not
+     * traced at all when none was kept. */
+    int narrow = 0;
+    if (g + h == T && x->flood == h && j->nmoves) {
+        for (int i = 0; i < j->nmoves; i++) x->corridor[j->moves[i].r] = 0;
+        for (int i = 0; i < j->nmoves; i++) x->corridor[j->moves[i].r] |= pf_colbit(j->moves[i].c);
+        narrow = flood_corridor(is, x, h);
+    }
+    for (int i = 0; i < j->nmoves; i++) {
+        const SweepMove *sm = &j->moves[i];
+        int r = sm->r, c = sm->c, hc = sm->hc, rn = sm->rn;
+        uint16_t name = sm->name;
+        const word *merged = sm->merged;
+        if (narrow && !pf_in_corridor(x->corridor, r, c)) continue;
         /* The child's own pair bound, measured on the parent, before it is stored: most
          * children within T by the bounds above are not by this one, and storing them
          * only to drop them when their turn comes costs far more (memory, and a contraction
          * each). */
-        hd = child_pair_bound(s, merged, c, goal, T - ng, W);
+        int hd = child_pair_bound(s, merged, c, goal, T - ng, W);
         if (hd > hc) hc = hd;
         if (ng + hc > T) continue;
         if (j->nkids == j->cap) {
@@ -610,6 +648,7 @@ out:
             for (int q = 0; q < SWEEP_CHUNK; q++) {
                 free(sw.chunks[i].jobs[q].kids);
                 free(sw.chunks[i].jobs[q].keys);
+                free(sw.chunks[i].jobs[q].moves);
             }
     scratch_free(&sw.mx);
     free(sw.ly);
