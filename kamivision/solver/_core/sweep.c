@@ -281,7 +281,8 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
      * traced at all when none was kept. */
     int narrow = 0;
     if (g + h == T && x->flood == h && j->nmoves) {
-        for (int i = 0; i < j->nmoves; i++) x->corridor[j->moves[i].r] = 0;
+        for (int w = 0; w < W; w++) /* every region the corridor reads: none asked about yet */
+            for (word b = s->reps[w]; b; b &= b - 1) x->corridor[(w << 6) | lowbit(b)] = 0;
         for (int i = 0; i < j->nmoves; i++) x->corridor[j->moves[i].r] |= pf_colbit(j->moves[i].c);
         narrow = flood_corridor(is, x, h);
     }
