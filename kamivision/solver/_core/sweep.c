@@ -276,9 +276,9 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         memcpy(sm->merged, merged, sizeof(word) * W);
     }
     /* At T, a move outside the path-flood bound's corridor makes a child over T.  The
-     * corridor is asked about the moves the cheap bounds above kept only (a tenth of
-     * them on Bud5), so its trace can stop once none of them is left in it, and it is not
-     * traced at all when none was kept. */
+     * corridor is asked about the moves the rules and the cheap bounds above kept only
+     * (one in seven on Bud5), so its trace can stop once none of them is left in it, and
+     * it is not traced at all when none was kept. */
     int narrow = 0;
     if (g + h == T && x->flood == h && j->nmoves) {
         for (int w = 0; w < W; w++) /* every region the corridor reads: none asked about yet */
