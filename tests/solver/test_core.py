@@ -465,6 +465,33 @@ def test_the_sweep_equals_exhaustive_search_on_random_region_graphs():
 
 
 @pytest.mark.slow
+def test_the_sweep_with_the_winding_bound_equals_exhaustive_search():
+    """With the winding bound (the orientation the solver would choose) and without the
+    path-flood bound, as the solver's sweeps run deep down, each state keeps a second far
+    pair for its children's bounds (``_core/winding.c``, ``second_pair``): on random
+    region graphs of 3 to 5 colors, the sweep finds the breadth-first optimum at
+    T = optimum and nothing within one less, on one thread and two.  A second pair's
+    bound one too high makes this test fail."""
+    if not core.AVAILABLE:
+        pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
+    rng = random.Random(301127)
+    checked = 0
+    while checked < 400:
+        colors, adjacency = _random_region_graph(rng, rng.randint(6, 12))
+        packed = core.graph(bytes(colors), adjacency)
+        orientation = core.choose_orientation(packed)
+        if len(set(colors)) < 3 or orientation < 0:
+            continue
+        optimum = island_bfs_optimum(colors, adjacency, limit=11)
+        for threads in (1, 2):
+            found = core.sweep(packed, within=optimum, orientation=orientation, threads=threads)
+            assert found.status == core.Status.FOUND and len(found.path) == optimum, (colors, adjacency)
+            none = core.sweep(packed, within=optimum - 1, orientation=orientation, paths=False, threads=threads)
+            assert none.status == core.Status.NONE, (colors, adjacency)
+        checked += 1
+
+
+@pytest.mark.slow
 def test_the_commuting_rule_kept_for_several_ways_in_stores_fewer_states_and_loses_nothing():
     """A state reached with its least g by two to four different moves keeps them all and
     skips a move only when each of them would (``_core/sweep.c``): on random boards of

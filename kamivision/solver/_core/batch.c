@@ -48,7 +48,7 @@ typedef struct { /* one thread's workspace */
     uint8_t *colors, *pkey;
     int counts[256];
     Pairs pairs;
-    WindPair wind;
+    WindPair wind, wind2; /* the winding bound's far pair, and a second one (the sweep) */
     word groups[256][MAXW];
     uint8_t gcolors[256];
     PathFlood *pf; /* the path-flood bound's workspace, when the island takes it */
@@ -155,10 +155,13 @@ enum { FLOOD_NO, FLOOD_PASSES, FLOOD_EXACT };
  * bound h it inherited: its color bound, then its pair bound unless it is already over
  * `within` (g + h > within: the caller skips it or puts it off).  Leaves the state
  * contracted in x->s, with x->counts (and x->pairs when the pair bound ran) set for its
- * moves, and the number of colors present in *npresent. */
-static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int flood, int *npresent) {
+ * moves, and the number of colors present in *npresent.  With `second`, the winding bound
+ * keeps a second far pair for the children's bounds, in x->wind2 (winding_bound). */
+static int state_bound(const Island *is, Scratch *x, int g, int h, int within, int flood, int second,
+                       int *npresent) {
     int W = is->W, goal = is->goal;
     x->flood = -1;
+    x->wind2.on = 0;
     contract(is, x->colors, x->s);
     int present = count_colors(x->s, W, x->counts);
     int cb = goal < 0 ? present - 1 : present - (x->counts[goal] ? 1 : 0);
@@ -166,7 +169,7 @@ static int state_bound(const Island *is, Scratch *x, int g, int h, int within, i
     if (g + h <= within) {
         int pb = far_pairs(is, x->s, x->dbuf, &x->pairs, within - g);
         if (pb > h) h = pb;
-        h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind);
+        h = winding_bound(is, x->s, &x->pairs, within - g, h, &x->wind, second ? &x->wind2 : NULL);
         if (flood && g + h <= within) {
             /* FLOOD_PASSES: only whether it passes `within` (the check stops there). */
             int pb2 = path_flood(x->s, W, flood == FLOOD_PASSES ? within - g + 1 : -1, x->pf);
@@ -215,7 +218,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
     key_unpack(ks, x->pkey, x->colors);
     int npresent;
     int flood = is->path_flood && !e.flooded ? FLOOD_EXACT : FLOOD_NO;
-    h = state_bound(is, x, g, h, f, flood, &npresent); /* stops early once it must wait for a later turn */
+    h = state_bound(is, x, g, h, f, flood, 0, &npresent); /* stops early once it must wait for a later turn */
     /* 2: the path-flood bound is h (flood_corridor's sign, kept with the state). */
     j->flooded = e.flooded ? e.flooded : x->flood >= 0 ? 1 + (x->flood == h) : 0;
     j->h = h;

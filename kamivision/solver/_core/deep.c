@@ -159,7 +159,7 @@ static int deep(Deep *x, int depth, int g, int T) {
     Pairs *pairs = &x->pairs[depth];
     int pb = far_pairs(is, s, x->dbuf[depth], pairs, T - g);
     if (pb > h) h = pb;
-    h = winding_bound(is, s, pairs, T - g, h, NULL);
+    h = winding_bound(is, s, pairs, T - g, h, NULL, NULL);
     if (g + h > T) return 0;
     (*x->expanded)++;
     if (x->lim) {

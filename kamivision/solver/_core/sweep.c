@@ -197,7 +197,10 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     if (g + h > T) return 0;
     key_unpack(ks, pk, x->colors);
     int npresent;
-    h = state_bound(is, x, g, h, T, is->path_flood && g <= is->flood_depth ? FLOOD_PASSES : FLOOD_NO, &npresent);
+    /* Where the path-flood bound is not taken, no corridor narrows the children: a second
+     * far pair's winding bound prunes many of them before they are stored. */
+    int flood = is->path_flood && g <= is->flood_depth ? FLOOD_PASSES : FLOOD_NO;
+    h = state_bound(is, x, g, h, T, flood, flood == FLOOD_NO, &npresent);
     j->h = h;
     if (g + h > T) return 0;
     j->expand = 1;
@@ -259,6 +262,11 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
             hd = wind_after(&x->wind, s, is->wind, merged, c, W);
             if (hd > hc) hc = hd;
             if (ng + hc > T) continue;
+            if (x->wind2.on) {
+                hd = wind_after(&x->wind2, s, is->wind, merged, c, W);
+                if (hd > hc) hc = hd;
+                if (ng + hc > T) continue;
+            }
         }
         if (j->nmoves == j->cap_moves) {
             int cap = j->cap_moves ? 2 * j->cap_moves : 64;
