@@ -331,8 +331,8 @@ static void second_pair(const State *s, const Split *sp, const WindPair *wp, Win
  * both distance arrays, for the children's bounds (wind_after; wp->on = 0: none).  With
  * `w2` too, when the winding bound is the state's bound, a second pair (second_pair) in
  * w2 (w2->on = 0: none): where no path-flood corridor narrows the children, Threegrid5's
- * "within 13" stores 6,858,327 states instead of 9,370,665 (the children the winding bound
- * used to prune only at their own turn), in 56.1 s against 64.6 s (2026-11-30). */
+ * "within 13" stores 6,859,217 states instead of 9,370,665 (the children the winding bound
+ * used to prune only at their own turn), in 52.4-53.8 s against 60.6 s (2026-11-30). */
 static int winding_bound(const Island *is, const State *s, const Pairs *p, int within, int h, WindPair *wp,
                          WindPair *w2) {
     if (wp) wp->on = 0;
