@@ -42,6 +42,9 @@ typedef struct {
     uint8_t built[MAXN];   /* whether u's sets by value are made, in this corridor */
 } PathFlood;
 
+/* A color as a set of colors, as pf_in_corridor reads it (every bit for a color over 63). */
+static inline uint64_t pf_colbit(int c) { return c < 64 ? (uint64_t)1 << c : ~(uint64_t)0; }
+
 static int pathflood_init(PathFlood *pf) {
     memset(pf, 0, sizeof(*pf));
     pf->reach = malloc(sizeof(word) * (PF_MAXLEVEL + 1) * MAXN * MAXW);
@@ -190,7 +193,7 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     for (int u = 0; u < m; u++) {
         int c = s->color[pf->region[u]];
         pf->rank[u] = (int16_t)count[c]++;
-        pf->colbit[u] = c < 64 ? (uint64_t)1 << c : ~(uint64_t)0;
+        pf->colbit[u] = pf_colbit(c);
     }
     for (int c = 0, at = 0; c < 256; c++) {
         start[c] = at;
@@ -584,9 +587,6 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const uint64_t *keep, uint64_
     return 0;
 }
 
-/* A color as a set of colors, as pf_in_corridor reads it (every bit for a color over 63). */
-static inline uint64_t pf_colbit(int c) { return c < 64 ? (uint64_t)1 << c : ~(uint64_t)0; }
-
 /* The corridor of the critical pairs (up to PF_PAIRS of them) in K: on entry, for each
  * representative, the colors of the moves asked about (every bit: all its moves); on
  * return those of them that can lower the bound.  Asking about fewer moves gives the same
@@ -608,11 +608,7 @@ static int pf_corridor(PathFlood *pf, uint64_t *K) {
         keep[u] = near & K[pf->region[u]];
         open += keep[u] != 0;
     }
-    if (!open) { /* none asked about: the answer is no move */
-        for (int u = 0; u < m; u++) K[pf->region[u]] = 0;
-        return 1;
-    }
-    int traced = 0;
+    int traced = open ? 0 : PF_PAIRS; /* none asked about: the answer is no move */
     /* The critical pairs (u0, v0), u0 < v0, A(u0, v0) = top, in order: v0 not in u0's set
      * below top, found a word at a time. */
     for (int u0 = 0; u0 < m && traced < PF_PAIRS; u0++) {

@@ -294,6 +294,17 @@ static int wind_after(const WindPair *wp, const State *s, const Winding *wd, con
     return (d + 5) / 6;
 }
 
+/* The region of the state farthest by `dist` (from `start` on, the first of the farthest). */
+static int wfarthest(const State *s, const int16_t *dist, int start, int W) {
+    int y = start;
+    for (int w = 0; w < W; w++)
+        for (word b = s->reps[w]; b; b &= b - 1) {
+            int i = (w << 6) | lowbit(b);
+            if (dist[i] > dist[y]) y = i;
+        }
+    return y;
+}
+
 /* A pair (x, y) far from the pair in `wp` as well, in `w2` with its two distance arrays,
  * for the children's bounds: x the region whose distances from wp's u and to wp's v sum
  * highest (far from both ends: another arm of the board), y the region farthest from x.
@@ -310,12 +321,7 @@ static void second_pair(const State *s, const Split *sp, const WindPair *wp, Win
             }
         }
     wdist(sp, x, w2->to, 0, W);
-    int y = x;
-    for (int w = 0; w < W; w++)
-        for (word b = s->reps[w]; b; b &= b - 1) {
-            int i = (w << 6) | lowbit(b);
-            if (w2->to[i] > w2->to[y]) y = i;
-        }
+    int y = wfarthest(s, w2->to, x, W);
     wdist(sp, y, w2->from, 1, W);
     w2->on = 1;
     w2->d = w2->to[y];
@@ -351,12 +357,7 @@ static int winding_bound(const Island *is, const State *s, const Pairs *p, int w
     if (t > h) h = t;
     if (wp && t >= h - 1) {
         wdist(&sp, source, wp->to, 0, W);
-        int v = source;
-        for (int w = 0; w < W; w++)
-            for (word x = s->reps[w]; x; x &= x - 1) {
-                int i = (w << 6) | lowbit(x);
-                if (wp->to[i] > wp->to[v]) v = i;
-            }
+        int v = wfarthest(s, wp->to, source, W);
         wdist(&sp, v, wp->from, 1, W);
         wp->on = 1;
         wp->d = wp->to[v];
