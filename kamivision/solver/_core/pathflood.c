@@ -9,19 +9,21 @@
  * at least `need`, which is all a search at a threshold asks. */
 
 #define PF_MAXLEVEL 64
-#define PF_UNKNOWN INT32_MIN
 
 typedef struct {
     int16_t region[MAXN]; /* compact number -> representative */
     int16_t index[MAXN];  /* representative -> compact number */
     int16_t *near;        /* m lists of neighbors: u's from near_at[u] to near_at[u + 1] */
     int near_at[MAXN + 1];
-    int16_t *alike;       /* m lists of the other regions of u's color, likewise by alike_at */
-    int alike_at[MAXN + 1];
-    int16_t rank[MAXN];   /* u's place among the regions of its color, from 0 */
+    int16_t *alike;       /* m lists of the other regions w of u's color whose b(u, w) is
+                           * found, in the order found: u's from alike_at[u] to alike_end[u]
+                           * (room for all of them, up to alike_at[u + 1]) */
+    int alike_at[MAXN + 1], alike_end[MAXN];
     int32_t *off;         /* alike entries: w's row at level k + 1 - b(u, w) is at
                            * (k + 1) * m * mw + off from `reach`, so off = w * mw -
-                           * b(u, w) * m * mw; PF_UNKNOWN while b(u, w) is unknown */
+                           * b(u, w) * m * mw */
+    word *unknown;        /* m * mw: for each u, the other regions of its color whose
+                           * b(u, w) is not found yet */
     word *adjc;           /* m * mw: each region's neighbors, compact */
     word *reach;          /* (PF_MAXLEVEL + 1) * m * mw */
     size_t cap_near, cap_alike;
@@ -49,12 +51,14 @@ static int pathflood_init(PathFlood *pf) {
     memset(pf, 0, sizeof(*pf));
     pf->reach = malloc(sizeof(word) * (PF_MAXLEVEL + 1) * MAXN * MAXW);
     pf->adjc = malloc(sizeof(word) * MAXN * MAXW);
-    return pf->reach && pf->adjc;
+    pf->unknown = malloc(sizeof(word) * MAXN * MAXW);
+    return pf->reach && pf->adjc && pf->unknown;
 }
 
 static void pathflood_free(PathFlood *pf) {
     free(pf->reach);
     free(pf->adjc);
+    free(pf->unknown);
     free(pf->near);
     free(pf->alike);
     free(pf->off);
@@ -125,31 +129,38 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
              * through memory (the loop's time, in perf). */
             word acc[MAXW];
             for (int w = 0; w < mw; w++) acc[w] = mine[w] | grown[w];
-            /* b(u, w) <= k once some neighbor of w is in `grown` (a neighbor x of u with
-             * A(x, y) <= k for a neighbor y of w). */
-            const int16_t *alike = pf->alike;
+            /* The splits found: w's row at level k + 1 - b(u, w), at base + off. */
             int32_t *off = pf->off;
+            const word *base = reach + (size_t)(k + 1) * level;
+            for (int i = pf->alike_at[u], end = pf->alike_end[u]; i < end; i++) {
+                const word *r = base + off[i];
+                for (int w = 0; w < mw; w++) acc[w] |= r[w];
+            }
+            /* b(u, v) <= k once some neighbor of v is in `grown` (a neighbor x of u with
+             * A(x, y) <= k for a neighbor y of v): then b(u, v) = k, and v's row at level 1,
+             * v alone, joins u's.  b is symmetric, as A is (a walk read backwards has the
+             * same count): b(v, u) is found with it, and v does not look for it.  The
+             * regions still unknown are a set, not entries of the list flagged as unknown:
+             * a test per entry of whether it was known cost a mispredicted branch each
+             * (path_flood's loads waited on it, in perf). */
             const word *adjc = pf->adjc;
-            const word *base = reach + (size_t)(k + 1) * level; /* rows at level k + 1 - b: base + off */
-            for (int i = pf->alike_at[u], end = pf->alike_at[u + 1]; i < end; i++) {
-                int32_t o = off[i];
-                if (o == PF_UNKNOWN) {
-                    int v = alike[i];
+            word *unknown = pf->unknown + (size_t)u * mw;
+            for (int ww = 0; ww < mw; ww++)
+                for (word bits = unknown[ww]; bits; bits &= bits - 1) {
+                    int v = (ww << 6) | lowbit(bits);
                     const word *a = adjc + (size_t)v * mw;
                     word meet = 0;
                     for (int w = 0; w < mw; w++) meet |= a[w] & grown[w];
                     if (!meet) continue;
-                    /* b is symmetric, as A is (a walk read backwards has the same count):
-                     * b(v, u) is found with it, and v does not look for it.  v's list is
-                     * its color's regions but v, in order: u's place in it is u's rank,
-                     * less one when v comes before u. */
-                    int j = pf->alike_at[v] + pf->rank[u] - (pf->rank[v] < pf->rank[u]);
-                    o = off[i] = (int32_t)(v * mw) - (int32_t)(k * level);
+                    unknown[ww] &= ~((word)1 << (v & 63));
+                    pf->unknown[(size_t)v * mw + (u >> 6)] &= ~((word)1 << (u & 63));
+                    int i = pf->alike_end[u]++, j = pf->alike_end[v]++;
+                    pf->alike[i] = (int16_t)v;
+                    off[i] = (int32_t)(v * mw) - (int32_t)(k * level);
+                    pf->alike[j] = (int16_t)u;
                     off[j] = (int32_t)(u * mw) - (int32_t)(k * level);
+                    acc[v >> 6] |= (word)1 << (v & 63);
                 }
-                const word *r = base + o;
-                for (int w = 0; w < mw; w++) acc[w] |= r[w];
-            }
             for (int w = 0; w < mw; w++) out[w] = acc[w];
             word all = acc[mw - 1] ^ full_last, moved = 0;
             for (int w = 0; w < mw - 1; w++) all |= ~acc[w];
@@ -185,25 +196,22 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     size_t room = (size_t)m * m;
     if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->off) < 0)
         return -1;
-    /* Each color's regions in order, one list after another: color c's from start[c],
-     * count[c] of them; u is at its rank in its color's. */
-    int count[256], start[256];
-    int16_t bycolor[MAXN];
-    memset(count, 0, sizeof(count));
+    /* Each color's regions as a set: u's unknown splits start as its color's but u. */
+    int slot[256], nslots = 0;
+    word colors[MAXN][MAXW];
+    int count[MAXN];
+    memset(slot, 0xff, sizeof(slot));
     for (int u = 0; u < m; u++) {
         int c = s->color[pf->region[u]];
-        pf->rank[u] = (int16_t)count[c]++;
+        if (slot[c] < 0) {
+            slot[c] = nslots;
+            count[nslots] = 0;
+            memset(colors[nslots++], 0, sizeof(word) * mw);
+        }
+        colors[slot[c]][u >> 6] |= (word)1 << (u & 63);
+        count[slot[c]]++;
         pf->colbit[u] = pf_colbit(c);
     }
-    for (int c = 0, at = 0; c < 256; c++) {
-        start[c] = at;
-        at += count[c];
-    }
-    for (int u = 0; u < m; u++) {
-        int c = s->color[pf->region[u]];
-        bycolor[start[c] + pf->rank[u]] = (int16_t)u;
-    }
-    int16_t *alike = pf->alike;
     size_t nn = 0, na = 0;
     memset(pf->adjc, 0, sizeof(word) * m * mw);
     for (int u = 0; u < m; u++) {
@@ -219,14 +227,13 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
                 pf->adjc[(size_t)u * mw + (v >> 6)] |= (word)1 << (v & 63);
             }
         }
-        /* u's color's regions but u, in order. */
-        pf->alike_at[u] = (int)na;
-        int c = s->color[r], before = pf->rank[u], after = count[c] - before - 1;
-        memcpy(alike + na, bycolor + start[c], sizeof(int16_t) * before);
-        memcpy(alike + na + before, bycolor + start[c] + before + 1, sizeof(int16_t) * after);
-        na += (size_t)(before + after);
+        int c = slot[s->color[r]];
+        word *unknown = pf->unknown + (size_t)u * mw;
+        for (int w = 0; w < mw; w++) unknown[w] = colors[c][w];
+        unknown[u >> 6] &= ~((word)1 << (u & 63));
+        pf->alike_at[u] = pf->alike_end[u] = (int)na;
+        na += (size_t)(count[c] - 1);
     }
-    for (size_t i = 0; i < na; i++) pf->off[i] = PF_UNKNOWN;
     pf->near_at[m] = (int)nn;
     pf->alike_at[m] = (int)na;
     /* The levels, with the width known to the compiler for the usual boards (KAMI 2's
@@ -444,9 +451,8 @@ static void pf_split_sets(PathFlood *pf, int u) {
     int top = pf->top, mw = pf->mw;
     uint64_t values = 0;
     int32_t level = pf->m * mw;
-    for (int i = pf->alike_at[u]; i < pf->alike_at[u + 1]; i++) {
+    for (int i = pf->alike_at[u]; i < pf->alike_end[u]; i++) {
         int w = pf->alike[i];
-        if (pf->off[i] == PF_UNKNOWN) continue;
         int b = (w * mw - pf->off[i]) / level; /* b(u, w), from where its row is found */
         if (b > top) continue;
         word *by = pf_splits_of(pf, u, b);
