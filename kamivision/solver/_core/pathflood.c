@@ -33,6 +33,7 @@ typedef struct {
     uint64_t colbit[MAXN]; /* each region's color as a bit (every bit for a color over 63) */
     word *seen;           /* m * m bits: the pairs a corridor's trace has taken */
     word *queued;         /* m * m bits: those on its stack */
+    word *inside;         /* m * m bits: the splits (u, w) whose insides the trace has taken */
     uint64_t *brought;    /* m * m: the colors the trace brought each pair taken (pf_trace) */
     uint64_t *chain;      /* m * m: pf_chain's colors, once worked out (bit in `known`) */
     word *known;          /* m * m bits */
@@ -64,6 +65,7 @@ static void pathflood_free(PathFlood *pf) {
     free(pf->off);
     free(pf->seen);
     free(pf->queued);
+    free(pf->inside);
     free(pf->brought);
     free(pf->chain);
     free(pf->known);
@@ -314,15 +316,17 @@ static int pf_room(PathFlood *pf, size_t mm, size_t splits) {
     if (mm <= pf->cap_pairs) return 0;
     size_t cap = mm * 2, bits = sizeof(word) * ((cap + 63) >> 6);
     word *seen = realloc(pf->seen, bits), *queued = realloc(pf->queued, bits), *known = realloc(pf->known, bits);
+    word *inside = realloc(pf->inside, bits);
     if (seen) pf->seen = seen;
     if (queued) pf->queued = queued;
+    if (inside) pf->inside = inside;
     if (known) pf->known = known;
     uint64_t *brought = realloc(pf->brought, sizeof(uint64_t) * cap), *chain = realloc(pf->chain, sizeof(uint64_t) * cap);
     if (brought) pf->brought = brought;
     if (chain) pf->chain = chain;
     int32_t *stack = realloc(pf->stack, sizeof(int32_t) * cap);
     if (stack) pf->stack = stack;
-    if (!seen || !queued || !known || !brought || !chain || !stack) return -1;
+    if (!seen || !queued || !inside || !known || !brought || !chain || !stack) return -1;
     pf->cap_pairs = cap;
     return 0;
 }
@@ -513,6 +517,7 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const uint64_t *keep, uint64_
     size_t mm = (size_t)m * m, bits = sizeof(word) * ((mm + 63) >> 6);
     memset(pf->seen, 0, bits);
     memset(pf->queued, 0, bits);
+    memset(pf->inside, 0, bits);
     memset(may, 0, sizeof(uint64_t) * m);
     size_t n = 0;
     /* The stack holds (u * m + v) << 8 | A(u, v). */
@@ -577,6 +582,11 @@ static int pf_trace(PathFlood *pf, int u0, int v0, const uint64_t *keep, uint64_
                 for (word bits = by[ww] & now[ww] & ~before[ww]; bits; bits &= bits - 1) {
                     int w = (ww << 6) | lowbit(bits);
                     PF_PUSH(w, v, a - b, brought);
+                    /* The inside's pairs depend on u and w alone, and come with u's color
+                     * only: once taken, they are taken again to no effect (PF_PUSH). */
+                    size_t uw = (size_t)u * m + w;
+                    if (pf->inside[uw >> 6] >> (uw & 63) & 1) continue;
+                    pf->inside[uw >> 6] |= (word)1 << (uw & 63);
                     const word *nw = pf->adjc + (size_t)w * mw;
                     for (int j = pf->near_at[u]; j < pf->near_at[u + 1]; j++) {
                         int x = pf->near[j];
