@@ -98,7 +98,9 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
     word full_last = (m & 63) ? (((word)1 << (m & 63)) - 1) : ~(word)0;
     word grown[MAXW];
     uint8_t full[MAXN]; /* the row holds every region: it stays so, and only its copy is made */
+    word fullset[MAXW]; /* the same as a set */
     memset(full, 0, (size_t)m);
+    for (int w = 0; w < mw; w++) fullset[w] = 0;
     int nfull = 0;
     for (int k = 1;; k++) {
         if (nfull == m) {
@@ -141,14 +143,17 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
             /* b(u, v) <= k once some neighbor of v is in `grown` (a neighbor x of u with
              * A(x, y) <= k for a neighbor y of v): then b(u, v) = k, and v's row at level 1,
              * v alone, joins u's.  b is symmetric, as A is (a walk read backwards has the
-             * same count): b(v, u) is found with it, and v does not look for it.  The
-             * regions still unknown are a set, not entries of the list flagged as unknown:
-             * a test per entry of whether it was known cost a mispredicted branch each
-             * (path_flood's loads waited on it, in perf). */
+             * same count): b(v, u) is found with it.  So the test of u and v is made by
+             * the first of them, at each level, unless that one's row is full (then it is
+             * not worked out again, and the other tests).  The regions still unknown are
+             * a set, not entries of the list flagged as unknown: a test per entry of
+             * whether it was known cost a mispredicted branch each (path_flood's loads
+             * waited on it, in perf). */
             const word *adjc = pf->adjc;
             word *unknown = pf->unknown + (size_t)u * mw;
-            for (int ww = 0; ww < mw; ww++)
-                for (word bits = unknown[ww]; bits; bits &= bits - 1) {
+            for (int ww = 0; ww < mw; ww++) {
+                word after = ww > (u >> 6) ? ~(word)0 : ww == (u >> 6) ? ~(word)1 << (u & 63) : 0;
+                for (word bits = unknown[ww] & (after | fullset[ww]); bits; bits &= bits - 1) {
                     int v = (ww << 6) | lowbit(bits);
                     const word *a = adjc + (size_t)v * mw;
                     word meet = 0;
@@ -163,6 +168,7 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
                     off[j] = (int32_t)(u * mw) - (int32_t)(k * level);
                     acc[v >> 6] |= (word)1 << (v & 63);
                 }
+            }
             for (int w = 0; w < mw; w++) out[w] = acc[w];
             word all = acc[mw - 1] ^ full_last, moved = 0;
             for (int w = 0; w < mw - 1; w++) all |= ~acc[w];
@@ -170,6 +176,7 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
             changed |= moved;
             if (!all) {
                 full[u] = 1;
+                fullset[u >> 6] |= (word)1 << (u & 63);
                 nfull++;
             }
         }
@@ -199,9 +206,8 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->off) < 0)
         return -1;
     /* Each color's regions as a set: u's unknown splits start as its color's but u. */
-    int slot[256], nslots = 0;
-    word colors[MAXN][MAXW];
-    int count[MAXN];
+    int slot[256], nslots = 0, count[256];
+    word colors[256][MAXW];
     memset(slot, 0xff, sizeof(slot));
     for (int u = 0; u < m; u++) {
         int c = s->color[pf->region[u]];
