@@ -258,7 +258,7 @@ static int job_run(const Batch *b, Scratch *x, Job *j) {
             int hd = pair_bound_after(&x->pairs, s, merged, c, goal, W);
             if (hd > hc) hc = hd;
             if (ng + hc <= f && x->wind.on) {
-                hd = wind_after(&x->wind, s, is->wind, merged, c, W);
+                hd = wind_after(&x->wind, NULL, s, is->wind, merged, c, W);
                 if (hd > hc) hc = hd;
             }
         }

@@ -97,9 +97,7 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
     for (int u = 0; u < m; u++) reach[level + (size_t)u * mw + (u >> 6)] |= (word)1 << (u & 63);
     word full_last = (m & 63) ? (((word)1 << (m & 63)) - 1) : ~(word)0;
     word grown[MAXW];
-    uint8_t full[MAXN]; /* the row holds every region: it stays so, and only its copy is made */
-    word fullset[MAXW]; /* the same as a set */
-    memset(full, 0, (size_t)m);
+    word fullset[MAXW]; /* the rows that hold every region: they stay so, and only their copy is made */
     for (int w = 0; w < mw; w++) fullset[w] = 0;
     int nfull = 0;
     for (int k = 1;; k++) {
@@ -118,7 +116,7 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
         for (int u = 0; u < m; u++) {
             word *out = next + (size_t)u * mw;
             const word *mine = last + (size_t)u * mw;
-            if (full[u]) {
+            if (fullset[u >> 6] >> (u & 63) & 1) {
                 for (int w = 0; w < mw; w++) out[w] = mine[w];
                 continue;
             }
@@ -175,7 +173,6 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
             for (int w = 0; w < mw; w++) moved |= acc[w] ^ mine[w];
             changed |= moved;
             if (!all) {
-                full[u] = 1;
                 fullset[u >> 6] |= (word)1 << (u & 63);
                 nfull++;
             }

@@ -259,14 +259,9 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
         if (hd > hc) hc = hd;
         if (ng + hc > T) continue;
         if (x->wind.on) {
-            hd = wind_after(&x->wind, s, is->wind, merged, c, W);
+            hd = wind_after(&x->wind, &x->wind2, s, is->wind, merged, c, W);
             if (hd > hc) hc = hd;
             if (ng + hc > T) continue;
-            if (x->wind2.on) {
-                hd = wind_after(&x->wind2, s, is->wind, merged, c, W);
-                if (hd > hc) hc = hd;
-                if (ng + hc > T) continue;
-            }
         }
         if (j->nmoves == j->cap_moves) {
             int cap = j->cap_moves ? 2 * j->cap_moves : 64;

@@ -272,26 +272,39 @@ typedef struct {
  * region is one of the parent, of the same weight (no edge of it changed colors), so at
  * least D; one through it reaches it from some neighbor y by a walk that avoids it
  * before (a parent walk, of weight at least to[y]) and an edge of weight w'(y, S), and
- * leaves it likewise. */
-static int wind_after(const WindPair *wp, const State *s, const Winding *wd, const word *merged, int c, int W) {
+ * leaves it likewise.  With a second pair `w2` (on; else NULL), the larger of the two
+ * pairs' bounds, from one walk over S's neighbors. */
+static int wind_after(const WindPair *wp, const WindPair *w2, const State *s, const Winding *wd, const word *merged,
+                      int c, int W) {
     word around[MAXW] = {0};
     for (int w = 0; w < W; w++)
         for (word x = merged[w]; x; x &= x - 1) {
             int i = (w << 6) | lowbit(x);
             for (int v = 0; v < W; v++) around[v] |= s->adj[i][v];
         }
-    int in_u = (merged[wp->u >> 6] >> (wp->u & 63)) & 1, in_v = (merged[wp->v >> 6] >> (wp->v & 63)) & 1;
-    int mu = in_u ? 0 : 1 << 20, mv = in_v ? 0 : 1 << 20, k = wd->idx[c];
+    const WindPair *pairs[2] = {wp, w2};
+    int np = w2 && w2->on ? 2 : 1, mu[2], mv[2], k = wd->idx[c];
+    for (int p = 0; p < np; p++) {
+        mu[p] = merged[pairs[p]->u >> 6] >> (pairs[p]->u & 63) & 1 ? 0 : 1 << 20;
+        mv[p] = merged[pairs[p]->v >> 6] >> (pairs[p]->v & 63) & 1 ? 0 : 1 << 20;
+    }
     for (int w = 0; w < W; w++)
         for (word x = around[w] & ~merged[w]; x; x &= x - 1) {
             int y = (w << 6) | lowbit(x), cy = wd->idx[s->color[y]];
-            int a = wp->to[y] + wd->fw[cy][k], b = wd->fw[k][cy] + wp->from[y];
-            if (a < mu) mu = a;
-            if (b < mv) mv = b;
+            int in = wd->fw[cy][k], out = wd->fw[k][cy];
+            for (int p = 0; p < np; p++) {
+                int a = pairs[p]->to[y] + in, b = out + pairs[p]->from[y];
+                if (a < mu[p]) mu[p] = a;
+                if (b < mv[p]) mv[p] = b;
+            }
         }
-    int d = mu + mv;
-    if (d > wp->d) d = wp->d;
-    return (d + 5) / 6;
+    int best = 0;
+    for (int p = 0; p < np; p++) {
+        int d = mu[p] + mv[p];
+        if (d > pairs[p]->d) d = pairs[p]->d;
+        if ((d + 5) / 6 > best) best = (d + 5) / 6;
+    }
+    return best;
 }
 
 /* The region of the state farthest by `dist` (from `start` on, the first of the farthest). */
