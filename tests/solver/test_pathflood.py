@@ -68,6 +68,22 @@ def test_a_paths_flood_number_is_the_printers_count_less_one():
         assert _flood_by_bfs(seq) == _prints(seq) - 1, seq
 
 
+def test_two_walks_joined_at_a_place_print_in_one_stroke_fewer_than_apart():
+    """prints(s c t) <= prints(s c) + prints(c t) - 1: the compiled levels leave out the
+    splits of pairs already within reach on it (_core/pathflood.c)."""
+    rng = random.Random(3)
+    tight = 0
+    for _ in range(4000):
+        colors = rng.randint(2, 4)
+        s = [rng.randrange(colors) for _ in range(rng.randint(0, 6))]
+        t = [rng.randrange(colors) for _ in range(rng.randint(0, 6))]
+        c = [rng.randrange(colors)]
+        joined, apart = _prints(s + c + t), _prints(s + c) + _prints(c + t) - 1
+        assert joined <= apart, (s, c, t)
+        tight += joined == apart
+    assert tight > 1000  # often equal: the stroke less is all there is
+
+
 def _connected(graph) -> bool:
     seen = frontier = 1
     while frontier:
