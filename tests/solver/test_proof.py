@@ -58,7 +58,9 @@ def test_the_race_sweeps_a_threshold_again_the_other_way_and_the_faster_takes_th
     for i in raced:
         before, again = first[i - 1], first[i]
         assert before[4] == core.Status.NONE and again[2] != before[2]  # the other way
-        assert again[3] is not None and again[3] <= 2 * before[5] + 0.005  # at most twice as long (and the calls)
+        # At most twice as long: twice the proof's own clock, which holds the call to the
+        # sweep as well (more than the sweep, and on a loaded machine by some milliseconds).
+        assert again[3] is not None and 2 * before[5] <= again[3] <= 2 * before[5] + 0.05
         later = [call for call in first[i + 1 :] if call[0] > before[0]]
         assert later and later[0][2] is not slower  # the faster way sweeps the next threshold
     # The way without takes the bound near the root, and only there.
