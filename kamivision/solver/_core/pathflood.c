@@ -157,7 +157,8 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
              * out again once full): the full one is in the other's set.  The stroke less:
              * prints(s c t) <= prints(s c) + prints(c t) - 1 for color strings s, t and a
              * color c, by induction on s, after the first place's recurrence (see the
-             * module's docstring): with s = x s', the least printing of x s' c either
+             * module's docstring).  With s empty, both sides are prints(c t).  With
+             * s = x s', the least printing of x s' c either
              * prints x alone (then x s' c t takes one more than s' c t), or shares x's
              * stroke with a later place k of x's color, in s' (the same split for s' c t)
              * or at c itself (x = c: s' then c t, one stroke fewer than s' then c).
