@@ -22,8 +22,8 @@ typedef struct {
     int32_t *off;         /* alike entries: w's row at level k + 1 - b(u, w) is at
                            * (k + 1) * m * mw + off from `reach`, so off = w * mw -
                            * b(u, w) * m * mw */
-    word *unknown;        /* m * mw: for each u, the other regions of its color whose
-                           * b(u, w) is not found yet */
+    word *unknown;        /* m * mw: for each u, the later regions w > u of its color whose
+                           * b(u, w) is not found yet (u makes the pair's test) */
     word *adjc;           /* m * mw: each region's neighbors, compact */
     word *reach;          /* (PF_MAXLEVEL + 1) * m * mw */
     size_t cap_near, cap_alike;
@@ -142,7 +142,8 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
              * A(x, y) <= k for a neighbor y of v): then b(u, v) = k, and v's row at level 1,
              * v alone, joins u's.  b is symmetric, as A is (a walk read backwards has the
              * same count): b(v, u) is found with it.  So the test of u and v is made by
-             * the first of them, at each level.  The regions still unknown are a set, not
+             * the first of them, at each level (`unknown` holds the later regions of u's
+             * color only).  The regions still unknown are a set, not
              * entries of the list flagged as unknown: a test per entry of whether it was
              * known cost a mispredicted branch each (path_flood's loads waited on it, in
              * perf).
@@ -158,8 +159,8 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
              * prints(s c t) <= prints(s c) + prints(c t) - 1 for color strings s, t and a
              * color c, by induction on s, after the first place's recurrence (see the
              * module's docstring).  With s empty, both sides are prints(c t).  With
-             * s = x s', the least printing of x s' c either
-             * prints x alone (then x s' c t takes one more than s' c t), or shares x's
+             * s = x s', the least printing of x s' c either prints x alone (then
+             * x s' c t takes one more than s' c t), or shares x's
              * stroke with a later place k of x's color, in s' (the same split for s' c t)
              * or at c itself (x = c: s' then c t, one stroke fewer than s' then c).
              * tests/solver/test_pathflood.py checks it on random strings.  (Bud5's
@@ -169,15 +170,13 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
             const word *adjc = pf->adjc;
             word *unknown = pf->unknown + (size_t)u * mw;
             for (int ww = 0; ww < mw; ww++) {
-                word after = ww > (u >> 6) ? ~(word)0 : ww == (u >> 6) ? ~(word)1 << (u & 63) : 0;
-                for (word bits = unknown[ww] & ~mine[ww] & after; bits; bits &= bits - 1) {
+                for (word bits = unknown[ww] & ~mine[ww]; bits; bits &= bits - 1) {
                     int v = (ww << 6) | lowbit(bits);
                     const word *a = adjc + (size_t)v * mw;
                     word meet = 0;
                     for (int w = 0; w < mw; w++) meet |= a[w] & grown[w];
                     if (!meet) continue;
                     unknown[ww] &= ~((word)1 << (v & 63));
-                    pf->unknown[(size_t)v * mw + (u >> 6)] &= ~((word)1 << (u & 63));
                     int i = pf->alike_end[u]++, j = pf->alike_end[v]++;
                     pf->alike[i] = (int16_t)v;
                     off[i] = (int32_t)(v * mw) - (int32_t)(k * level);
@@ -221,7 +220,7 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
     size_t room = (size_t)m * m;
     if (pf_grow(&pf->near, &pf->cap_near, room, NULL) < 0 || pf_grow(&pf->alike, &pf->cap_alike, room, &pf->off) < 0)
         return -1;
-    /* Each color's regions as a set: u's unknown splits start as its color's but u. */
+    /* Each color's regions as a set: u's unknown splits start as its color's after u. */
     int slot[256], nslots = 0, count[256];
     word colors[256][MAXW];
     memset(slot, 0xff, sizeof(slot));
@@ -253,8 +252,8 @@ static int path_flood(const State *s, int W, int need, PathFlood *pf) {
         }
         int c = slot[s->color[r]];
         word *unknown = pf->unknown + (size_t)u * mw;
-        for (int w = 0; w < mw; w++) unknown[w] = colors[c][w];
-        unknown[u >> 6] &= ~((word)1 << (u & 63));
+        for (int w = 0; w < mw; w++) /* the words after u's, and the bits after u's in its own */
+            unknown[w] = w > (u >> 6) ? colors[c][w] : w == (u >> 6) ? colors[c][w] & (~(word)1 << (u & 63)) : 0;
         pf->alike_at[u] = pf->alike_end[u] = (int)na;
         na += (size_t)(count[c] - 1);
     }
