@@ -17,6 +17,19 @@ def random_board(rng: random.Random, lattice: str, rows: int, columns: int, colo
             return make_board(grid, lattice=lattice)
 
 
+def random_region_graph(rng: random.Random, m: int) -> tuple[list[int], list[int]]:
+    """A random connected graph of m regions (a tree, often with more edges) and its
+    colors, 2 to 5 of them: graphs no board draws, with leaves and neighbors of one color."""
+    edges = {(i, rng.randrange(i)) for i in range(1, m)}
+    extra = rng.choice([0.0, 0.1, 0.3])
+    edges |= {(a, b) for a in range(m) for b in range(a) if rng.random() < extra}
+    adjacency = [0] * m
+    for a, b in edges:
+        adjacency[a] |= 1 << b
+        adjacency[b] |= 1 << a
+    return [rng.randrange(rng.randint(2, 5)) for _ in range(m)], adjacency
+
+
 def bfs_optimum(board: Board, limit: int = 12, goal: Optional[int] = None) -> Optional[int]:
     """Fewest moves by breadth-first search over cell colorings, trying *every* move:
     every region, every color used on the board (merging or not), to one color (``goal``

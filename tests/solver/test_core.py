@@ -12,7 +12,15 @@ from kamivision.report import stopped_sentence
 from kamivision.solver import astar, core, limits, proof, solve, state
 from kamivision.solver.islands import local_island
 
-from ..boards import bfs_optimum, island_bfs_optimum, kami_island, random_board, random_kami_board, replay
+from ..boards import (
+    bfs_optimum,
+    island_bfs_optimum,
+    kami_island,
+    random_board,
+    random_kami_board,
+    random_region_graph,
+    replay,
+)
 from ..conftest import machine
 
 
@@ -350,19 +358,6 @@ def test_the_commuting_rule_loses_no_state():
     assert checked >= 150
 
 
-def _random_region_graph(rng: random.Random, m: int) -> tuple[list[int], list[int]]:
-    """A random connected graph of m regions (a tree, often with more edges) and its
-    colors, 2 to 5 of them: graphs no board draws, with leaves and neighbors of one color."""
-    edges = {(i, rng.randrange(i)) for i in range(1, m)}
-    extra = rng.choice([0.0, 0.1, 0.3])
-    edges |= {(a, b) for a in range(m) for b in range(a) if rng.random() < extra}
-    adjacency = [0] * m
-    for a, b in edges:
-        adjacency[a] |= 1 << b
-        adjacency[b] |= 1 << a
-    return [rng.randrange(rng.randint(2, 5)) for _ in range(m)], adjacency
-
-
 def _fewest_merging_moves(island: state.Island, goal, leaf_rule: bool):
     """Breadth-first search over the island's merging moves (those the core makes), with
     the sweep's leaf rule or without: a leaf, a region with one neighbor, is tapped only
@@ -397,7 +392,7 @@ def test_the_leaf_rule_keeps_every_optimum():
     cut = checked = 0
     for trial in range(160):
         if trial % 2:
-            colors, adjacency = _random_region_graph(rng, rng.randint(4, 8))
+            colors, adjacency = random_region_graph(rng, rng.randint(4, 8))
             island = state.Island(bytes(colors), tuple(adjacency))
         else:
             board = random_board(rng, rng.choice(["triangle", "square"]), 3, 4, rng.choice([3, 4]), 0.0)
@@ -423,7 +418,7 @@ def test_the_leaf_rule_gives_the_sweeps_answers_with_fewer_states():
     rng = random.Random(112630)
     fewer = checked = 0
     for _ in range(150):
-        colors, adjacency = _random_region_graph(rng, rng.randint(5, 10))
+        colors, adjacency = random_region_graph(rng, rng.randint(5, 10))
         if len(set(colors)) == 1:
             continue
         packed = core.graph(bytes(colors), adjacency)
@@ -450,7 +445,7 @@ def test_the_sweep_equals_exhaustive_search_on_random_region_graphs():
     rng = random.Random(301126)
     checked = 0
     for _ in range(600):
-        colors, adjacency = _random_region_graph(rng, rng.randint(4, 10))
+        colors, adjacency = random_region_graph(rng, rng.randint(4, 10))
         if len(set(colors)) == 1:
             continue
         optimum = island_bfs_optimum(colors, adjacency, limit=11)
@@ -477,7 +472,7 @@ def test_the_sweep_with_the_winding_bound_equals_exhaustive_search():
     rng = random.Random(301127)
     checked = 0
     while checked < 400:
-        colors, adjacency = _random_region_graph(rng, rng.randint(6, 12))
+        colors, adjacency = random_region_graph(rng, rng.randint(6, 12))
         packed = core.graph(bytes(colors), adjacency)
         orientation = core.choose_orientation(packed)
         if len(set(colors)) < 3 or orientation < 0:

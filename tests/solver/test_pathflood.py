@@ -15,7 +15,7 @@ from kamivision.solver.islands import local_island
 from kamivision.solver.pathflood import pair_prints, path_flood_bound
 from kamivision.solver.state import Island, apply_merge, contract, key_after, merging_moves
 
-from ..boards import bfs_optimum, island_bfs_optimum, kami_island, random_board
+from ..boards import bfs_optimum, island_bfs_optimum, kami_island, random_board, random_region_graph
 from ..conftest import machine
 
 
@@ -303,24 +303,10 @@ def test_a_move_outside_the_corridor_keeps_the_bound():
     assert total > 2000 and outside > total // 4 and by_color > total // 20, (outside, total, by_color)
 
 
-def _random_graph(rng, most: int) -> tuple[bytes, tuple]:
-    """A connected graph no board makes: a random tree on 4 to ``most`` regions with as
-    many random edges again at most (any degree, triangles, long cycles), in 2 to 4
-    colors, neighbors of one color allowed (they are one region)."""
-    n = rng.randint(4, most)
-    adjacency = [0] * n
-    edges = [(i, rng.randrange(i)) for i in range(1, n)]
-    edges += [tuple(rng.sample(range(n), 2)) for _ in range(rng.randint(0, n))]
-    for i, j in edges:
-        adjacency[i] |= 1 << j
-        adjacency[j] |= 1 << i
-    colors = rng.randint(2, 4)
-    return bytes(rng.randrange(colors) for _ in range(n)), tuple(adjacency)
-
-
 def test_a_move_outside_the_corridor_keeps_the_bound_on_graphs_no_board_makes():
-    """The corridor lemma on 8,000 random graphs up to 12 regions, each move checked
-    against the compiled bound after it.  Boards' graphs are planar and of low degree;
+    """The corridor lemma on 8,000 random graphs of 4 to 12 regions (trees, often with
+    more edges), each move checked against the compiled bound after it (76,853 moves,
+    49,638 of them outside).  Boards' graphs are planar and of low degree;
     these are not, and they reach ways of the trace that boards reach rarely: with the
     colors after a split left out of the strokes after x (pf_chain), every other test
     here but the slow one passed, and this one failed."""
@@ -329,7 +315,8 @@ def test_a_move_outside_the_corridor_keeps_the_bound_on_graphs_no_board_makes():
     rng = random.Random(11)
     outside = total = 0
     for _ in range(8000):
-        key, adjacency = _random_graph(rng, 12)
+        colors, adjacency = random_region_graph(rng, rng.randint(4, 12))
+        key, adjacency = bytes(colors), tuple(adjacency)
         bound, corridor = core.path_flood_corridor(core.graph(key, adjacency))
         if corridor is None:
             continue
