@@ -6,10 +6,12 @@ bounds the search uses and the closed-spider bound (``subgraph.py`` beside this 
 For each level, a par-length solution is found by a flood beam; at every second depth
 ``g`` along it, the state on the solution and up to ``--siblings`` other children of the
 state before it are taken (the kind of states a proof expands).  For each: the distance
-bound (the largest of the color, final-color and winding bounds, as in the search), the
-spider bound, and the optimum when the compiled A* finds it within ``--max-seconds``.
-The table gives, per depth, the means and how many states the spider raises above the
-distance bound.
+bound (the largest of the color, final-color and winding bounds), the path-flood bound
+with its final color over it (``flood``: the search's bound since issue 50), the spider
+bound over that, and the optimum when the compiled A* finds it within ``--max-seconds``.
+The table gives, per depth, the means, how many states the spider raises above the
+path-flood bound (``raised``), and on how many of those solved the path-flood bound is the
+optimum (``at opt``).
 
 The ``--proof`` and ``--sweep`` modes of the first version ran the Python A* and the
 compiled sweep with the spider bound as an extra bound; those hooks left the product's
@@ -46,6 +48,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from kamivision.graph import bits
+    from kamivision.solver import core
     from kamivision.solver.heuristics import choose_orientation, color_bound, final_color_bound, orientation, winding_bound
     from kamivision.solver.astar import astar
     from kamivision.solver.limits import Budget, Limits, SearchStopped
@@ -54,8 +57,8 @@ def main() -> int:
     from kamivision.solver.upper import flood_beam
 
     rng = random.Random(args.seed)
-    header = (f"{'level':<16} {'g':>3} {'states':>6} {'distance':>8} {'spider':>7} {'raised':>6} "
-              f"{'optimum':>7} {'solved':>6} {'spider s':>8}")
+    header = (f"{'level':<16} {'g':>3} {'states':>6} {'distance':>8} {'flood':>6} {'spider':>7} {'raised':>6} "
+              f"{'optimum':>7} {'solved':>6} {'at opt':>6} {'spider s':>8}")
     print(header)
     print("-" * len(header))
     for path in args.levels:
@@ -80,6 +83,8 @@ def main() -> int:
             rows = []
             for s in taken:
                 distance = max(color_bound(s), final_color_bound(s), winding_bound(s, sigma))
+                part = sub_island(s, s.reps)
+                flood = max(distance, core.path_flood(core.graph(part.colors, part.adjacency), -1, True))
                 started = time.perf_counter()
                 spider = spider_bound(s)
                 spent = time.perf_counter() - started
@@ -87,13 +92,14 @@ def main() -> int:
                     optimum = len(astar(sub_island(s, s.reps), Budget(Limits(max_seconds=args.max_seconds))))
                 except SearchStopped:
                     optimum = None
-                rows.append((distance, max(distance, spider), optimum, spent))
+                rows.append((distance, max(flood, spider), optimum, spent, flood))
             n = len(rows)
             solved = [r[2] for r in rows if r[2] is not None]
             mean_opt = f"{sum(solved) / len(solved):7.2f}" if solved else f"{'-':>7}"
-            print(f"{path.stem:<16} {g:>3} {n:>6} {sum(r[0] for r in rows) / n:>8.2f} "
-                  f"{sum(r[1] for r in rows) / n:>7.2f} {sum(r[1] > r[0] for r in rows):>6} "
-                  f"{mean_opt} {len(solved):>6} {sum(r[3] for r in rows) / n:>8.3f}", flush=True)
+            exact = sum(r[2] is not None and r[4] == r[2] for r in rows)
+            print(f"{path.stem:<16} {g:>3} {n:>6} {sum(r[0] for r in rows) / n:>8.2f} {sum(r[4] for r in rows) / n:>6.2f} "
+                  f"{sum(r[1] for r in rows) / n:>7.2f} {sum(r[1] > r[4] for r in rows):>6} "
+                  f"{mean_opt} {len(solved):>6} {exact:>6} {sum(r[3] for r in rows) / n:>8.3f}", flush=True)
     return 0
 
 
