@@ -306,10 +306,10 @@ def test_a_move_outside_the_corridor_keeps_the_bound():
 def test_a_move_outside_the_corridor_keeps_the_bound_on_graphs_no_board_makes():
     """The corridor lemma on 8,000 random graphs of 4 to 12 regions (trees, often with
     more edges), each move checked against the compiled bound after it (76,853 moves,
-    49,638 of them outside).  Boards' graphs are planar and of low degree;
-    these are not, and they reach ways of the trace that boards reach rarely: with the
-    colors after a split left out of the strokes after x (pf_chain), every other test
-    here but the slow one passed, and this one failed."""
+    49,638 of them outside).  Boards' graphs are planar and of low degree; these need
+    not be, and they reach ways of the trace that boards reach rarely: with the colors
+    after a split left out of the strokes after x (pf_chain), every other test here but
+    the slow one passed, and this one failed."""
     if not core.AVAILABLE:
         pytest.skip("the compiled core kamivision.solver._core is not built (no C compiler?)")
     rng = random.Random(11)
