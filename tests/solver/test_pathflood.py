@@ -84,6 +84,21 @@ def test_two_walks_joined_at_a_place_print_in_one_stroke_fewer_than_apart():
     assert tight > 1000  # often equal: the stroke less is all there is
 
 
+def test_a_place_put_before_a_walk_ending_in_its_color_costs_no_stroke():
+    """prints(c Q) = prints(Q) when Q ends in color c: so a region v of u's color that a
+    neighbor of u reaches within k (A(x, v) <= k) is within k of u already, and the
+    compiled levels' split test never meets such a pair (_core/pathflood.c)."""
+    rng = random.Random(4)
+    new_run = 0
+    for _ in range(4000):
+        colors = rng.randint(2, 4)
+        q = [rng.randrange(colors) for _ in range(rng.randint(1, 9))]
+        c = q[-1]
+        assert _prints([c] + q) == _prints(q), q
+        new_run += q[0] != c
+    assert new_run > 2000  # mostly a run of its own in front, not one merged into Q's first
+
+
 def _connected(graph) -> bool:
     seen = frontier = 1
     while frontier:
