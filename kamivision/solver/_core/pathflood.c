@@ -171,12 +171,15 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
              * Nor does a test ever pass a pair whose split would only tie a step (v in
              * `grown`, A(x, v) <= k for a neighbor x of u): such a v is in u's set
              * already.  A place put before a walk ending in its own color costs no
-             * stroke, prints(c Q) = prints(Q): the stroke that shows at Q's last place
-             * becomes a canvas under the whole walk, and the strokes under it are cut to
-             * end before it, so every place keeps its color and the new first place
-             * shows the canvas.  So A(u, v) <= A(x, v) (tests/solver/test_pathflood.py
-             * checks the equality on random strings; a scratch build counted no such
-             * pair among Bud4's proof's 18,546,961 splits found). */
+             * stroke, prints(c Q) = prints(Q): in a least printing of Q, each stroke cut
+             * to the span of the places it shows at (as in pf_corridor's lemma), the
+             * stroke that shows at Q's last place spans from some place p to the end;
+             * it becomes a canvas under the whole walk, and the strokes under it, which
+             * hold its span, are cut to end before p, so every place keeps its color and
+             * the new first place shows the canvas.  So A(u, v) <= A(x, v)
+             * (tests/solver/test_pathflood.py checks the equality on random strings; a
+             * scratch build counted no such pair among Bud4's proof's 18,546,961 splits
+             * found). */
             const word *adjc = pf->adjc;
             word *unknown = pf->unknown + (size_t)u * mw;
             for (int ww = 0; ww < mw; ww++) {
