@@ -143,10 +143,9 @@ static inline __attribute__((always_inline)) int pf_levels(PathFlood *pf, int m,
              * v alone, joins u's.  b is symmetric, as A is (a walk read backwards has the
              * same count): b(v, u) is found with it.  So the test of u and v is made by
              * the first of them, at each level (`unknown` holds the later regions of u's
-             * color only).  The regions still unknown are a set, not
-             * entries of the list flagged as unknown: a test per entry of whether it was
-             * known cost a mispredicted branch each (path_flood's loads waited on it, in
-             * perf).
+             * color only).  The regions still unknown are a set, not entries of the list
+             * flagged as unknown: a test per entry of whether it was known cost a
+             * mispredicted branch each (path_flood's loads waited on it, in perf).
              *
              * A pair already in u's set, A(u, v) <= k, is not tested: its split, b(u, v)
              * >= k (not found by level k - 1), would never be a least way.  Two walks
