@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Callable, Optional, Sequence, Union
 
+from .spiders import Spider, fixed_spiders
+from .spiders import encode as encode_spiders
 from .symmetry import Symmetry
 from .symmetry import find as find_symmetry
 
@@ -157,6 +159,7 @@ def sweep(
     symmetry: bool = True,
     flood_depth: Optional[int] = None,
     leaves: bool = True,
+    spider_depth: Optional[int] = None,
 ) -> Answer:
     """Is there a solution within ``within`` moves?  The A*'s last threshold, swept by
     region count (``_core/sweep.c`` gives the argument): ``FOUND`` with the shortest such
@@ -182,8 +185,13 @@ def sweep(
 
     ``symmetry`` (without ``paths``): of the states that the island's symmetries map onto
     each other, one is stored (:mod:`~kamivision.solver.symmetry`); the answer is the
-    same, with fewer states on a symmetric board.  ``symmetry=False`` stores them all."""
+    same, with fewer states on a symmetric board.  ``symmetry=False`` stores them all.
+
+    ``spider_depth``: the spider bound (:mod:`~kamivision.solver.spiders`, over the
+    island's best spiders at the start) is taken at the states at the threshold with at
+    most that many moves made; ``None``: nowhere."""
     found = _symmetry(g) if symmetry and not paths else None
+    spiders = _spiders(g) if spider_depth is not None else b""
     (status, path, expanded, bound), disk, stored = _core.sweep(
         g.colors, g.adjacency, g.words,
         T=within, goal=-1 if goal is None else goal, progress=progress, paths=int(paths), shown=shown,
@@ -191,17 +199,34 @@ def sweep(
         path_flood=int(path_flood),
         spill_dir=spill_dir, max_disk=max_disk, symmetry=found.encode() if found else b"",
         flood_depth=-1 if flood_depth is None else flood_depth, leaves=int(leaves),
+        spiders=spiders, spider_depth=-1 if spider_depth is None else spider_depth,
         **_limits(max_seconds, max_nodes, max_bytes),
     )  # fmt: skip
     return Answer(Status(status), path, expanded, bound, disk, stored)
 
 
+def spider_bound(colors: bytes, spiders: Sequence[Spider]) -> int:
+    """The spider bound (:mod:`~kamivision.solver.spiders`) of a coloring of the
+    island's regions, compiled."""
+    return _core.spider_bound(bytes(colors), encode_spiders(spiders))
+
+
+@functools.lru_cache(maxsize=8)
+def _spiders(g: Graph) -> bytes:
+    """The island's spiders, chosen once at its start for the sweeps of its thresholds."""
+    return encode_spiders(fixed_spiders(g.colors, _adjacency(g), bound=spider_bound))
+
+
 @functools.lru_cache(maxsize=8)
 def _symmetry(g: Graph) -> Symmetry:
     """The island's symmetries, found once for the sweeps of its thresholds."""
+    return find_symmetry(g.colors, _adjacency(g))
+
+
+def _adjacency(g: Graph) -> list[int]:
+    """The neighbor bitsets of a packed graph, as ints."""
     step = 8 * g.words
-    adjacency = [int.from_bytes(g.adjacency[i : i + step], "little") for i in range(0, len(g.adjacency), step)]
-    return find_symmetry(g.colors, adjacency)
+    return [int.from_bytes(g.adjacency[i : i + step], "little") for i in range(0, len(g.adjacency), step)]
 
 
 def pivot_astar(

@@ -56,6 +56,7 @@
 #include "layer.c"
 #include "spill.c"
 #include "symmetry.c"
+#include "spider.c"
 #include "sweep.c"
 #include "pivot.c"
 #include "glue.c"

@@ -55,6 +55,7 @@ typedef struct { /* one thread's workspace */
     int flood;     /* the path-flood bound state_bound took in (-1: not taken) */
     uint64_t corridor[MAXN]; /* flood_corridor's: by representative, the colors its move can
                               * take to lower the path-flood bound (pf_in_corridor) */
+    struct SpiderCache *spc; /* the spider bound's counts met (spider.c), made when first asked */
 } Scratch;
 
 /* A thread's workspace; the path-flood bound's (2 MB) only when the search takes it in. */
@@ -64,6 +65,7 @@ static int scratch_init(Scratch *x, int n, int key_bytes, int path_flood) {
     x->colors = malloc(n);
     x->pkey = malloc(key_bytes);
     x->pf = path_flood ? malloc(sizeof(PathFlood)) : NULL;
+    x->spc = NULL;
     if (x->pf && !pathflood_init(x->pf)) {
         pathflood_free(x->pf);
         free(x->pf);
@@ -79,6 +81,7 @@ static void scratch_free(Scratch *x) {
     free(x->pkey);
     if (x->pf) pathflood_free(x->pf);
     free(x->pf);
+    free(x->spc);
 }
 
 typedef struct {

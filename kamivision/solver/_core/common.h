@@ -20,6 +20,8 @@ typedef struct {
     int path_flood; /* take the path-flood bound (pathflood.c) at the states expanded */
     int flood_depth; /* the sweep: only at those with at most this many moves made */
     int leaf_rule;   /* the sweep: a leaf is tapped only where the rest is one region (sweep.c) */
+    const struct Spiders *spiders; /* the sweep: NULL, or the spider bound's spiders (spider.c) */
+    int spider_depth; /* taken at the states at the threshold with at most this many moves made */
 } Island;
 
 typedef struct {

@@ -10,7 +10,7 @@
  *         progress, dive_tries, threads, improve, on_full, orientation, path_flood)
  *   sweep(colors, adjacency, words, *, T, goal, max_nodes, max_seconds, max_bytes, progress,
  *         paths, shown, threads, orientation, commute, path_flood, spill_dir, max_disk, symmetry,
- *         flood_depth, leaves); its
+ *         flood_depth, leaves, spiders, spider_depth); its
  *         progress calls take two more arguments: the region count it is at and the one it
  *         started from; it returns the answer below, the most bytes it held on disk and the
  *         states it stored.  `commute`: the commuting rule for states with at most that many
@@ -23,6 +23,9 @@
  *     each returns (status, path, expanded, bound); path is None, a list of
  *     (region, color) moves, or for pivot_astar a list of colors.
  *   choose_orientation(colors, adjacency, words): the winding bound's orientation, or -1.
+ *   spider_bound(colors, spiders): the spider bound (spider.c) of that coloring; `spiders`
+ *     is spiders.py's encoding, as the sweep's `spiders` (taken at the states at T with at
+ *     most `spider_depth` moves made).
  *   symmetric_image(colors, symmetry, region): the image of that coloring the sweep
  *     stores, and where the automorphism taken maps the region.
  *   path_flood(colors, adjacency, words[, need[, final]]): the path-flood bound of that coloring
@@ -150,7 +153,7 @@ static PyObject *core_astar(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"colors", "adjacency", "words", "T", "goal", "max_nodes", "max_seconds", "max_bytes",
                             "progress", "paths", "shown", "threads", "orientation", "commute", "path_flood", "spill_dir",
-                            "max_disk", "symmetry", "flood_depth", "leaves", NULL};
+                            "max_disk", "symmetry", "flood_depth", "leaves", "spiders", "spider_depth", NULL};
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
     SweepArgs a = {0};
@@ -162,12 +165,13 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.commute = -1;
     a.flood_depth = -1;
     a.leaf_rule = 1;
-    const uint8_t *sym_blob = NULL;
-    Py_ssize_t sym_len = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#ii", names, &colors, &n, &adjacency, &adj_len,
-                                     &a.W, &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes, &calls.progress,
-                                     &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute, &a.path_flood,
-                                     &a.spill_dir, &a.max_disk, &sym_blob, &sym_len, &a.flood_depth, &a.leaf_rule))
+    const uint8_t *sym_blob = NULL, *spider_blob = NULL;
+    Py_ssize_t sym_len = 0, spider_len = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y#y#i|$iiLdLOiiiiiizLy#iiy#i", names, &colors, &n, &adjacency,
+                                     &adj_len, &a.W, &a.T, &a.goal, &a.max_nodes, &a.max_seconds, &a.max_bytes,
+                                     &calls.progress, &a.paths, &a.shown, &a.threads, &a.orientation, &a.commute,
+                                     &a.path_flood, &a.spill_dir, &a.max_disk, &sym_blob, &sym_len, &a.flood_depth,
+                                     &a.leaf_rule, &spider_blob, &spider_len, &a.spider_depth))
         return NULL;
     if (!check_island(n, adj_len, a.W) || !check_callable(calls.progress, "progress")) return NULL;
     if (a.T < 0 || a.T >= MAXF - 2) {
@@ -180,6 +184,14 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
     a.poll = poll_python;
     a.poll_ctx = &calls;
     a.at = calls.at;
+    Spiders spiders;
+    if (spider_blob && spider_len) {
+        if (spider_len % 2 || !spiders_parse((const int16_t *)spider_blob, (long)(spider_len / 2), (int)n, &spiders)) {
+            PyErr_SetString(PyExc_ValueError, "spiders malformed");
+            return NULL;
+        }
+        a.spiders = &spiders;
+    }
     Symmetry sym;
     if (sym_blob && sym_len) {
         if (symmetry_read(&sym, sym_blob, (size_t)sym_len, (int)n) < 0) {
@@ -280,6 +292,19 @@ static int flood_of(const uint8_t *colors, int n, const uint8_t *adjacency, int 
     return bound;
 }
 
+/* spider_bound(colors, spiders): the spider bound (spider.c) of that coloring. */
+static PyObject *core_spider_bound(PyObject *self, PyObject *args) {
+    const uint8_t *colors, *blob;
+    Py_ssize_t n, len;
+    if (!PyArg_ParseTuple(args, "y#y#", &colors, &n, &blob, &len)) return NULL;
+    Spiders spiders;
+    if (len % 2 || !spiders_parse((const int16_t *)blob, (long)(len / 2), (int)n, &spiders)) {
+        PyErr_SetString(PyExc_ValueError, "spiders malformed");
+        return NULL;
+    }
+    return PyLong_FromLong(spiders_bound(&spiders, colors, -1, NULL));
+}
+
 static PyObject *core_path_flood(PyObject *self, PyObject *args) {
     const uint8_t *colors, *adjacency;
     Py_ssize_t n, adj_len;
@@ -376,6 +401,7 @@ static PyObject *core_symmetric_image(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"astar", (PyCFunction)(void (*)(void))core_astar, KEYWORDS, "A* over one island (see solver/core.py)."},
     {"sweep", (PyCFunction)(void (*)(void))core_sweep, KEYWORDS, "A threshold swept by region count (see solver/core.py)."},
+    {"spider_bound", core_spider_bound, METH_VARARGS, "The spider bound of a coloring (spider.c)."},
     {"symmetric_image", core_symmetric_image, METH_VARARGS, "The image of a coloring the sweep stores (symmetry.c)."},
     {"pivot_astar", (PyCFunction)(void (*)(void))core_pivot_astar, KEYWORDS, "A* for fixed-pivot boards (see solver/core.py)."},
     {"path_flood", core_path_flood, METH_VARARGS, "The path-flood bound of a coloring (see solver/core.py)."},

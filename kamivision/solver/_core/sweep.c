@@ -203,6 +203,15 @@ static int sweep_job(const SweepChunk *ch, Scratch *x, SweepJob *j, size_t k) {
     h = state_bound(is, x, g, h, T, flood, flood == FLOOD_NO, &npresent);
     j->h = h;
     if (g + h > T) return 0;
+    /* At T, near the root, the spiders of bridges (spider.c): one more move there prunes it. */
+    if (is->spiders && g + h == T && g <= is->spider_depth) {
+        if (!x->spc) x->spc = calloc(1, sizeof(SpiderCache)); /* without it: no cache */
+        int hs = spiders_bound(is->spiders, x->colors, h + 1, x->spc);
+        if (hs > h) {
+            j->h = hs;
+            return 0;
+        }
+    }
     j->expand = 1;
     int ng = g + 1, inherited = h - 1;
     /* The leaves (regions with one neighbor) not to tap: all of them, unless the state is a
@@ -677,6 +686,8 @@ typedef struct {
     int commute;           /* the commuting rule for states with at most this many ways in (0: off; < 0: LM_KEEP) */
     int flood_depth;       /* path_flood at the states with at most this many moves made; < 0: all */
     int leaf_rule;         /* a leaf tapped only at a star (see above) */
+    const Spiders *spiders; /* NULL, or the spider bound's spiders (spider.c) */
+    int spider_depth;      /* taken at the states at T with at most this many moves made */
     const Symmetry *sym;   /* NULL, or the island's symmetries (symmetry.c) */
     PollFn poll;
     void *poll_ctx;
@@ -694,7 +705,7 @@ static void sweep_run(const SweepArgs *a, Result *res, long long *disk, long lon
         if (a->colors[i] >= 64) small_colors = 0;
     Winding wd;
     Island is = {n, a->W, a->adjacency, goal, small_colors, winding_for(a->colors, n, a->orientation, &wd), a->path_flood,
-                 a->flood_depth < 0 ? MAXF : a->flood_depth, a->leaf_rule};
+                 a->flood_depth < 0 ? MAXF : a->flood_depth, a->leaf_rule, a->spiders, a->spider_depth};
     KeyShape ks = key_shape(a->colors, n);
     Limits lim = limits_start(a->max_seconds, a->max_nodes, a->poll, a->poll_ctx);
     long long expanded = 0;
