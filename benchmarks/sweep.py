@@ -8,6 +8,7 @@ moves, states expanded, seconds, peak memory.
     python benchmarks/sweep.py LEVEL.json --ways 1,4      # the commuting rule at states with so many ways in
     python benchmarks/sweep.py LEVEL.json --no-symmetry  # symmetric states stored each
     python benchmarks/sweep.py LEVEL.json --leaves on,off  # leaves tapped only at a star, or everywhere
+    python benchmarks/sweep.py LEVEL.json --spiders off,3  # the spider bound at T, 3 moves deep or less
     python benchmarks/sweep.py ../shared/data/kami2-journey/19-5-Bud5.json --path-flood off,on
     python benchmarks/sweep.py LEVEL.json --path-flood off,shallow   # the bound near the root only
     python benchmarks/sweep.py LEVEL.json --max-gb 0.05 --spill-gb 20   # layers to disk past 50 MB
@@ -42,6 +43,7 @@ def run_one(
     spill_gb: float = 0.0,
     symmetry: bool = True,
     leaves: bool = True,
+    spider_depth: int | None = None,
 ) -> dict:
     import tempfile
 
@@ -79,6 +81,7 @@ def run_one(
         max_disk=int(spill_gb * 2**30),
         symmetry=symmetry,
         leaves=leaves,
+        spider_depth=spider_depth,
     )
     seconds = time.perf_counter() - started
     expanded, status = result.expanded, result.status
@@ -123,6 +126,12 @@ def main() -> int:
         help="on (a leaf tapped only where the rest is one region: the leaf rule of _core/sweep.c),"
         " off (leaves tapped everywhere, as before 2026-11-30), or both with commas",
     )
+    parser.add_argument(
+        "--spiders",
+        default="off",
+        help="the spider bound at the states at T with at most this many moves made (solver/spiders.py),"
+        " off, or several with commas",
+    )
     parser.add_argument("--max-seconds", type=float, help="stop each sweep after this long")
     parser.add_argument("--spill-gb", type=float, default=0.0, help="disk the layers may take past --max-gb")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child run
@@ -143,20 +152,28 @@ def main() -> int:
                     args.spill_gb,
                     not args.no_symmetry,
                     args.leaves != "off",
+                    None if args.spiders == "off" else int(args.spiders),
                 )
             )
         )
         return 0
     header = (
-        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'ways':>4} {'leaves':>6} {'answer':<14} "
+        f"{'level':<22} {'regions':>7} {'T':>3} {'threads':>7} {'flood':>7} {'ways':>4} {'leaves':>6} {'spiders':>7} {'answer':<14} "
         f"{'expanded':>12} {'stored':>12} {'seconds':>9} {'peak GB':>8} {'disk GB':>8}"
     )
     print(header)
     print("-" * len(header))
     floods = args.path_flood.split(",")
-    runs = [(c, f, w, v) for c in threads for f in floods for w in args.ways.split(",") for v in args.leaves.split(",")]
+    runs = [
+        (c, f, w, v, d)
+        for c in threads
+        for f in floods
+        for w in args.ways.split(",")
+        for v in args.leaves.split(",")
+        for d in args.spiders.split(",")
+    ]
     for path in args.levels:
-        for count, flood, ways, leaves in runs:
+        for count, flood, ways, leaves, depth in runs:
             command = [
                 sys.executable,
                 __file__,
@@ -172,6 +189,8 @@ def main() -> int:
                 ways,
                 "--leaves",
                 leaves,
+                "--spiders",
+                depth,
             ]
             if args.threshold is not None:
                 command += ["--threshold", str(args.threshold)]
@@ -193,7 +212,7 @@ def main() -> int:
                 continue
             row = json.loads(done.stdout)
             print(
-                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {ways:>4} {leaves:>6} "
+                f"{path.stem:<22} {row['regions']:>7} {row['threshold']:>3} {count:>7} {flood:>7} {ways:>4} {leaves:>6} {depth:>7} "
                 f"{row['answer']:<14} {row['expanded']:>12,} {row['stored']:>12,} {row['seconds']:>9.1f} "
                 f"{row['peak_gb']:>8.2f} {row['disk_gb']:>8.2f}",
                 flush=True,
