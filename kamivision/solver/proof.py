@@ -50,6 +50,16 @@ RACE_FROM, RACE_UNTIL, RACE_MARGIN = 0.5, 30.0, 1.25
 #: (``benchmarks/sweep.py --path-flood shallow``; docs/measurements.md, 2026-11-30).
 SHALLOW_DEPTH = 2
 
+#: The sweep takes the spider bound (:mod:`~kamivision.solver.spiders`) at the states on
+#: its threshold with at most this many moves made: there one more move prunes a state
+#: and the subtree it roots.  Bud6's "within 14", its proof's last sweep, expands 648,701
+#: states in 56.3 s with depth 6 against 2,977,235 in 117.8 s with none; depth 4: 1,781,237
+#: in 69.4 s, 8: 538,675 in 63.2 s (the deeper states cost more than they prune); Bud4's
+#: "within 14" 3,715 against 39,159.  Where the island has no spider of bridges (the
+#: Threegrids), nothing is taken (``benchmarks/sweep.py --spiders``; docs/measurements.md,
+#: 2026-12-01).
+SPIDER_DEPTH = 6
+
 
 def prove(
     island: "Island",
@@ -265,6 +275,7 @@ def _sweep(
             orientation=orient,
             path_flood=with_flood or raced,
             flood_depth=None if with_flood else SHALLOW_DEPTH,
+            spider_depth=SPIDER_DEPTH,
             **limits,
         )
         budget.expanded += answer.expanded

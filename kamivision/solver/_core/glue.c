@@ -190,7 +190,7 @@ static PyObject *core_sweep(PyObject *self, PyObject *args, PyObject *kw) {
             PyErr_SetString(PyExc_ValueError, "spiders malformed");
             return NULL;
         }
-        a.spiders = &spiders;
+        if (spiders.count) a.spiders = &spiders; /* none: the hook is never taken */
     }
     Symmetry sym;
     if (sym_blob && sym_len) {
