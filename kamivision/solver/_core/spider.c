@@ -205,8 +205,10 @@ static int sp_count(SpiderCache *cache, int i, uint8_t seq[SP_ARMS][SP_LEN + 1],
 
 /* The spider bound of a state whose original regions have `colors`: the largest count
  * less one over the spiders (0 with none).  With need >= 0, it stops at the first spider
- * that reaches `need`, and below `need` it may return less than the bound.  `cache`:
- * NULL, or the thread's counts met. */
+ * that reaches `need` (a value that reaches it is a bound, from exact counts), and a value
+ * below `need` says only that the bound is below `need` too (the counts may be those of
+ * sp_prints' filter, above the exact ones but below need).  `cache`: NULL, or the thread's
+ * counts met. */
 static int spiders_bound(const Spiders *sps, const uint8_t *colors, int need, SpiderCache *cache) {
     int best = 0;
     for (int i = 0; i < sps->count; i++) {
