@@ -71,7 +71,12 @@ def test_the_race_sweeps_a_threshold_again_the_other_way_and_the_faster_takes_th
     assert all(call[6] != call[2] for call in calls), calls
     last = max(call[0] for call in first)
     assert [call[0] for call in first].count(last) == 1  # the last threshold is not raced
-    assert last == len(optimum) - 1 and all(call[4] == core.Status.NONE for call in first)
+    assert last == len(optimum) - 1
+    # Every sweep refutes its threshold, but a race's second, whose limit is twice a first
+    # of a few milliseconds: on a loaded machine its own limit may stop it first.
+    assert all(
+        call[4] == core.Status.NONE or (i in raced and call[4] == core.Status.LIMIT) for i, call in enumerate(first)
+    )
 
 
 def test_without_the_race_every_sweep_is_made_one_way(sweeps):
