@@ -51,11 +51,12 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from itertools import product
 from typing import Callable, Sequence
 
 from ..graph import bits
 
-#: Spiders kept for one island (``SP_MAX`` in ``_core/spider.c``), the best at the start.
+#: Spiders kept for one island, the best at the start (the core takes ``SP_MAX``, 8, at most).
 SPIDERS = 4
 
 #: Runs an arm keeps in the compiled bound (``SP_LEN``): a longer one is cut there.
@@ -182,11 +183,14 @@ def read_arm(centre_color: int, colors: Sequence[int]) -> list[int]:
 
 
 def spider_bound(colors: bytes | Sequence[int], spiders: Sequence[Spider]) -> int:
-    """The largest ``prints - 1`` over ``spiders`` in ``colors`` (0 with none)."""
-    return max(
-        (spider_prints(colors[sp.centre], [[colors[r] for r in arm] for arm in sp.arms]) - 1 for sp in spiders),
-        default=0,
-    )
+    """The largest ``prints - 1`` over ``spiders`` in ``colors`` (0 with none), each arm
+    cut at ``ARM_RUNS`` runs as the compiled bound cuts it (a shorter spider is still a
+    tree of bridges)."""
+
+    def arms(sp: Spider) -> list[list[int]]:
+        return [read_arm(colors[sp.centre], [colors[r] for r in arm])[:ARM_RUNS] for arm in sp.arms]
+
+    return max((spider_prints(colors[sp.centre], arms(sp)) - 1 for sp in spiders), default=0)
 
 
 def spider_prints(centre_color: int, arms: Sequence[Sequence[int]]) -> int:
@@ -196,14 +200,14 @@ def spider_prints(centre_color: int, arms: Sequence[Sequence[int]]) -> int:
     tables = [_string_prints(s) for s in seqs]
     lengths = [len(s) - 1 for s in seqs]
     F: dict[tuple[int, ...], int] = {}
-    for ls in _tuples(lengths):
+    for ls in product(*(range(end + 1) for end in lengths)):  # each after all those below it
         best = 1 + sum(P[0][end + 1] - 1 for P, end in zip(tables, ls))
         for k in {c for s in seqs for c in s[1:]}:
             options = [
                 [(end, 0)] + [(v - 1, P[v][end + 1] - 1) for v in range(1, end + 1) if s[v] == k]
                 for s, P, end in zip(seqs, tables, ls)
             ]
-            for choice in _product(options):
+            for choice in product(*options):
                 if all(inside == end for (inside, _), end in zip(choice, ls)):
                     continue  # shown on no arm
                 best = min(best, 1 + F[tuple(inside for inside, _ in choice)] + sum(c for _, c in choice))
@@ -220,22 +224,3 @@ def _string_prints(s: Sequence[int]) -> list[list[int]]:
             j = i + span
             P[i][j] = min([1 + P[i + 1][j]] + [P[i + 1][k] + P[k][j] for k in range(i + 1, j) if s[k] == s[i]])
     return P
-
-
-def _tuples(lengths: list[int]):
-    """Every tuple up to ``lengths``, each after all those below it."""
-    if not lengths:
-        yield ()
-        return
-    for first in range(lengths[0] + 1):
-        for rest in _tuples(lengths[1:]):
-            yield (first,) + rest
-
-
-def _product(options):
-    if not options:
-        yield ()
-        return
-    for first in options[0]:
-        for rest in _product(options[1:]):
-            yield (first,) + rest

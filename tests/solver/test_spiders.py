@@ -8,7 +8,7 @@ import random
 import pytest
 
 from kamivision.solver import core
-from kamivision.solver.spiders import Spider, bridges, fixed_spiders, read_arm, spider_bound, spider_prints
+from kamivision.solver.spiders import ARM_RUNS, Spider, bridges, fixed_spiders, read_arm, spider_bound, spider_prints
 
 from ..boards import island_bfs_optimum, random_region_graph
 
@@ -111,6 +111,13 @@ def test_the_compiled_count_equals_the_python_one():
         assert core.spider_bound(bytes(colors), [sp]) == value, (colors, sp)
         high += value >= 5
     assert high > 50
+    for _ in range(40):  # an arm of more runs than the core keeps: both cut it alike
+        lengths = [rng.randint(ARM_RUNS + 1, ARM_RUNS + 8), rng.randint(0, 3)]
+        colors = [0]
+        while len(colors) < 1 + sum(lengths):  # each region its own run
+            colors.append(rng.choice([c for c in range(3) if c != colors[-1]]))
+        sp = Spider(0, (tuple(range(1, 1 + lengths[0])), tuple(range(1 + lengths[0], len(colors)))))
+        assert core.spider_bound(bytes(colors), [sp]) == spider_bound(colors, [sp]), (colors, sp)
 
 
 def _bound_below_optimum(seed: int, count: int) -> tuple[int, int]:
