@@ -213,8 +213,18 @@ def spider_bound(colors: bytes, spiders: Sequence[Spider]) -> int:
 
 @functools.lru_cache(maxsize=8)
 def _spiders(g: Graph) -> bytes:
-    """The island's spiders, chosen once at its start for the sweeps of its thresholds."""
-    return encode_spiders(fixed_spiders(g.colors, _adjacency(g), bound=spider_bound))
+    """The island's spiders, chosen once at its start for the sweeps of its thresholds:
+    only those whose bound there reaches the path-flood bound's.  A weaker one costs its
+    count at every state near the root and, measured, prunes none: Bud5's spiders give
+    13, 12, 12 and 12 where the path-flood bound gives 14, and its proof's last sweep
+    expands the same 577,847 states with them and without, 16.1-17.5 s against
+    14.2-14.6 s (``benchmarks/sweep.py --spiders off,6``; docs/measurements.md,
+    2026-12-01)."""
+    found = fixed_spiders(g.colors, _adjacency(g), bound=spider_bound)
+    if found:  # (the path-flood bound only where there are spiders: it costs n² on a large island)
+        least = path_flood(g, final=True)
+        found = [sp for sp in found if spider_bound(g.colors, [sp]) >= least]
+    return encode_spiders(found)
 
 
 @functools.lru_cache(maxsize=8)
