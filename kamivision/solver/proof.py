@@ -54,7 +54,8 @@ SHALLOW_DEPTH = 2
 #: its threshold with at most this many moves made: there one more move prunes a state
 #: and the subtree it roots.  Bud6's "within 14", its proof's last sweep, expands 648,701
 #: states in 56.3 s with depth 6 against 2,977,235 in 117.8 s with none; depth 4: 1,781,237
-#: in 69.4 s, 8: 538,675 in 63.2 s (the deeper states cost more than they prune); Bud4's
+#: in 69.4 s, 8: 538,675 in 63.2 s (the deeper states cost what they prune: 26.4-28.6 s
+#: against 26.0-27.3 s with 6, alternated on a faster day, 2026-12-02); Bud4's
 #: "within 14" 3,715 against 39,159.  Where the island has no spider of bridges (the
 #: Threegrids), nothing is taken (``benchmarks/sweep.py --spiders``; docs/measurements.md,
 #: 2026-12-01).
