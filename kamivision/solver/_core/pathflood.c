@@ -443,34 +443,40 @@ static int pf_final_color(const PathFlood *pf, const State *s, int goal) {
     for (int u = 0; u < m && looked < PF_FINAL_PAIRS; u++) {
         const word *low = below + (size_t)u * mw;
         int made = 0;
-        for (int v = u + 1; v < m && looked < PF_FINAL_PAIRS; v++) {
-            if (low[v >> 6] >> (v & 63) & 1) continue; /* A(u, v) < top */
-            uint64_t holds = want & ~held & ~((uint64_t)1 << col[u]) & ~((uint64_t)1 << col[v]);
-            if (!holds) continue;
-            looked++;
-            if (!made) { /* B(u, w) <= a: w is next to u's set at level a */
-                made = 1;
-                for (int a = 1; a < top; a++) {
-                    const word *now = pf_row(pf, u, a), *before = pf_row(pf, u, a - 1);
-                    for (int w = 0; w < mw; w++) near[a][w] = a > 1 ? near[a - 1][w] : 0;
-                    for (int w = 0; w < mw; w++)
-                        for (word ys = now[w] & ~before[w]; ys; ys &= ys - 1) {
-                            const word *ny = pf->adjc + (size_t)((w << 6) | lowbit(ys)) * mw;
-                            for (int z = 0; z < mw; z++) near[a][z] |= ny[z];
-                        }
+        /* The critical partners v > u (A(u, v) = top: not in u's set below), in order. */
+        for (int vw = (u + 1) >> 6; vw < mw && looked < PF_FINAL_PAIRS; vw++) {
+            word at_top = ~low[vw];
+            if (vw == (u + 1) >> 6) at_top &= ~(word)0 << ((u + 1) & 63);
+            if (vw == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+            for (; at_top && looked < PF_FINAL_PAIRS; at_top &= at_top - 1) {
+                int v = (vw << 6) | lowbit(at_top);
+                uint64_t holds = want & ~held & ~((uint64_t)1 << col[u]) & ~((uint64_t)1 << col[v]);
+                if (!holds) continue;
+                looked++;
+                if (!made) { /* B(u, w) <= a: w is next to u's set at level a */
+                    made = 1;
+                    for (int a = 1; a < top; a++) {
+                        const word *now = pf_row(pf, u, a), *before = pf_row(pf, u, a - 1);
+                        for (int w = 0; w < mw; w++) near[a][w] = a > 1 ? near[a - 1][w] : 0;
+                        for (int w = 0; w < mw; w++)
+                            for (word ys = now[w] & ~before[w]; ys; ys &= ys - 1) {
+                                const word *ny = pf->adjc + (size_t)((w << 6) | lowbit(ys)) * mw;
+                                for (int z = 0; z < mw; z++) near[a][z] |= ny[z];
+                            }
+                    }
                 }
+                /* The w reached: B(u, w) <= a and A(w, v) <= top - a for some a. */
+                word reached[MAXW];
+                for (int w = 0; w < mw; w++) reached[w] = 0;
+                for (int a = 1; a < top; a++) {
+                    const word *to_v = pf_row(pf, v, top - a);
+                    for (int w = 0; w < mw; w++) reached[w] |= near[a][w] & to_v[w];
+                }
+                for (int w = 0; w < mw; w++)
+                    for (word ws = reached[w]; ws; ws &= ws - 1) holds &= ~((uint64_t)1 << col[(w << 6) | lowbit(ws)]);
+                held |= holds;
+                if (held == want) return 1;
             }
-            /* The w reached: B(u, w) <= a and A(w, v) <= top - a for some a. */
-            word reached[MAXW];
-            for (int w = 0; w < mw; w++) reached[w] = 0;
-            for (int a = 1; a < top; a++) {
-                const word *to_v = pf_row(pf, v, top - a);
-                for (int w = 0; w < mw; w++) reached[w] |= near[a][w] & to_v[w];
-            }
-            for (int w = 0; w < mw; w++)
-                for (word ws = reached[w]; ws; ws &= ws - 1) holds &= ~((uint64_t)1 << col[(w << 6) | lowbit(ws)]);
-            held |= holds;
-            if (held == want) return 1;
         }
     }
     return 0;
