@@ -369,6 +369,15 @@ static inline const word *pf_row(const PathFlood *pf, int u, int a) {
     return pf->reach + (size_t)a * pf->m * pf->mw + (size_t)u * pf->mw;
 }
 
+/* Word w of u's critical partners v > u, the v at the top level: not in u's set at the
+ * level below (`low`, u's row there), cut to the m regions.  Words from (u + 1) >> 6 on. */
+static inline word pf_top_partners(const word *low, int u, int w, int m, int mw) {
+    word at_top = ~low[w];
+    if (w == (u + 1) >> 6) at_top &= ~(word)0 << ((u + 1) & 63);
+    if (w == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+    return at_top;
+}
+
 /* The final color (issue 50): whether the state needs top moves, one more than the bound
  * of the last evaluation (complete, top - 1), because of the color it must end in.
  *
@@ -425,10 +434,8 @@ static int pf_final_color(const PathFlood *pf, const State *s, int goal) {
     for (int u = 0; u < m && could != want; u++) {
         const word *low = below + (size_t)u * mw;
         uint64_t ends = 0; /* the colors of u's critical partners */
-        for (int w = u >> 6; w < mw; w++) {
-            word at_top = ~low[w];
-            if (w == u >> 6) at_top &= ~(word)1 << (u & 63); /* v > u */
-            if (w == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+        for (int w = (u + 1) >> 6; w < mw; w++) {
+            word at_top = pf_top_partners(low, u, w, m, mw);
             for (; at_top; at_top &= at_top - 1) ends |= (uint64_t)1 << col[(w << 6) | lowbit(at_top)];
         }
         if (!ends) continue;
@@ -443,11 +450,9 @@ static int pf_final_color(const PathFlood *pf, const State *s, int goal) {
     for (int u = 0; u < m && looked < PF_FINAL_PAIRS; u++) {
         const word *low = below + (size_t)u * mw;
         int made = 0;
-        /* The critical partners v > u (A(u, v) = top: not in u's set below), in order. */
+        /* The critical partners v > u (A(u, v) = top), in order. */
         for (int vw = (u + 1) >> 6; vw < mw && looked < PF_FINAL_PAIRS; vw++) {
-            word at_top = ~low[vw];
-            if (vw == (u + 1) >> 6) at_top &= ~(word)0 << ((u + 1) & 63);
-            if (vw == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+            word at_top = pf_top_partners(low, u, vw, m, mw);
             for (; at_top && looked < PF_FINAL_PAIRS; at_top &= at_top - 1) {
                 int v = (vw << 6) | lowbit(at_top);
                 uint64_t holds = want & ~held & ~((uint64_t)1 << col[u]) & ~((uint64_t)1 << col[v]);
@@ -669,9 +674,7 @@ static int pf_corridor(PathFlood *pf, uint64_t *K) {
     for (int u0 = 0; u0 < m && traced < PF_PAIRS; u0++) {
         const word *low = below + (size_t)u0 * mw;
         for (int w0 = (u0 + 1) >> 6; w0 < mw && traced < PF_PAIRS; w0++) {
-            word at_top = ~low[w0];
-            if (w0 == (u0 + 1) >> 6) at_top &= ~(word)0 << ((u0 + 1) & 63);
-            if (w0 == mw - 1 && (m & 63)) at_top &= ((word)1 << (m & 63)) - 1;
+            word at_top = pf_top_partners(low, u0, w0, m, mw);
             for (; at_top && traced < PF_PAIRS; at_top &= at_top - 1) {
                 traced++;
                 if (pf_trace(pf, u0, (w0 << 6) | lowbit(at_top), keep, may, open)) continue;
