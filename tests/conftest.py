@@ -26,6 +26,21 @@ def pytest_xdist_auto_num_workers(config) -> int:
     return usable_cpus() + 1
 
 
+#: Whether this is the plain run (``-m 'not slow'``, the default), set when pytest starts.
+PLAIN_RUN = False
+
+
+def pytest_configure(config) -> None:
+    global PLAIN_RUN
+    PLAIN_RUN = config.getoption("markexpr").strip() == "not slow"
+
+
+def examples(full: int) -> int:
+    """How many examples a property test draws: ``full`` in the full run (CI's), a third of
+    them in the plain run, which is for a quick look before a commit."""
+    return max(10, full // 3) if PLAIN_RUN else full
+
+
 def shared_path(*parts: str) -> Path:
     """A path under ../shared, or skip the test when that folder is not beside the project."""
     path = SHARED.joinpath(*parts)

@@ -130,6 +130,8 @@ from hypothesis import strategies as st  # noqa: E402
 from kamivision.errors import KamiError  # noqa: E402
 from kamivision.files import check_output  # noqa: E402
 
+from .conftest import examples  # noqa: E402
+
 ROOT_ONLY = ("device", "read-only", "full")  # a device node falls back to a pipe without root
 
 
@@ -180,7 +182,7 @@ def _snapshot(path: Path):
     return ("other", stat.S_IFMT(mode), path.stat().st_rdev)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     kind=st.sampled_from(
         ["absent", "regular", "symlink", "folder", "input", "hard link to the input", "other output", *ROOT_ONLY]

@@ -17,9 +17,11 @@ from typer.testing import CliRunner
 
 from kamivision.cli import app
 
+from .conftest import examples
+
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=True) | st.text(max_size=20),
@@ -105,7 +107,7 @@ def _image_bytes(array: np.ndarray, fmt: str) -> bytes:
     return buf.getvalue()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     width=st.integers(1, 700),
     height=st.integers(1, 1400),
@@ -130,7 +132,7 @@ def test_random_images_as_screenshots_end_cleanly(tmp_path_factory, width, heigh
     _check(result, path, before)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cut=st.floats(0.0, 1.0), flips=st.lists(st.integers(0, 10**9), max_size=20))
 def test_corrupted_screenshots_end_cleanly(tmp_path_factory, cut, flips):
     data = bytearray((SAMPLES / "ribbons.png").read_bytes())

@@ -23,6 +23,7 @@ from kamivision.solver import solve
 from kamivision.vision import Recognition
 
 from ..boards import random_board
+from ..conftest import examples
 
 
 def naive_steps(board: Board, moves, changes: dict) -> Optional[int]:
@@ -80,7 +81,7 @@ boards = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(boards, st.integers(0, 10**6))
 def test_the_replay_agrees_with_applying_the_moves_one_by_one(board, seed):
     rng = random.Random(seed)
@@ -94,7 +95,7 @@ def test_the_replay_agrees_with_applying_the_moves_one_by_one(board, seed):
         assert replay.solved_after(changes) == naive_steps(board, solution.moves, changes), changes
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(boards, st.integers(0, 10**6))
 # Found by CI: all five doubtful cells held together, a confusion's pass then blamed two,
 # and the other three failed together unseen (the rest was not tried again).

@@ -96,7 +96,13 @@ def _interrupt_at_first_report(calls: list):
 
 
 def test_ctrl_c_stops_like_a_limit_with_the_best_found(both):
-    board = random_kami_board(random.Random(1), colors=5, blank_outline=False)  # > 20,000 states
+    # Boards the search reports on before it ends: the compiled core first reports after
+    # 4,096 states (this 5-color board takes > 20,000), the Python search after 1,024, which
+    # it reaches in 9 s on that board and in 1 s on the 4-color one.
+    if both.core:
+        board = random_kami_board(random.Random(1), colors=5, blank_outline=False)
+    else:
+        board = random_kami_board(random.Random(2), colors=4, blank_outline=False)
     calls: list = []
     solution = solve(board, progress=_interrupt_at_first_report(calls), settings=both)
     assert len(calls) == 1  # stopped at once, no improving pass after it
@@ -218,10 +224,10 @@ def test_the_first_look_pauses_the_proof_which_goes_on_where_it_was_or_ends(monk
     settings = machine(threads=1, handover_bytes=1 << 30)  # the A* alone: no handover, no look at it
     compared = ended = 0
     for seed in range(12):
-        if compared >= 3 and ended >= 1:  # enough boards compared: the rest would only repeat them
+        if compared >= 2 and ended >= 1:  # enough boards compared: the rest would only repeat them
             break
         board = random_kami_board(random.Random(100 + seed), colors=5, blank_outline=False)
-        plain = solve(board, max_nodes=170_000, settings=settings)  # a node limit: no first look
+        plain = solve(board, max_nodes=110_000, settings=settings)  # a node limit: no first look
         if not plain.optimal or plain.expanded < 10_000 or plain.islands != 1:
             continue  # (the look waits for the core's first progress call, after 4,096 states)
         proven.clear()
@@ -236,7 +242,7 @@ def test_the_first_look_pauses_the_proof_which_goes_on_where_it_was_or_ends(monk
         assert replay(board, ending.moves).is_solved()
         compared += 1
         ended += ending.expanded < plain.expanded
-    assert compared >= 3 and ended >= 1
+    assert compared >= 2 and ended >= 1
 
 
 def test_the_progress_reports_time_never_goes_back_after_the_first_look(monkeypatch):

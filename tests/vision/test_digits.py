@@ -77,7 +77,7 @@ def test_under_a_bar_the_classifier_only_takes_confidence_away(monkeypatch):
     classifier, no confidence is above the templates' own (the classifier never saw an
     icon joined to a digit); while a small glyph in plain view is lifted."""
     rng = np.random.default_rng(11)
-    counters = [c for c in (draw_counter(rng, icon=True) for _ in range(160)) if c.height <= digits.CLASSIFIED_UP_TO]
+    counters = [c for c in (draw_counter(rng, icon=True) for _ in range(80)) if c.height <= digits.CLASSIFIED_UP_TO]
     assert len(counters) > 40
     with_classifier = [par.read_par(c.layout())[1] for c in counters]
     monkeypatch.setattr(digits, "CLASSIFIED_UP_TO", 0)
